@@ -1,0 +1,214 @@
+// CompactionPlan: the one artifact every strategy produces. `plan()` is pure (what preview shows);
+// `applyPlan()` yields the new message list (filling the summary slot for LLM strategies).
+import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
+import type { MessageTokenCounter } from './tokens';
+
+export interface PlanEntry {
+  id: string;
+  /** Index in the input message list. */
+  index: number;
+  kind: MessageKind;
+  tokens: number;
+}
+
+export interface TruncatedEntry extends PlanEntry {
+  /** Tokens of the message before truncation (`tokens` is after). */
+  originalTokens: number;
+  toolNames: string[];
+}
+
+/** What the summarizer will be asked to condense (LLM strategies only). */
+export interface SummarizerInput {
+  /** Prior synthetic summaries, fed back as `=== PRIOR SUMMARY ===`. */
+  priorSummaries: Message[];
+  /** The real messages that collapse into the new summary. */
+  toSummarize: Message[];
+  /** Messages from the kept window included for context only. */
+  overlap: Message[];
+  tokens: number;
+}
+
+export interface CompactionPlan {
+  strategy: string;
+  params: Record<string, number>;
+  /** True when applying would change nothing. */
+  noop: boolean;
+  /** Why the plan is a no-op, or notes about compromises the strategy had to make. */
+  notes: string[];
+  /** Position on the input timeline where the summary / cut sits (0..input.length). */
+  splitIndex: number;
+  /** Id of the first preserved message of the tail (null for a no-op on an empty conversation). */
+  tailStartId: string | null;
+  kept: PlanEntry[];
+  archived: PlanEntry[];
+  truncated: TruncatedEntry[];
+  /** LLM strategies: the summary slot in `output` must be filled by `applyPlan`. */
+  needsSummary: boolean;
+  summarizerInput: SummarizerInput | null;
+  tokensBefore: number;
+  /** Tokens of `output`; for LLM strategies the summary slot counts as `summaryTokensEstimate`. */
+  tokensAfter: number;
+  summaryTokensEstimate: number;
+  /** The resulting message list. For LLM strategies the summary message holds placeholder text. */
+  output: Message[];
+  /** Index in `output` of the synthetic summary or placeholder opener written by this plan, if any. */
+  syntheticIndex: number | null;
+}
+
+/** Options every strategy receives besides its own parameters. */
+export interface PlanContext {
+  tokens: MessageTokenCounter;
+  /** The model's context window, in tokens. */
+  contextWindow: number;
+  /** Tokens reserved for the model's answer (usable context = window - this). */
+  maxOutputTokens: number;
+  /** Budget for a generated summary, used in `tokensAfter` estimates. */
+  summaryMaxTokens: number;
+}
+
+export const DEFAULT_PLAN_CONTEXT = {
+  contextWindow: 200_000,
+  maxOutputTokens: 8_192,
+  summaryMaxTokens: 2_000,
+} as const;
+
+export const SUMMARY_PENDING_TEXT = '[Earlier context compacted: summary pending]';
+
+export function summaryHeader(archivedCount: number, transcriptPath?: string): string {
+  const where = transcriptPath ? ` Full history: ${transcriptPath}` : '';
+  return `[Earlier context compacted: ${archivedCount} message${archivedCount === 1 ? '' : 's'} summarized below.${where}]`;
+}
+
+export function placeholderText(archivedCount: number, transcriptPath?: string): string {
+  const where = transcriptPath ? ` (full history: ${transcriptPath})` : '';
+  return `[Earlier context compacted: ${archivedCount} earlier message${archivedCount === 1 ? '' : 's'} archived${where}.]`;
+}
+
+export function syntheticMessage(kind: 'summary' | 'placeholder', text: string): Message {
+  return { id: newMessageId(kind === 'summary' ? 'sum' : 'ph'), role: 'user', content: text, synthetic: kind, createdAt: Date.now() };
+}
+
+export interface FinalizeArgs {
+  strategy: string;
+  params: Record<string, number>;
+  input: readonly Message[];
+  output: Message[];
+  ctx: PlanContext;
+  splitIndex: number;
+  tailStartId: string | null;
+  needsSummary: boolean;
+  summarizerInput?: Omit<SummarizerInput, 'tokens'> | null;
+  syntheticIndex: number | null;
+  notes?: string[];
+}
+
+/** Derive kept / archived / truncated and the token figures from an input and an output list. */
+export function finalizePlan(a: FinalizeArgs): CompactionPlan {
+  const { input, output, ctx } = a;
+  const outById = new Map<string, Message>();
+  for (const m of output) outById.set(m.id, m);
+  const kept: PlanEntry[] = [];
+  const archived: PlanEntry[] = [];
+  const truncated: TruncatedEntry[] = [];
+  let tokensBefore = 0;
+  input.forEach((m, index) => {
+    const original = ctx.tokens.countMessage(m);
+    tokensBefore += original;
+    const out = outById.get(m.id);
+    if (!out) {
+      archived.push({ id: m.id, index, kind: kindOf(m), tokens: original });
+      return;
+    }
+    const tokens = out === m ? original : ctx.tokens.countMessage(out);
+    kept.push({ id: m.id, index, kind: kindOf(m), tokens });
+    if (out !== m) {
+      truncated.push({
+        id: m.id,
+        index,
+        kind: kindOf(m),
+        tokens,
+        originalTokens: original,
+        toolNames: out.truncated?.results.map((r) => r.toolName) ?? [],
+      });
+    }
+  });
+  const summaryTokensEstimate = a.needsSummary ? ctx.summaryMaxTokens : 0;
+  let tokensAfter = 0;
+  output.forEach((m, i) => {
+    tokensAfter += a.needsSummary && i === a.syntheticIndex ? summaryTokensEstimate : ctx.tokens.countMessage(m);
+  });
+  const noop = output.length === input.length && output.every((m, i) => m === input[i]);
+  let summarizerInput: SummarizerInput | null = null;
+  if (a.summarizerInput) {
+    const s = a.summarizerInput;
+    summarizerInput = {
+      ...s,
+      tokens: ctx.tokens.countMessages(s.priorSummaries) + ctx.tokens.countMessages(s.toSummarize) + ctx.tokens.countMessages(s.overlap),
+    };
+  }
+  return {
+    strategy: a.strategy,
+    params: a.params,
+    noop,
+    notes: a.notes ?? [],
+    splitIndex: a.splitIndex,
+    tailStartId: a.tailStartId,
+    kept,
+    archived,
+    truncated,
+    needsSummary: a.needsSummary && !noop,
+    summarizerInput: noop ? null : summarizerInput,
+    tokensBefore,
+    tokensAfter: noop ? tokensBefore : tokensAfter,
+    summaryTokensEstimate: noop ? 0 : summaryTokensEstimate,
+    output: noop ? [...input] : output,
+    syntheticIndex: noop ? null : a.syntheticIndex,
+  };
+}
+
+/** A plan that changes nothing, with the reason. */
+export function noopPlan(strategy: string, params: Record<string, number>, input: readonly Message[], ctx: PlanContext, reason: string): CompactionPlan {
+  return finalizePlan({
+    strategy,
+    params,
+    input,
+    output: [...input],
+    ctx,
+    splitIndex: 0,
+    tailStartId: input[0]?.id ?? null,
+    needsSummary: false,
+    syntheticIndex: null,
+    notes: [reason],
+  });
+}
+
+export class MissingSummaryError extends Error {
+  constructor(strategy: string) {
+    super(`Strategy "${strategy}" needs a summary: the plan has a summary slot and no summary text was given.`);
+    this.name = 'MissingSummaryError';
+  }
+}
+
+export interface ApplyOptions {
+  /** The generated summary (required when `plan.needsSummary`). */
+  summary?: string;
+  /** Where the full history was saved, mentioned in the summary header / placeholder. */
+  transcriptPath?: string;
+}
+
+/** The new message list for a plan: fills the summary slot (or the placeholder's transcript note). */
+export function applyPlan(plan: CompactionPlan, options: ApplyOptions = {}): Message[] {
+  if (plan.noop) return [...plan.output];
+  const output = [...plan.output];
+  if (plan.syntheticIndex === null) return output;
+  const slot = output[plan.syntheticIndex];
+  const archivedCount = plan.archived.length;
+  if (plan.needsSummary) {
+    const summary = options.summary?.trim();
+    if (!summary) throw new MissingSummaryError(plan.strategy);
+    output[plan.syntheticIndex] = { ...slot, content: `${summaryHeader(archivedCount, options.transcriptPath)}\n\n${summary}` };
+  } else if (options.transcriptPath && slot.synthetic === 'placeholder') {
+    output[plan.syntheticIndex] = { ...slot, content: placeholderText(archivedCount, options.transcriptPath) };
+  }
+  return output;
+}
