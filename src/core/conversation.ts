@@ -68,8 +68,6 @@ export type SyntheticKind = 'summary' | 'placeholder';
 export interface TruncationNote {
   /** tool_use_id of each replaced result, with the size of what was replaced. */
   results: Array<{ toolUseId: string; toolName: string; originalChars: number }>;
-  /** Id of the untouched original message (the one in the session and the transcript). */
-  originalId: string;
 }
 
 export interface Message {
@@ -79,7 +77,7 @@ export interface Message {
   content: string | ContentBlock[];
   /** Set on messages the engine wrote (summaries, "[Earlier context compacted]" openers). */
   synthetic?: SyntheticKind;
-  /** Set on the micro-compacted copy of a message. */
+  /** Set on a copy of a message whose tool results were replaced (same id as the original). */
   truncated?: TruncationNote;
   /** Epoch ms when the message entered the session, if known. */
   createdAt?: number;

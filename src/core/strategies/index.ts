@@ -1,0 +1,189 @@
+// The strategy registry: every strategy's name, parameters (with defaults and bounds) and plan function.
+import type { Message } from '../conversation';
+import type { CompactionPlan, PlanContext } from '../plan';
+import { planMicroCompact } from './microCompact';
+import { StrategyParamError } from './params';
+import { planPreserveUserMessages } from './preserveUserMessages';
+import { planRecentTokenFraction } from './recentTokenFraction';
+import { planRecentTurns } from './recentTurns';
+import { planRecursiveSummarization, validateRecursiveSummarization } from './recursiveSummarization';
+import { planSlidingWindow } from './slidingWindow';
+import { planTokenBudget } from './tokenBudget';
+import { planTurnWindow } from './turnWindow';
+
+export { StrategyParamError };
+
+export interface StrategyParamSpec {
+  name: string;
+  description: string;
+  default: number;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+export interface StrategyDefinition {
+  name: StrategyName;
+  title: string;
+  description: string;
+  /** LLM strategies produce a summary slot that must be filled before apply. */
+  usesSummarizer: boolean;
+  params: StrategyParamSpec[];
+  /** Cross-parameter checks beyond each parameter's bounds. */
+  validate?: (params: Record<string, number>) => void;
+  plan: (messages: readonly Message[], params: Record<string, number>, ctx: PlanContext) => CompactionPlan;
+}
+
+export type StrategyName =
+  | 'sliding-window'
+  | 'turn-window'
+  | 'token-budget'
+  | 'recursive-summarization'
+  | 'preserve-user-messages'
+  | 'recent-token-fraction'
+  | 'recent-turns'
+  | 'micro-compact';
+
+const int = (name: string, description: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): StrategyParamSpec => ({
+  name,
+  description,
+  default: def,
+  min,
+  max,
+  integer: true,
+});
+
+export const STRATEGIES: readonly StrategyDefinition[] = [
+  {
+    name: 'sliding-window',
+    title: 'Sliding window',
+    description: 'Keep the last N real messages; the cut snaps forward to a user prompt. No LLM call.',
+    usesSummarizer: false,
+    params: [int('maxEvents', 'real messages to keep (synthetic summaries do not count)', 40, 1)],
+    plan: (m, p, c) => planSlidingWindow(m, { maxEvents: p.maxEvents }, c),
+  },
+  {
+    name: 'turn-window',
+    title: 'Turn window',
+    description: 'Keep the last N complete turns; never cuts inside a turn. No LLM call.',
+    usesSummarizer: false,
+    params: [int('maxTurns', 'complete turns to keep', 10, 1)],
+    plan: (m, p, c) => planTurnWindow(m, { maxTurns: p.maxTurns }, c),
+  },
+  {
+    name: 'token-budget',
+    title: 'Token budget',
+    description: 'Keep the longest recent suffix that fits in maxTokens (summaries deducted first). No LLM call.',
+    usesSummarizer: false,
+    params: [int('maxTokens', 'token budget for the kept messages', 80_000, 1)],
+    plan: (m, p, c) => planTokenBudget(m, { maxTokens: p.maxTokens }, c),
+  },
+  {
+    name: 'recursive-summarization',
+    title: 'Recursive summarization',
+    description: 'Summarize everything but the last maxEventsToKeep messages, building on the prior summary.',
+    usesSummarizer: true,
+    params: [
+      int('maxEventsToKeep', 'real messages kept verbatim (the active window)', 10, 1),
+      int('overlapSize', 'messages of the active window shown to the summarizer as context (< maxEventsToKeep)', 2, 0),
+    ],
+    validate: (p) => validateRecursiveSummarization({ maxEventsToKeep: p.maxEventsToKeep, overlapSize: p.overlapSize }),
+    plan: (m, p, c) => planRecursiveSummarization(m, { maxEventsToKeep: p.maxEventsToKeep, overlapSize: p.overlapSize }, c),
+  },
+  {
+    name: 'preserve-user-messages',
+    title: 'Preserve user messages',
+    description: 'Keep user prompts (newest first, up to maxUserTokens) verbatim; summarize all agent output.',
+    usesSummarizer: true,
+    params: [int('maxUserTokens', 'token cap for preserved user prompts', 20_000, 1)],
+    plan: (m, p, c) => planPreserveUserMessages(m, { maxUserTokens: p.maxUserTokens }, c),
+  },
+  {
+    name: 'recent-token-fraction',
+    title: 'Recent token fraction',
+    description: 'Keep the most recent fraction of tokens (snapped to a user prompt); summarize the rest.',
+    usesSummarizer: true,
+    params: [{ name: 'fraction', description: 'share of total tokens to keep verbatim (0 < p < 1)', default: 0.3, min: 0.01, max: 0.99, integer: false }],
+    plan: (m, p, c) => planRecentTokenFraction(m, { fraction: p.fraction }, c),
+  },
+  {
+    name: 'recent-turns',
+    title: 'Recent turns',
+    description: 'Keep the last N complete turns, each capped by a per-turn budget; summarize older turns.',
+    usesSummarizer: true,
+    params: [
+      int('turns', 'complete turns to keep', 2, 1),
+      { name: 'perTurnFraction', description: 'per-turn budget as a share of usable context', default: 0.25, min: 0.01, max: 1, integer: false },
+      int('perTurnMin', 'per-turn budget floor (tokens)', 2_000, 1),
+      int('perTurnMax', 'per-turn budget ceiling (tokens)', 8_000, 1),
+    ],
+    validate: (p) => {
+      if (p.perTurnMin > p.perTurnMax) throw new StrategyParamError('recent-turns', 'perTurnMin', `must be <= perTurnMax (${p.perTurnMax}), got ${p.perTurnMin}`);
+    },
+    plan: (m, p, c) =>
+      planRecentTurns(m, { turns: p.turns, perTurnFraction: p.perTurnFraction, perTurnMin: p.perTurnMin, perTurnMax: p.perTurnMax }, c),
+  },
+  {
+    name: 'micro-compact',
+    title: 'Micro-compact',
+    description: 'Replace tool results older than the last keepRecent with "[Previous: used <tool>]". Runs before every model call.',
+    usesSummarizer: false,
+    params: [
+      int('keepRecent', 'most recent tool results left intact', 3, 0),
+      int('minChars', 'only results longer than this many characters are replaced', 100, 0),
+    ],
+    plan: (m, p, c) => planMicroCompact(m, { keepRecent: p.keepRecent, minChars: p.minChars }, c),
+  },
+];
+
+export const STRATEGY_NAMES = STRATEGIES.map((s) => s.name);
+
+export function getStrategy(name: string): StrategyDefinition {
+  const def = STRATEGIES.find((s) => s.name === name);
+  if (!def) throw new UnknownStrategyError(name);
+  return def;
+}
+
+export class UnknownStrategyError extends Error {
+  constructor(readonly strategy: string) {
+    super(`unknown strategy "${strategy}"; known strategies: ${STRATEGY_NAMES.join(', ')}`);
+    this.name = 'UnknownStrategyError';
+  }
+}
+
+/**
+ * Defaults overlaid with overrides (numbers, or strings as typed on a command line), each checked
+ * against its bounds; unknown parameter names are an error.
+ */
+export function resolveParams(def: StrategyDefinition, overrides: Record<string, number | string> = {}): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const spec of def.params) out[spec.name] = spec.default;
+  for (const [key, raw] of Object.entries(overrides)) {
+    const spec = def.params.find((s) => s.name === key);
+    if (!spec) {
+      const known = def.params.map((s) => s.name).join(', ');
+      throw new StrategyParamError(def.name, key, `is not a parameter of this strategy (it takes: ${known})`);
+    }
+    const value = typeof raw === 'number' ? raw : raw.trim() === '' ? NaN : Number(raw);
+    if (!Number.isFinite(value)) throw new StrategyParamError(def.name, key, `must be a number, got "${raw}"`);
+    if (spec.integer && !Number.isInteger(value)) throw new StrategyParamError(def.name, key, `must be an integer, got ${value}`);
+    if (value < spec.min || value > spec.max) {
+      const range = spec.max === Number.MAX_SAFE_INTEGER ? `>= ${spec.min}` : `between ${spec.min} and ${spec.max}`;
+      throw new StrategyParamError(def.name, key, `must be ${range}, got ${value}`);
+    }
+    out[key] = value;
+  }
+  def.validate?.(out);
+  return out;
+}
+
+/** Plan with a strategy by name: resolve and validate parameters, then compute the (pure) plan. */
+export function planWith(
+  name: string,
+  messages: readonly Message[],
+  overrides: Record<string, number | string>,
+  ctx: PlanContext,
+): CompactionPlan {
+  const def = getStrategy(name);
+  return def.plan(messages, resolveParams(def, overrides), ctx);
+}

@@ -1,0 +1,59 @@
+// Micro-compaction (layer 1, seeds 000-002): tool results older than the most recent `keepRecent`
+// and longer than `minChars` become "[Previous: used <tool>]". Block type, tool_use_id and is_error
+// stay, so the request stays valid; nothing is archived, the originals stay in the session.
+import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
+import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
+import { previousToolPlaceholder, withToolResultsReplaced } from './common';
+
+export interface MicroCompactParams {
+  keepRecent: number;
+  minChars: number;
+}
+
+/** Is this result already a placeholder (so compacting it again changes nothing)? */
+function isPlaceholder(block: ToolResultBlock, names: ReadonlyMap<string, string>): boolean {
+  return toolResultText(block) === previousToolPlaceholder(names.get(block.tool_use_id) ?? 'unknown tool');
+}
+
+/** Size of a result in characters; an image counts as the ~6,400 characters its ~1,600 tokens would be. */
+function resultSize(block: ToolResultBlock): number {
+  const images = Array.isArray(block.content) ? block.content.filter((b) => b.type === 'image').length : 0;
+  return toolResultText(block).length + images * 6400;
+}
+
+export function planMicroCompact(input: readonly Message[], params: MicroCompactParams, ctx: PlanContext): CompactionPlan {
+  const p = { keepRecent: params.keepRecent, minChars: params.minChars };
+  const names = toolNamesById(input);
+  // Every tool_result block in order: (message index, block).
+  const all: Array<{ index: number; block: ToolResultBlock }> = [];
+  input.forEach((m, index) => {
+    if (m.role !== 'user' || typeof m.content === 'string') return;
+    for (const b of m.content) if (b.type === 'tool_result') all.push({ index, block: b as ToolResultBlock });
+  });
+  const old = all.slice(0, Math.max(0, all.length - params.keepRecent));
+  const byMessage = new Map<number, Set<string>>();
+  for (const { index, block } of old) {
+    if (resultSize(block) <= params.minChars) continue;
+    if (isPlaceholder(block, names)) continue;
+    let ids = byMessage.get(index);
+    if (!ids) byMessage.set(index, (ids = new Set()));
+    ids.add(block.tool_use_id);
+  }
+  const output = input.map((m, i) => {
+    const ids = byMessage.get(i);
+    return ids ? withToolResultsReplaced(m, ids, names) : m;
+  });
+  const replaced = [...byMessage.values()].reduce((n, s) => n + s.size, 0);
+  return finalizePlan({
+    strategy: 'micro-compact',
+    params: p,
+    input,
+    output,
+    ctx,
+    splitIndex: 0,
+    tailStartId: input[0]?.id ?? null,
+    needsSummary: false,
+    syntheticIndex: null,
+    notes: [replaced === 0 ? 'no old tool result over the size threshold' : `${replaced} old tool result${replaced === 1 ? '' : 's'} replaced by placeholders`],
+  });
+}

@@ -1,0 +1,26 @@
+// Sliding window (seed 003): keep the last `maxEvents` real messages. Synthetic summaries are kept
+// first and do not count against the budget; the cut snaps forward to the next user prompt.
+import type { Message } from '../conversation';
+import { noopPlan, type CompactionPlan, type PlanContext } from '../plan';
+import { planContiguousTail, separateSynthetics } from './common';
+
+export interface SlidingWindowParams {
+  maxEvents: number;
+}
+
+export function planSlidingWindow(input: readonly Message[], params: SlidingWindowParams, ctx: PlanContext): CompactionPlan {
+  const p = { maxEvents: params.maxEvents };
+  const sep = separateSynthetics(input);
+  if (sep.real.length <= params.maxEvents) {
+    return noopPlan('sliding-window', p, input, ctx, `${sep.real.length} real messages <= maxEvents ${params.maxEvents}`);
+  }
+  return planContiguousTail({
+    strategy: 'sliding-window',
+    params: p,
+    input,
+    ctx,
+    sep,
+    rawCut: sep.real.length - params.maxEvents,
+    summarize: false,
+  });
+}

@@ -1,0 +1,40 @@
+// Tiny builders for hand-made conversations in tests.
+import type { ContentBlock, Message } from '../../src/core/conversation';
+import type { MessageTokenCounter } from '../../src/core/tokens';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
+
+export const user = (id: string, text = `prompt ${id}`): Message => ({ id, role: 'user', content: text });
+export const assistant = (id: string, text = `answer ${id}`): Message => ({ id, role: 'assistant', content: [{ type: 'text', text }] });
+/** An assistant message calling tools: `calls` are [toolUseId, toolName] pairs. */
+export const call = (id: string, ...calls: Array<[string, string]>): Message => ({
+  id,
+  role: 'assistant',
+  content: calls.map(([tid, name]): ContentBlock => ({ type: 'tool_use', id: tid, name, input: { path: `${name}.txt` } })),
+});
+/** A user message carrying tool results: `results` are [toolUseId, text] pairs. */
+export const results = (id: string, ...rs: Array<[string, string]>): Message => ({
+  id,
+  role: 'user',
+  content: rs.map(([tid, text]): ContentBlock => ({ type: 'tool_result', tool_use_id: tid, content: text })),
+});
+export const summary = (id: string, text = `summary ${id}`): Message => ({ id, role: 'user', content: text, synthetic: 'summary' });
+
+/** A counter that charges each message a fixed cost by id (default 10) — exact arithmetic in tests. */
+export class FixedCostCounter implements MessageTokenCounter {
+  constructor(
+    private readonly costs: Record<string, number> = {},
+    private readonly fallback = 10,
+  ) {}
+  countMessage(m: Message): number {
+    return this.costs[m.id] ?? this.fallback;
+  }
+  countMessages(ms: readonly Message[]): number {
+    return ms.reduce((n, m) => n + this.countMessage(m), 0);
+  }
+}
+
+export function ctxWith(tokens: MessageTokenCounter = new FixedCostCounter(), over: Partial<PlanContext> = {}): PlanContext {
+  return { ...DEFAULT_PLAN_CONTEXT, tokens, ...over };
+}
+
+export const ids = (ms: readonly { id: string }[]): string[] => ms.map((m) => m.id);
