@@ -28,7 +28,9 @@ const paramsArb = fc.record({
   contextWindow: fc.integer({ min: 8_000, max: 400_000 }),
 });
 
-function overridesFor(name: string, r: fc.RecordValue<typeof paramsArb extends fc.Arbitrary<infer T> ? T : never>): Record<string, number> {
+type GeneratedParams = typeof paramsArb extends fc.Arbitrary<infer T> ? T : never;
+
+function overridesFor(name: string, r: GeneratedParams): Record<string, number> {
   switch (name) {
     case 'sliding-window': return { maxEvents: r.maxEvents };
     case 'turn-window': return { maxTurns: r.maxTurns };

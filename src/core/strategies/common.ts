@@ -126,6 +126,12 @@ export function resultChars(block: ToolResultBlock): number {
   return toolResultText(block).length;
 }
 
+/** Size of a result in characters; an image counts as the ~6,400 characters its ~1,600 tokens would be. */
+export function resultSize(block: ToolResultBlock): number {
+  const images = Array.isArray(block.content) ? block.content.filter((b) => b.type === 'image').length : 0;
+  return resultChars(block) + images * 6400;
+}
+
 /**
  * A copy of `message` whose tool_result blocks with the given ids have their content replaced by a
  * placeholder naming the tool. Block type, tool_use_id and is_error are kept so the request stays valid.

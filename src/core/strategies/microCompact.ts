@@ -3,7 +3,7 @@
 // stay, so the request stays valid; nothing is archived, the originals stay in the session.
 import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
 import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
-import { previousToolPlaceholder, withToolResultsReplaced } from './common';
+import { previousToolPlaceholder, resultSize, withToolResultsReplaced } from './common';
 
 export interface MicroCompactParams {
   keepRecent: number;
@@ -13,12 +13,6 @@ export interface MicroCompactParams {
 /** Is this result already a placeholder (so compacting it again changes nothing)? */
 function isPlaceholder(block: ToolResultBlock, names: ReadonlyMap<string, string>): boolean {
   return toolResultText(block) === previousToolPlaceholder(names.get(block.tool_use_id) ?? 'unknown tool');
-}
-
-/** Size of a result in characters; an image counts as the ~6,400 characters its ~1,600 tokens would be. */
-function resultSize(block: ToolResultBlock): number {
-  const images = Array.isArray(block.content) ? block.content.filter((b) => b.type === 'image').length : 0;
-  return toolResultText(block).length + images * 6400;
 }
 
 export function planMicroCompact(input: readonly Message[], params: MicroCompactParams, ctx: PlanContext): CompactionPlan {

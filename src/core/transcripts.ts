@@ -1,0 +1,204 @@
+// Transcripts: before any compaction that removes or rewrites messages, the full history is written
+// as JSONL (a header line, then one message per line) with temp file + fsync + rename, so a transcript
+// is either complete or absent. Loading is tolerant: a corrupt line is reported with file and line,
+// and every other line is still read.
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { Message } from './conversation';
+
+export const TRANSCRIPT_HEADER_TYPE = 'splitpoint.transcript';
+
+export interface TranscriptHeader {
+  type: typeof TRANSCRIPT_HEADER_TYPE;
+  version: 1;
+  sessionId: string;
+  createdAt: number;
+  /** Why the transcript was written (e.g. "compaction: recursive-summarization"). */
+  reason: string;
+  messageCount: number;
+}
+
+export class TranscriptWriteError extends Error {
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(`Could not write the transcript ${path}: ${cause instanceof Error ? cause.message : String(cause)}. Compaction was not applied; the history is unchanged.`);
+    this.name = 'TranscriptWriteError';
+  }
+}
+
+export interface TranscriptLineError {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface LoadedTranscript {
+  path: string;
+  header: TranscriptHeader | null;
+  messages: Message[];
+  /** Lines that could not be read (the rest of the file still was). */
+  errors: TranscriptLineError[];
+}
+
+/** Serialize a header and messages as JSONL (exactly what `parseTranscript` reads back). */
+export function serializeTranscript(header: TranscriptHeader, messages: readonly Message[]): string {
+  let out = JSON.stringify(header) + '\n';
+  for (const m of messages) out += JSON.stringify(m) + '\n';
+  return out;
+}
+
+/** Write `text` to `path` atomically: temp file in the same folder, fsync, rename, fsync the folder. */
+export function writeFileAtomic(path: string, text: string): void {
+  const dir = join(path, '..');
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(tmp, 'w', 0o600);
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, path);
+  } catch (e) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  try {
+    const dfd = openSync(dir, 'r');
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {
+    // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
+  }
+}
+
+export function transcriptFileName(sessionId: string, now = Date.now()): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64) || 'session';
+  return `transcript_${now}_${safe}.jsonl`;
+}
+
+export interface TranscriptStoreOptions {
+  /** Folder for transcripts (default `.transcripts` under the workspace, chosen by the host). */
+  dir: string;
+  /** Injected for tests (fault injection). */
+  write?: (path: string, text: string) => void;
+  now?: () => number;
+}
+
+export class TranscriptStore {
+  constructor(private readonly options: TranscriptStoreOptions) {}
+
+  get dir(): string {
+    return this.options.dir;
+  }
+
+  /** Save the full history; throws TranscriptWriteError (and nothing is written) on failure. */
+  save(sessionId: string, messages: readonly Message[], reason: string): string {
+    let now = (this.options.now ?? Date.now)();
+    let path = join(this.options.dir, transcriptFileName(sessionId, now));
+    // Two compactions in the same millisecond must not overwrite each other's transcript.
+    while (existsSync(path)) path = join(this.options.dir, transcriptFileName(sessionId, ++now));
+    const header: TranscriptHeader = { type: TRANSCRIPT_HEADER_TYPE, version: 1, sessionId, createdAt: now, reason, messageCount: messages.length };
+    try {
+      (this.options.write ?? writeFileAtomic)(path, serializeTranscript(header, messages));
+    } catch (e) {
+      throw new TranscriptWriteError(path, e);
+    }
+    return path;
+  }
+
+  /** Transcripts in the folder, newest first (optionally only one session's). */
+  list(sessionId?: string): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.options.dir);
+    } catch {
+      return [];
+    }
+    const suffix = sessionId ? `_${sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)}.jsonl` : '.jsonl';
+    return names
+      .filter((n) => n.startsWith('transcript_') && n.endsWith(suffix))
+      .sort((a, b) => Number(b.split('_')[1]) - Number(a.split('_')[1]))
+      .map((n) => join(this.options.dir, n));
+  }
+}
+
+/** Read a transcript file; corrupt lines are collected in `errors`, the rest is still read. */
+export function loadTranscript(path: string): LoadedTranscript {
+  return parseTranscript(readFileSync(path, 'utf8'), path);
+}
+
+export function parseTranscript(text: string, file: string): LoadedTranscript {
+  const errors: TranscriptLineError[] = [];
+  const messages: Message[] = [];
+  let header: TranscriptHeader | null = null;
+  const lines = text.split('\n');
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      errors.push({ file, line, message: `invalid JSON: ${(e as Error).message}` });
+      return;
+    }
+    if (isRecord(value) && value.type === TRANSCRIPT_HEADER_TYPE) {
+      if (header === null && messages.length === 0) header = value as unknown as TranscriptHeader;
+      else errors.push({ file, line, message: 'unexpected header line after the start of the transcript' });
+      return;
+    }
+    const problem = messageProblem(value);
+    if (problem) {
+      errors.push({ file, line, message: problem });
+      return;
+    }
+    messages.push(value as Message);
+  });
+  return { path: file, header, messages, errors };
+}
+
+/** Why a parsed JSON value is not a message (naming the field), or null if it is one. */
+export function messageProblem(value: unknown): string | null {
+  if (!isRecord(value)) return 'expected a message object';
+  if (typeof value.id !== 'string' || value.id === '') return 'field "id": expected a non-empty string';
+  if (value.role !== 'user' && value.role !== 'assistant') return `field "role": expected "user" or "assistant", got ${JSON.stringify(value.role)}`;
+  if (typeof value.content === 'string') return null;
+  if (!Array.isArray(value.content)) return 'field "content": expected a string or an array of blocks';
+  for (let i = 0; i < value.content.length; i++) {
+    const b = value.content[i];
+    if (!isRecord(b) || typeof b.type !== 'string') return `field "content[${i}].type": expected a string`;
+    if (b.type === 'tool_use' && (typeof b.id !== 'string' || typeof b.name !== 'string')) return `field "content[${i}]": tool_use needs string "id" and "name"`;
+    if (b.type === 'tool_result' && typeof b.tool_use_id !== 'string') return `field "content[${i}].tool_use_id": expected a string`;
+    if (b.type === 'text' && typeof b.text !== 'string') return `field "content[${i}].text": expected a string`;
+  }
+  return null;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export class TranscriptCorruptError extends Error {
+  constructor(readonly errors: TranscriptLineError[]) {
+    super(`The transcript has unreadable lines, so it cannot be restored exactly:\n${errors.map((e) => `  ${e.file}:${e.line}: ${e.message}`).join('\n')}`);
+    this.name = 'TranscriptCorruptError';
+  }
+}
+
+/** The exact history a transcript holds (undo). Refuses a transcript with unreadable lines. */
+export function restoreTranscript(path: string): Message[] {
+  const t = loadTranscript(path);
+  if (t.errors.length > 0) throw new TranscriptCorruptError(t.errors);
+  if (t.header && t.header.messageCount !== t.messages.length) {
+    throw new TranscriptCorruptError([{ file: path, line: 1, message: `header says ${t.header.messageCount} messages, file holds ${t.messages.length}` }]);
+  }
+  return t.messages;
+}
