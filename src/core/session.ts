@@ -219,6 +219,9 @@ export class SessionFileStore implements SessionPersistence {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
+    // A crash mid-append can leave a partial last line: terminate it so the next append starts a
+    // line of its own (the partial line is reported below; nothing after it is swallowed).
+    if (text.length > 0 && !text.endsWith('\n')) appendFileSync(file, '\n');
     text.split('\n').forEach((raw, i) => {
       if (raw.trim() === '') return;
       try {

@@ -1,0 +1,76 @@
+// The LlmClient the summarizer uses, implemented over @anthropic-ai/sdk. SDK-level retries are off
+// here: the summarizer retries itself so retry-after is honoured, progress is reported and the user
+// can cancel between attempts.
+import Anthropic from '@anthropic-ai/sdk';
+import { LlmError, parsePromptTooLong, type LlmClient, type LlmRequest, type LlmResponse } from '../core/summarize';
+
+export interface AnthropicClientOptions {
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  /** Per-request timeout in ms (default 10 minutes, as the SDK). */
+  timeoutMs?: number;
+}
+
+export class AnthropicLlmClient implements LlmClient {
+  private readonly client: Anthropic;
+
+  constructor(private readonly options: AnthropicClientOptions) {
+    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+  }
+
+  async complete(request: LlmRequest): Promise<LlmResponse> {
+    try {
+      const message = await this.client.messages.create(
+        {
+          model: this.options.model,
+          max_tokens: request.maxTokens,
+          system: request.system,
+          messages: request.messages as Anthropic.MessageParam[],
+        },
+        { signal: request.signal },
+      );
+      const text = message.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens, stopReason: message.stop_reason };
+    } catch (e) {
+      throw toLlmError(e);
+    }
+  }
+}
+
+/** Classify an SDK error so callers know whether to retry, trim or give up. */
+export function toLlmError(e: unknown): LlmError {
+  if (e instanceof LlmError) return e;
+  if (e instanceof Anthropic.APIUserAbortError) return new LlmError('aborted', 'The request was cancelled.');
+  if (e instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'The request timed out.');
+  if (e instanceof Anthropic.APIConnectionError) return new LlmError('server', `Could not reach the API: ${e.message}`);
+  if (e instanceof Anthropic.APIError) {
+    const status = e.status;
+    const retryAfterMs = retryAfter(e.headers);
+    const message = apiMessage(e);
+    if (status === 429) return new LlmError('rate_limit', `Rate limited: ${message}`, status, retryAfterMs);
+    if (status === 529) return new LlmError('overloaded', `The API is overloaded: ${message}`, status, retryAfterMs);
+    if (status !== undefined && status >= 500) return new LlmError('server', `API error ${status}: ${message}`, status, retryAfterMs);
+    const tooLong = parsePromptTooLong(message);
+    if (status === 400 && tooLong) return new LlmError('prompt_too_long', message, status, undefined, tooLong.promptTokens, tooLong.maxPromptTokens);
+    if (status === undefined) return new LlmError('server', `API stream error: ${message}`);
+    return new LlmError('other', `API error ${status}: ${message}`, status);
+  }
+  return new LlmError('other', e instanceof Error ? e.message : String(e));
+}
+
+function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {
+  const body = e.error as { error?: { message?: string } } | undefined;
+  return body?.error?.message ?? e.message;
+}
+
+function retryAfter(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Number(ms);
+  const s = headers.get('retry-after');
+  if (!s) return undefined;
+  if (Number.isFinite(Number(s))) return Number(s) * 1000;
+  const date = Date.parse(s);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
