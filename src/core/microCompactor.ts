@@ -14,6 +14,7 @@ export class IncrementalMicroCompactor {
   /** First and last message seen, to tell an append from a rewrite without copying the history. */
   private first: Message | undefined;
   private last: Message | undefined;
+  private generation: number | undefined;
   private effective: Message[] = [];
   private results: Array<{ index: number; block: ToolResultBlock }> = [];
   private checked = 0;
@@ -26,11 +27,16 @@ export class IncrementalMicroCompactor {
     private readonly tokens: MessageTokenCounter,
   ) {}
 
-  /** Bring the view up to date with `messages`. A rewrite (not just appends) rebuilds from scratch. */
-  sync(messages: readonly Message[]): void {
+  /**
+   * Bring the view up to date with `messages`. A rewrite (not just appends) rebuilds from scratch;
+   * pass the session's rewrite generation to make that explicit rather than inferred.
+   */
+  sync(messages: readonly Message[], generation?: number): void {
     const n = this.effective.length;
-    const appendedOnly = messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
+    const appendedOnly =
+      generation === this.generation && messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
     if (!appendedOnly) this.reset();
+    this.generation = generation;
     for (let i = this.effective.length; i < messages.length; i++) {
       const m = messages[i];
       this.effective.push(m);

@@ -89,6 +89,10 @@ export class SessionLog {
   get messages(): readonly Message[] {
     return this._messages;
   }
+  /** Changes only when the history is rewritten (compaction, undo), not on appends. */
+  get rewriteVersion(): number {
+    return this._rewriteVersion;
+  }
 
   snapshot(): SessionSnapshot {
     return { version: this._version, rewriteVersion: this._rewriteVersion, messages: [...this._messages] };

@@ -1,0 +1,330 @@
+// The three layers (seeds 000-002), driven by triggers:
+//   1. micro-compact before every model call (a view; the session keeps the originals),
+//   2. auto-compact when the budget trigger fires (any strategy; default recursive summarization),
+//   3. manual compact: the model's compact(focus) tool or the user's command, applied after the
+//      current tool batch.
+// Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
+import { newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
+import { Emitter } from './events';
+import { assertPlanValid } from './invariants';
+import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
+import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
+import type { CompactionRecord, SessionLog } from './session';
+import { getStrategy, resolveParams, type StrategyName } from './strategies';
+import type { SummaryResult } from './summarize';
+import { restoreTranscript, type TranscriptStore } from './transcripts';
+import type { Trigger, TriggerState } from './triggers';
+
+export interface AutoCompactSettings {
+  enabled: boolean;
+  strategy: StrategyName;
+  params: Record<string, number>;
+  trigger: Trigger;
+}
+
+export interface PipelineSettings {
+  microCompact: MicroCompactSettings & { enabled: boolean };
+  autoCompact: AutoCompactSettings;
+}
+
+export type Summarizer = (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult>;
+
+export interface PipelineDeps {
+  session: SessionLog;
+  transcripts: TranscriptStore;
+  ctx: PlanContext;
+  summarizer?: Summarizer;
+  /** Tokens outside the messages (system prompt, tool definitions), counted against the window. */
+  overheadTokens?: () => number;
+  now?: () => number;
+}
+
+export interface PreparedRequest {
+  messages: ApiMessage[];
+  /** Tokens of the micro-compacted messages plus the overhead. */
+  tokens: number;
+  truncatedResults: number;
+}
+
+export type CompactionTriggerSource = CompactionRecord['trigger'];
+
+export interface CompactOptions {
+  strategy: string;
+  params?: Record<string, number | string>;
+  focus?: string;
+  trigger: CompactionTriggerSource;
+  signal?: AbortSignal;
+}
+
+export type CompactionOutcome =
+  | { ok: true; record: CompactionRecord; plan: CompactionPlan; carriedOver: number }
+  | { ok: false; reason: 'noop' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy'; message: string; plan?: CompactionPlan };
+
+export interface CompactionFailure {
+  strategy: string;
+  trigger: CompactionTriggerSource;
+  reason: Exclude<CompactionOutcome, { ok: true }>['reason'];
+  message: string;
+}
+
+export class CompactionPipeline {
+  private readonly micro: IncrementalMicroCompactor;
+  private pendingManual: { focus?: string; source: CompactionTriggerSource; strategy?: string } | null = null;
+  private running: Promise<CompactionOutcome> | null = null;
+  private pendingEvents: string[] = [];
+
+  private readonly willCompact = new Emitter<{ strategy: string; trigger: CompactionTriggerSource; summarizing: boolean }>();
+  private readonly didCompact = new Emitter<CompactionRecord>();
+  private readonly didFail = new Emitter<CompactionFailure>();
+  readonly onWillCompact = this.willCompact.event;
+  readonly onDidCompact = this.didCompact.event;
+  readonly onDidFail = this.didFail.event;
+
+  constructor(
+    private readonly deps: PipelineDeps,
+    public settings: PipelineSettings,
+  ) {
+    this.micro = new IncrementalMicroCompactor(settings.microCompact, deps.ctx.tokens);
+  }
+
+  get session(): SessionLog {
+    return this.deps.session;
+  }
+
+  updateSettings(settings: PipelineSettings): void {
+    this.settings = settings;
+    this.micro.configure(settings.microCompact);
+  }
+
+  /** Record a structural event (e.g. 'tool-output', 'message') for the next trigger check. */
+  noteEvent(event: string): void {
+    this.pendingEvents.push(event);
+  }
+
+  /** Layer 1: the request view of the history, micro-compacted. Cost is proportional to what changed. */
+  prepareRequest(): PreparedRequest {
+    const messages = this.deps.session.messages;
+    if (!this.settings.microCompact.enabled) {
+      return { messages: toApiMessages(messages), tokens: this.deps.ctx.tokens.countMessages(messages) + this.overhead(), truncatedResults: 0 };
+    }
+    this.micro.sync(messages, this.deps.session.rewriteVersion);
+    return { messages: toApiMessages(this.micro.messages), tokens: this.micro.tokenTotal + this.overhead(), truncatedResults: this.micro.truncatedResults };
+  }
+
+  /** Tokens the next request would carry (micro-compacted), without building the request. */
+  currentTokens(): number {
+    if (!this.settings.microCompact.enabled) return this.deps.ctx.tokens.countMessages(this.deps.session.messages) + this.overhead();
+    this.micro.sync(this.deps.session.messages, this.deps.session.rewriteVersion);
+    return this.micro.tokenTotal + this.overhead();
+  }
+
+  /** The micro-compacted view of the history (what the model sees), for the inspector. */
+  effectiveMessages(): readonly Message[] {
+    if (!this.settings.microCompact.enabled) return this.deps.session.messages;
+    this.micro.sync(this.deps.session.messages, this.deps.session.rewriteVersion);
+    return this.micro.messages;
+  }
+
+  /** Evaluate the auto-compact trigger against the current state (O(1) after the micro sync). */
+  checkTrigger(): { fire: boolean; reason: string; state: TriggerState } {
+    const state: TriggerState = {
+      tokens: this.currentTokens(),
+      contextWindow: this.deps.ctx.contextWindow,
+      turnCount: this.turnCount(),
+      now: (this.deps.now ?? Date.now)(),
+      events: this.pendingEvents,
+    };
+    this.pendingEvents = [];
+    const r = this.settings.autoCompact.trigger.evaluate(state);
+    return { ...r, state };
+  }
+
+  private turnCountCache = { length: 0, count: 0, first: undefined as Message | undefined };
+  private turnCount(): number {
+    const msgs = this.deps.session.messages;
+    const c = this.turnCountCache;
+    if (msgs[0] !== c.first || msgs.length < c.length) {
+      c.length = 0;
+      c.count = 0;
+      c.first = msgs[0];
+    }
+    for (let i = c.length; i < msgs.length; i++) {
+      const m = msgs[i];
+      if (m.role === 'user' && !m.synthetic && (typeof m.content === 'string' || !m.content.some((b) => b.type === 'tool_result'))) c.count++;
+    }
+    c.length = msgs.length;
+    return c.count;
+  }
+
+  /** Layers 1 + 2, before each model call: auto-compact if the trigger fires, then build the request. */
+  async beforeModelCall(signal?: AbortSignal): Promise<PreparedRequest & { compaction?: CompactionOutcome }> {
+    let compaction: CompactionOutcome | undefined;
+    if (this.settings.autoCompact.enabled) {
+      const check = this.checkTrigger();
+      if (check.fire) {
+        compaction = await this.compact({ strategy: this.settings.autoCompact.strategy, params: this.settings.autoCompact.params, trigger: 'auto', signal });
+      }
+    }
+    return { ...this.prepareRequest(), compaction };
+  }
+
+  /** Layer 3: ask for a compaction after the current tool batch (the compact tool, or the user's command). */
+  requestCompaction(source: CompactionTriggerSource, focus?: string, strategy?: string): void {
+    this.pendingManual = { focus, source, strategy };
+  }
+
+  get hasPendingCompaction(): boolean {
+    return this.pendingManual !== null;
+  }
+
+  /** Run a requested manual compaction, if any (call after each tool batch completes). */
+  async runPendingCompaction(signal?: AbortSignal): Promise<CompactionOutcome | undefined> {
+    const pending = this.pendingManual;
+    if (!pending) return undefined;
+    this.pendingManual = null;
+    return this.compact({
+      strategy: pending.strategy ?? this.settings.autoCompact.strategy,
+      params: pending.strategy ? undefined : this.settings.autoCompact.params,
+      focus: pending.focus,
+      trigger: pending.source,
+      signal,
+    });
+  }
+
+  /** What a strategy would do now (pure; nothing changes). */
+  preview(strategy: string, params: Record<string, number | string> = {}): CompactionPlan {
+    const def = getStrategy(strategy);
+    return def.plan(this.deps.session.messages, resolveParams(def, params), this.deps.ctx);
+  }
+
+  /** Compact now with any strategy. One compaction at a time; history is unchanged on any failure. */
+  async compact(o: CompactOptions): Promise<CompactionOutcome> {
+    if (this.running) return { ok: false, reason: 'busy', message: 'A compaction is already running.' };
+    this.running = this.doCompact(o);
+    try {
+      return await this.running;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private fail(o: CompactOptions, reason: CompactionFailure['reason'], message: string, plan?: CompactionPlan): CompactionOutcome {
+    if (reason !== 'noop') this.didFail.fire({ strategy: o.strategy, trigger: o.trigger, reason, message });
+    return { ok: false, reason, message, plan };
+  }
+
+  private async doCompact(o: CompactOptions): Promise<CompactionOutcome> {
+    const session = this.deps.session;
+    const snapshot = session.snapshot();
+    let plan: CompactionPlan;
+    try {
+      const def = getStrategy(o.strategy);
+      plan = def.plan(snapshot.messages, resolveParams(def, o.params ?? {}), this.deps.ctx);
+      assertPlanValid(snapshot.messages, plan);
+    } catch (e) {
+      return this.fail(o, 'invalid', (e as Error).message);
+    }
+    if (plan.noop) return this.fail(o, 'noop', `Nothing to compact: ${plan.notes.join('; ')}`, plan);
+
+    this.willCompact.fire({ strategy: o.strategy, trigger: o.trigger, summarizing: plan.needsSummary });
+    let summary: string | undefined;
+    if (plan.needsSummary) {
+      if (!this.deps.summarizer) return this.fail(o, 'no-summarizer', `Strategy ${o.strategy} needs a summarizer and none is configured.`, plan);
+      const result = await this.deps.summarizer(plan.summarizerInput!, o.focus, o.signal);
+      if (!result.ok) return this.fail(o, 'summary-failed', result.error.message, plan);
+      summary = result.summary;
+    }
+
+    // No await from here to the commit: the transcript holds exactly the history being replaced
+    // (including anything appended while the summary was generated).
+    let transcriptPath: string;
+    try {
+      transcriptPath = this.deps.transcripts.save(session.id, session.messages, `compaction: ${o.strategy} (${o.trigger})`);
+    } catch (e) {
+      return this.fail(o, 'transcript-failed', (e as Error).message, plan);
+    }
+    const next = applyPlan(plan, { summary, transcriptPath });
+    const record: CompactionRecord = {
+      id: newMessageId('cmp'),
+      at: (this.deps.now ?? Date.now)(),
+      strategy: o.strategy,
+      params: plan.params,
+      trigger: o.trigger,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: this.deps.ctx.tokens.countMessages(next),
+      archivedCount: plan.archived.length,
+      truncatedCount: plan.truncated.length,
+      transcriptPath,
+      syntheticId: plan.syntheticIndex === null ? null : next[plan.syntheticIndex].id,
+      tailStartId: plan.tailStartId,
+      resultLength: next.length,
+      ...(o.focus ? { focus: o.focus } : {}),
+    };
+    let commit;
+    try {
+      commit = session.commitRewrite(snapshot, next, record);
+    } catch (e) {
+      return this.fail(o, 'transcript-failed', `Could not write the session: ${(e as Error).message}`, plan);
+    }
+    if (!commit.ok) return this.fail(o, 'conflict', `Compaction was not applied: ${commit.reason}. The history is unchanged.`, plan);
+    this.didCompact.fire(record);
+    return { ok: true, record, plan, carriedOver: commit.carriedOver };
+  }
+
+  /**
+   * Undo the most recent compaction: the history comes back from its transcript, followed by any
+   * messages added since. The current history is saved as a transcript first.
+   */
+  undo(): CompactionOutcome {
+    const session = this.deps.session;
+    const last = [...session.meta.compactions].reverse().find((c) => c.trigger !== 'undo');
+    const o: CompactOptions = { strategy: 'undo', trigger: 'undo' };
+    if (!last) return this.fail(o, 'noop', 'There is no compaction to undo.');
+    if (session.meta.compactions[session.meta.compactions.length - 1] !== last) {
+      return this.fail(o, 'noop', 'The last compaction was already undone.');
+    }
+    let restored: Message[];
+    try {
+      restored = restoreTranscript(last.transcriptPath);
+    } catch (e) {
+      return this.fail(o, 'invalid', (e as Error).message);
+    }
+    const snapshot = session.snapshot();
+    const since = snapshot.messages.slice(last.resultLength);
+    let transcriptPath: string;
+    try {
+      transcriptPath = this.deps.transcripts.save(session.id, snapshot.messages, `undo of ${last.id}`);
+    } catch (e) {
+      return this.fail(o, 'transcript-failed', (e as Error).message);
+    }
+    const next = [...restored, ...since];
+    const record: CompactionRecord = {
+      id: newMessageId('cmp'),
+      at: (this.deps.now ?? Date.now)(),
+      strategy: 'undo',
+      params: {},
+      trigger: 'undo',
+      tokensBefore: this.deps.ctx.tokens.countMessages(snapshot.messages),
+      tokensAfter: this.deps.ctx.tokens.countMessages(next),
+      archivedCount: 0,
+      truncatedCount: 0,
+      transcriptPath,
+      syntheticId: null,
+      tailStartId: next[0]?.id ?? null,
+      resultLength: next.length,
+    };
+    const commit = session.commitRewrite(snapshot, next, record);
+    if (!commit.ok) return this.fail(o, 'conflict', commit.reason);
+    this.didCompact.fire(record);
+    return {
+      ok: true,
+      record,
+      carriedOver: since.length,
+      plan: { strategy: 'undo', params: {}, noop: false, notes: [], splitIndex: 0, tailStartId: record.tailStartId, kept: [], archived: [], truncated: [], needsSummary: false, summarizerInput: null, tokensBefore: record.tokensBefore, tokensAfter: record.tokensAfter, summaryTokensEstimate: 0, output: next, syntheticIndex: null },
+    };
+  }
+
+  private overhead(): number {
+    return this.deps.overheadTokens?.() ?? 0;
+  }
+}
