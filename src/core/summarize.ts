@@ -48,10 +48,23 @@ export class LlmError extends Error {
   }
 }
 
-/** Parse the API's "prompt is too long: N tokens > M maximum" message. */
+/**
+ * Parse the API's "prompt is too long: N tokens > M maximum" message, or its sibling "input length
+ * and `max_tokens` exceed context limit: I + X > L, decrease input length or `max_tokens` and try
+ * again" (the input alone fits, but not with room for the answer). For the latter the prompt may
+ * be at most L - X tokens, which is what `maxPromptTokens` reports.
+ */
 export function parsePromptTooLong(message: string): { promptTokens: number; maxPromptTokens: number } | null {
   const m = /prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)\s*maximum/i.exec(message);
-  return m ? { promptTokens: Number(m[1]), maxPromptTokens: Number(m[2]) } : null;
+  if (m) return { promptTokens: Number(m[1]), maxPromptTokens: Number(m[2]) };
+  const c = /input length and `?max_tokens`? exceed context limit:\s*(\d+)\s*\+\s*(\d+)\s*>\s*(\d+)/i.exec(message);
+  if (c) {
+    const input = Number(c[1]);
+    const room = Number(c[3]) - Number(c[2]);
+    // When max_tokens alone fills the window, no trimming of the input can help.
+    if (room > 0) return { promptTokens: input, maxPromptTokens: room };
+  }
+  return null;
 }
 
 export const SUMMARY_SYSTEM_PROMPT = `You are compacting the history of a coding agent's session so the agent can keep working after older messages are removed from its context. Write a summary that lets the agent continue exactly where it left off. Be specific: names, paths, commands, numbers and error messages matter more than prose. Never invent facts that are not in the conversation.`;
@@ -170,24 +183,33 @@ export function pretrim(
   let tokens = tokenizer.countText(prompt);
   if (tokens <= budget) return { prompt, tokens, droppedMessages: 0, truncatedResults: 0 };
   const trimmed = renderMessages(input.toSummarize, names, true);
-  const truncatedResults = trimmed.filter((t, i) => t !== raw[i]).length;
-  let items = trimmed;
-  let droppedMessages = 0;
+  const items = trimmed;
+  /** Messages from `from` on whose tool output was truncated (dropped ones are not counted twice). */
+  const truncatedFrom = (from: number) => items.filter((t, i) => i >= from && t !== raw[i]).length;
   prompt = buildSummaryPrompt({ prior, items, overlap }, focus);
   tokens = tokenizer.countText(prompt);
+  if (tokens <= budget) return { prompt, tokens, droppedMessages: 0, truncatedResults: truncatedFrom(0) };
   // Drop the oldest items: count each item once, subtract as we go (linear, not quadratic).
+  // Per-item counts only estimate what removing an item saves (tokens merge across the "\n\n"
+  // joins, and the omission note costs a few), so re-count the real prompt and drop more while it
+  // is still over budget. The excess shrinks each round, so this takes few full counts.
   const itemTokens = items.map((t) => tokenizer.countText(t) + 1);
   let start = 0;
-  while (tokens > budget && start < items.length) {
-    tokens -= itemTokens[start];
-    start++;
-    droppedMessages++;
+  const withNote = (from: number) =>
+    from === 0
+      ? items
+      : [`[… ${from} older message${from === 1 ? '' : 's'} omitted to fit the summarizer's window …]`, ...items.slice(from)];
+  for (;;) {
+    let excess = tokens - budget;
+    if (excess <= 0 || start >= items.length) break;
+    do {
+      excess -= itemTokens[start];
+      start++;
+    } while (excess > 0 && start < items.length);
+    prompt = buildSummaryPrompt({ prior, items: withNote(start), overlap }, focus);
+    tokens = tokenizer.countText(prompt);
   }
-  items = items.slice(start);
-  if (droppedMessages > 0) items = [`[… ${droppedMessages} older message${droppedMessages === 1 ? '' : 's'} omitted to fit the summarizer's window …]`, ...items];
-  prompt = buildSummaryPrompt({ prior, items, overlap }, focus);
-  tokens = tokenizer.countText(prompt);
-  return { prompt, tokens, droppedMessages, truncatedResults };
+  return { prompt, tokens, droppedMessages: start, truncatedResults: truncatedFrom(start) };
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
@@ -213,9 +235,20 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
   let attempts = 0;
   let retries = 0;
   let trimRounds = 0;
+  /** Set after a "prompt is too long": the prompt that was refused and the error. */
+  let refused: { tokens: number; error: LlmError } | undefined;
   for (;;) {
     if (o.signal?.aborted) return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.') };
     const trimmed = pretrim(input, o.tokenizer, budget, o.focus);
+    if (refused && trimmed.tokens >= refused.tokens) {
+      // Nothing left to trim (what remains is prior summaries, overlap and instructions): sending
+      // the same prompt again would only be refused again.
+      return {
+        ok: false,
+        attempts,
+        error: new SummarizationError('too_long', `The summarizer's input is still too long after ${trimRounds} trim${trimRounds === 1 ? '' : 's'}: ${refused.error.message}`, refused.error),
+      };
+    }
     attempts++;
     try {
       const res = await o.client.complete({
@@ -229,12 +262,16 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
       return { ok: true, summary, attempts, promptTokens: trimmed.tokens, droppedMessages: trimmed.droppedMessages, truncatedResults: trimmed.truncatedResults };
     } catch (e) {
       const err = e instanceof LlmError ? e : new LlmError(o.signal?.aborted ? 'aborted' : 'other', e instanceof Error ? e.message : String(e));
-      if (err.kind === 'aborted') return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
+      // A client may report a cancelled request as some other failure: the signal decides.
+      if (err.kind === 'aborted' || o.signal?.aborted) return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
       if (err.kind === 'prompt_too_long' && trimRounds < 4) {
         trimRounds++;
-        // Shrink the budget by what the API reported (our tokenizer differs from the model's), with margin.
+        refused = { tokens: trimmed.tokens, error: err };
+        // Shrink by what the API reported (our tokenizer differs from the model's), with margin.
+        // Scale what was actually sent, not the budget: the budget may not have been binding, and
+        // shrinking it to a value still above the prompt would resend the same prompt.
         const ratio = err.promptTokens && err.maxPromptTokens ? err.maxPromptTokens / err.promptTokens : 0.75;
-        budget = Math.max(500, Math.floor(budget * Math.min(0.9, ratio * 0.9)));
+        budget = Math.max(500, Math.floor(Math.min(budget, trimmed.tokens) * Math.min(0.9, ratio * 0.9)));
         continue;
       }
       if (err.kind === 'prompt_too_long') {
