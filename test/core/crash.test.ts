@@ -1,0 +1,55 @@
+// The crash case: a process killed between the transcript write and the swap (or during the swap)
+// leaves either the old or the new history on disk, never a mix, and the transcript is complete.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionFileStore } from '../../src/core/session';
+import { restoreTranscript } from '../../src/core/transcripts';
+import type { Message } from '../../src/core/conversation';
+
+function seeded(): { dir: string; before: Message[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-crash-'));
+  const log = new SessionFileStore(join(dir, 'sessions')).create('s');
+  for (let t = 0; t < 5; t++) {
+    log.append({ id: `u${t}`, role: 'user', content: `prompt ${t}` }, { id: `a${t}`, role: 'assistant', content: [{ type: 'text', text: `answer ${t}` }] });
+  }
+  return { dir, before: [...log.messages] };
+}
+
+function crashAt(dir: string, point: string): number | null {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/core/crash-child.ts', dir, point], { encoding: 'utf8' });
+  assert.equal(r.stderr.includes('Error'), false, r.stderr);
+  return r.status;
+}
+
+test('killed after the transcript write, before the swap: the old history is intact and the transcript is complete', () => {
+  const { dir, before } = seeded();
+  assert.equal(crashAt(dir, 'after-transcript'), null, 'the child was killed by a signal');
+  const { log, errors } = new SessionFileStore(join(dir, 'sessions')).load('s');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(log.messages, before);
+  const [transcript] = readdirSync(join(dir, '.transcripts'));
+  assert.deepEqual(restoreTranscript(join(dir, '.transcripts', transcript)), before);
+});
+
+test('killed half-way through rewriting the session: the old history is intact, no mix', () => {
+  const { dir, before } = seeded();
+  crashAt(dir, 'mid-session-rewrite');
+  const { log, errors } = new SessionFileStore(join(dir, 'sessions')).load('s');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(log.messages, before);
+});
+
+test('killed right after the swap: the new history is complete and the transcript holds the old one', () => {
+  const { dir, before } = seeded();
+  crashAt(dir, 'after-commit');
+  const { log, errors } = new SessionFileStore(join(dir, 'sessions')).load('s');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(log.messages.map((m) => m.id), ['u3', 'a3', 'u4', 'a4']);
+  assert.ok(existsSync(join(dir, '.transcripts')));
+  const [transcript] = readdirSync(join(dir, '.transcripts'));
+  assert.deepEqual(restoreTranscript(join(dir, '.transcripts', transcript)), before);
+});
