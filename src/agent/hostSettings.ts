@@ -1,0 +1,28 @@
+// The settings the controller needs, independent of where they come from (VS Code settings in the
+// extension, plain objects in tests).
+import type { StrategyName } from '../core/strategies';
+
+export interface HostSettings {
+  model: string;
+  baseUrl?: string;
+  maxOutputTokens: number;
+  contextWindow: number;
+  autoCompact: { enabled: boolean; threshold: number; strategy: StrategyName };
+  /** Parameter overrides per strategy name. */
+  strategyParams: Record<string, Record<string, number>>;
+  microCompact: { keepRecent: number; minChars: number };
+  /** Relative to the workspace root, or absolute. */
+  transcriptFolder: string;
+  commandTimeoutMs: number;
+}
+
+export const DEFAULT_HOST_SETTINGS: HostSettings = {
+  model: 'claude-sonnet-4-5',
+  maxOutputTokens: 8192,
+  contextWindow: 200_000,
+  autoCompact: { enabled: true, threshold: 0.8, strategy: 'recursive-summarization' },
+  strategyParams: {},
+  microCompact: { keepRecent: 3, minChars: 100 },
+  transcriptFolder: '.transcripts',
+  commandTimeoutMs: 120_000,
+};
