@@ -13,8 +13,33 @@ const common = {
   legalComments: 'none',
 };
 
+// The tokenizer's ranks are megabytes: they live in their own files under dist/tokenizer/ and are
+// required on first use (never at activation). The host bundles require them by relative path.
+const LAZY_MODULES = {
+  'gpt-tokenizer/encoding/o200k_base': 'gpt-tokenizer-o200k',
+  'js-tiktoken/lite': 'js-tiktoken-lite',
+  'js-tiktoken/ranks/o200k_base': 'js-tiktoken-o200k-ranks',
+};
+const lazyTokenizer = {
+  name: 'lazy-tokenizer',
+  setup(build) {
+    const filter = new RegExp(`^(${Object.keys(LAZY_MODULES).map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    build.onResolve({ filter }, (args) => ({ path: `./tokenizer/${LAZY_MODULES[args.path]}.js`, external: true }));
+  },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
+  ...Object.entries(LAZY_MODULES).map(([module, name]) => ({
+    ...common,
+    sourcemap: false,
+    stdin: { contents: `module.exports = require(${JSON.stringify(module)});`, resolveDir: '.', loader: 'js' },
+    outfile: `dist/tokenizer/${name}.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    entryPoints: [],
+  })),
   {
     ...common,
     entryPoints: ['src/extension/extension.ts'],
@@ -23,6 +48,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [lazyTokenizer],
   },
   {
     ...common,
@@ -32,6 +58,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
+    plugins: [lazyTokenizer],
   },
   {
     ...common,

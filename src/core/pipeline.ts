@@ -36,6 +36,11 @@ export interface PipelineDeps {
   summarizer?: Summarizer;
   /** Tokens outside the messages (system prompt, tool definitions), counted against the window. */
   overheadTokens?: () => number;
+  /**
+   * Calibration factor (API-reported / local estimate) applied to the request size the trigger and
+   * the context meter see; plans keep the raw local counts.
+   */
+  scale?: () => number;
   now?: () => number;
 }
 
@@ -105,17 +110,17 @@ export class CompactionPipeline {
   prepareRequest(): PreparedRequest {
     const messages = this.deps.session.messages;
     if (!this.settings.microCompact.enabled) {
-      return { messages: toApiMessages(messages), tokens: this.deps.ctx.tokens.countMessages(messages) + this.overhead(), truncatedResults: 0 };
+      return { messages: toApiMessages(messages), tokens: this.scaled(this.deps.ctx.tokens.countMessages(messages)) + this.overhead(), truncatedResults: 0 };
     }
     this.micro.sync(messages, this.deps.session.rewriteVersion);
-    return { messages: toApiMessages(this.micro.messages), tokens: this.micro.tokenTotal + this.overhead(), truncatedResults: this.micro.truncatedResults };
+    return { messages: toApiMessages(this.micro.messages), tokens: this.scaled(this.micro.tokenTotal) + this.overhead(), truncatedResults: this.micro.truncatedResults };
   }
 
   /** Tokens the next request would carry (micro-compacted), without building the request. */
   currentTokens(): number {
-    if (!this.settings.microCompact.enabled) return this.deps.ctx.tokens.countMessages(this.deps.session.messages) + this.overhead();
+    if (!this.settings.microCompact.enabled) return this.scaled(this.deps.ctx.tokens.countMessages(this.deps.session.messages)) + this.overhead();
     this.micro.sync(this.deps.session.messages, this.deps.session.rewriteVersion);
-    return this.micro.tokenTotal + this.overhead();
+    return this.scaled(this.micro.tokenTotal) + this.overhead();
   }
 
   /** The micro-compacted view of the history (what the model sees), for the inspector. */
@@ -325,6 +330,11 @@ export class CompactionPipeline {
   }
 
   private overhead(): number {
-    return this.deps.overheadTokens?.() ?? 0;
+    return this.scaled(this.deps.overheadTokens?.() ?? 0);
+  }
+
+  private scaled(raw: number): number {
+    const f = this.deps.scale?.() ?? 1;
+    return f === 1 ? raw : Math.round(raw * f);
   }
 }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs a real VS Code for end-to-end tests: code-server 4.100.3 (bundles VS Code 1.100, the newest
+# release whose engines.node is 20), into .e2e-cache/ (git-ignored). Idempotent: a second run that
+# finds it installed does nothing. See ../shared/notes/real-vscode-here.md for why each step exists.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CACHE="${SPLITPOINT_E2E_CACHE:-$PWD/.e2e-cache}"
+VERSION=4.100.3
+BIN="$CACHE/code-server/node_modules/.bin/code-server"
+
+if [ -x "$BIN" ] && [ -f "$CACHE/code-server/.installed-$VERSION" ]; then
+  echo "code-server $VERSION already installed in $CACHE/code-server"
+  exit 0
+fi
+
+need_apt=()
+for pkg in libkrb5-dev libxkbfile-dev libsecret-1-dev pkg-config chromium; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" != "0" ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${need_apt[@]}"
+fi
+
+# code-server's inner @vscode/ripgrep postinstall downloads rg from GitHub (unreachable here); it
+# first looks for a cached archive, so put the rg binary from the npm package there.
+RG_CACHE="${TMPDIR:-/tmp}/vscode-ripgrep-cache-1.15.11"
+RG_TAR="$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
+if [ ! -f "$RG_TAR" ]; then
+  work="$(mktemp -d)"
+  (cd "$work" && npm pack --silent @vscode/ripgrep-linux-x64@1.18.0 >/dev/null && tar xzf vscode-ripgrep-linux-x64-*.tgz)
+  mkdir -p "$RG_CACHE" "$work/rg"
+  cp "$work/package/bin/rg" "$work/rg/rg"
+  chmod +x "$work/rg/rg"
+  tar czf "$RG_TAR" -C "$work/rg" rg
+  rm -rf "$work"
+fi
+
+mkdir -p "$CACHE/code-server"
+cd "$CACHE/code-server"
+[ -f package.json ] || echo '{"name":"splitpoint-e2e-code-server","private":true}' > package.json
+# npm 11 skips dependency install scripts unless allowed; code-server needs its postinstall.
+npm_config_yes=true npm_config_unsafe_perm=true npm install --no-audit --no-fund --allow-scripts=code-server,argon2,@parcel/watcher,kerberos,node-pty,native-watchdog,@vscode/spdlog,@vscode/windows-registry,@vscode/sqlite3 "code-server@$VERSION"
+touch ".installed-$VERSION"
+echo "code-server $VERSION installed: $BIN"
