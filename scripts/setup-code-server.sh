@@ -40,8 +40,15 @@ fi
 
 mkdir -p "$CACHE/code-server"
 cd "$CACHE/code-server"
-[ -f package.json ] || echo '{"name":"splitpoint-e2e-code-server","private":true}' > package.json
-# npm 11 skips dependency install scripts unless allowed; code-server needs its postinstall.
-npm_config_yes=true npm_config_unsafe_perm=true npm install --no-audit --no-fund --allow-scripts=code-server,argon2,@parcel/watcher,kerberos,node-pty,native-watchdog,@vscode/spdlog,@vscode/windows-registry,@vscode/sqlite3 "code-server@$VERSION"
+# npm 11 skips dependency install scripts unless package.json allows them; code-server needs its
+# postinstall (it installs and builds VS Code's own native modules).
+cat > package.json <<'JSON'
+{
+  "name": "splitpoint-e2e-code-server",
+  "private": true,
+  "allowScripts": { "code-server": true, "argon2": true }
+}
+JSON
+npm_config_yes=true npm_config_unsafe_perm=true npm install --no-audit --no-fund "code-server@$VERSION"
 touch ".installed-$VERSION"
 echo "code-server $VERSION installed: $BIN"
