@@ -1,6 +1,6 @@
 // Bundles the extension host, the CLI and the webviews. `node esbuild.mjs [--watch] [--production]`
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -27,6 +27,9 @@ const lazyTokenizer = {
     build.onResolve({ filter }, (args) => ({ path: `./tokenizer/${LAZY_MODULES[args.path]}.js`, external: true }));
   },
 };
+
+// A production build starts clean so no stale source map or bundle ends up in the .vsix.
+if (production) rmSync('dist', { recursive: true, force: true });
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
