@@ -1,0 +1,264 @@
+// Headless-Chromium harness for the webviews. Builds the bundle with esbuild into a temp folder,
+// serves pages built by src/webviewHtml.ts (same CSP as in VS Code) on 127.0.0.1, with a fake
+// `acquireVsCodeApi` loaded from its own <script nonce> file, and records what each page posts,
+// requests, logs and violates.
+import { createServer, type Server } from 'node:http';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import * as esbuild from 'esbuild';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Dialog, type Page, type Request } from 'playwright-core';
+import type { ChatToHost, HostToChat } from '../../src/protocol';
+import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
+
+const ROOT = resolve(import.meta.dirname ?? __dirname, '../..');
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export type Theme = 'dark' | 'light';
+
+/** Paths a page is allowed to request; anything else is a leak. */
+export const ALLOWED_PATHS = new Set([
+  '/chat.html',
+  '/sanitize.html',
+  '/chat.js',
+  '/sanitize.js',
+  '/media/chat.css',
+  '/media/shared.css',
+  '/test/fake-vscode.js',
+  '/test/theme-dark.css',
+  '/test/theme-light.css',
+  '/favicon.ico',
+]);
+
+export interface CspViolation {
+  directive: string;
+  blockedURI: string;
+  sourceFile: string;
+  line: number;
+  sample: string;
+}
+
+export interface Probe {
+  xss: unknown;
+  acquired: number;
+  unexpectedPostMessage: string[];
+  opened: string[];
+  csp: CspViolation[];
+  acquireIsFunction: boolean;
+}
+
+export class WebviewPage {
+  readonly requests: string[] = [];
+  readonly dialogs: string[] = [];
+  readonly consoleCsp: string[] = [];
+  readonly pageErrors: string[] = [];
+  private readonly off: Array<() => void> = [];
+
+  constructor(
+    readonly page: Page,
+    private readonly origin: string,
+  ) {
+    const on = <E extends 'request' | 'dialog' | 'console' | 'pageerror'>(event: E, fn: (arg: never) => void) => {
+      page.on(event as 'request', fn as () => void);
+      this.off.push(() => page.off(event as 'request', fn as () => void));
+    };
+    on('request', (r: Request) => this.requests.push(r.url()));
+    on('dialog', (d: Dialog) => {
+      this.dialogs.push(`${d.type()}: ${d.message()}`);
+      void d.dismiss().catch(() => undefined);
+    });
+    on('console', (m: ConsoleMessage) => {
+      if (/Content Security Policy/i.test(m.text())) this.consoleCsp.push(m.text());
+    });
+    on('pageerror', (e: Error) => this.pageErrors.push(String(e)));
+  }
+
+  /** Stops recording (the harness reuses the browser tab for the next test). */
+  detach(): void {
+    for (const f of this.off.splice(0)) f();
+  }
+
+  /** Requests to anything but our own bundle, styles and test scripts. */
+  unexpectedRequests(): string[] {
+    return this.requests.filter((u) => {
+      if (!u.startsWith(`${this.origin}/`)) return true;
+      return !ALLOWED_PATHS.has(new URL(u).pathname);
+    });
+  }
+
+  async deliver(...msgs: HostToChat[]): Promise<void> {
+    await this.page.evaluate((m) => (window as unknown as TestWindow).__vscodeTest.deliverAll(m), msgs);
+  }
+
+  /** Waits until the page has rendered what was delivered (two animation frames). */
+  async settle(): Promise<void> {
+    await this.page.evaluate(
+      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+    );
+  }
+
+  async posted(): Promise<ChatToHost[]> {
+    return this.page.evaluate(() => (window as unknown as TestWindow).__vscodeTest.posted);
+  }
+
+  /** Posted messages other than the initial 'ready'. */
+  async intents(): Promise<ChatToHost[]> {
+    return (await this.posted()).filter((m) => m.type !== 'ready');
+  }
+
+  async clearPosted(): Promise<void> {
+    await this.page.evaluate(() => {
+      (window as unknown as TestWindow).__vscodeTest.posted.length = 0;
+    });
+  }
+
+  async probe(): Promise<Probe> {
+    return this.page.evaluate(() => {
+      const w = window as unknown as TestWindow & { __xss?: unknown };
+      const t = w.__vscodeTest;
+      return {
+        xss: w.__xss,
+        acquired: t.acquired,
+        unexpectedPostMessage: t.unexpectedPostMessage.slice(),
+        opened: t.opened.slice(),
+        csp: t.csp.slice(),
+        acquireIsFunction: typeof (w as unknown as { acquireVsCodeApi: unknown }).acquireVsCodeApi === 'function',
+      };
+    });
+  }
+
+  async savedState(): Promise<unknown> {
+    return this.page.evaluate(() => (window as unknown as TestWindow).__vscodeTest.savedState());
+  }
+}
+
+interface TestWindow {
+  __vscodeTest: {
+    posted: ChatToHost[];
+    rootTextAtReady: string | null;
+    stateWrites: number;
+    acquired: number;
+    unexpectedPostMessage: string[];
+    opened: string[];
+    csp: CspViolation[];
+    deliverAll(msgs: HostToChat[]): void;
+    savedState(): unknown;
+  };
+}
+
+export type { TestWindow };
+
+export class WebviewHarness {
+  private constructor(
+    readonly origin: string,
+    readonly browser: Browser,
+    private readonly server: Server,
+    private readonly dir: string,
+    /** Every path the server was asked for (leaks show up here even if the page missed them). */
+    readonly served: string[],
+  ) {}
+
+  static async start(): Promise<WebviewHarness> {
+    const dir = await mkdtemp(join(tmpdir(), 'splitpoint-webview-'));
+    // Same options as esbuild.mjs's webview builds.
+    await esbuild.build({
+      entryPoints: { chat: join(ROOT, 'webview/chat/main.tsx'), sanitize: join(ROOT, 'test/webview/sanitize-entry.ts') },
+      outdir: dir,
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      target: 'chrome120',
+      jsx: 'automatic',
+      jsxImportSource: 'preact',
+      sourcemap: false,
+      logLevel: 'warning',
+      legalComments: 'none',
+    });
+    const served: string[] = [];
+    let origin = '';
+    const server = createServer((req, res) => {
+      void (async () => {
+        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        served.push(url.pathname);
+        const send = (status: number, type: string, body: string | Buffer) => {
+          res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+          res.end(body);
+        };
+        try {
+          if (url.pathname === '/chat.html' || url.pathname === '/sanitize.html') {
+            const theme: Theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';
+            const nonce = makeNonce();
+            const html = buildWebviewHtml({
+              title: 'Splitpoint Chat',
+              nonce,
+              cspSource: origin,
+              scriptUri: `${origin}/${url.pathname === '/chat.html' ? 'chat' : 'sanitize'}.js`,
+              styleUris: [`${origin}/test/theme-${theme}.css`, `${origin}/media/chat.css`],
+            });
+            // The fake VS Code API goes in as its own nonce'd script file, before the bundle.
+            const withFake = html.replace('</head>', `  <script nonce="${nonce}" src="${origin}/test/fake-vscode.js"></script>\n  </head>`);
+            send(200, 'text/html; charset=utf-8', withFake);
+          } else if (url.pathname === '/chat.js' || url.pathname === '/sanitize.js') {
+            send(200, 'text/javascript; charset=utf-8', await readFile(join(dir, url.pathname)));
+          } else if (url.pathname === '/media/chat.css' || url.pathname === '/media/shared.css') {
+            send(200, 'text/css; charset=utf-8', await readFile(join(ROOT, url.pathname)));
+          } else if (/^\/test\/(fake-vscode\.js|theme-(dark|light)\.css)$/.test(url.pathname)) {
+            const type = extname(url.pathname) === '.js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
+            send(200, type, await readFile(join(ROOT, 'test/webview', url.pathname.slice('/test/'.length))));
+          } else if (url.pathname === '/favicon.ico') {
+            send(204, 'image/x-icon', '');
+          } else {
+            send(404, 'text/plain', 'not found');
+          }
+        } catch (e) {
+          send(500, 'text/plain', String(e));
+        }
+      })();
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    return new WebviewHarness(origin, browser, server, dir, served);
+  }
+
+  private tab: { context: BrowserContext; page: Page } | undefined;
+  private current: WebviewPage | undefined;
+
+  /**
+   * The page at a freshly loaded view ('ready' posted), with empty saved state. One tab is reused
+   * across tests (a new browser context costs ~0.5 s); its sessionStorage is cleared first.
+   */
+  async open(opts: { theme?: Theme; page?: 'chat' | 'sanitize'; width?: number; height?: number } = {}): Promise<WebviewPage> {
+    if (!this.tab) {
+      const context = await this.browser.newContext({ locale: 'en-US' });
+      this.tab = { context, page: await context.newPage() };
+    }
+    const { page } = this.tab;
+    this.current?.detach();
+    if (page.url().startsWith(this.origin)) await page.evaluate(() => sessionStorage.clear());
+    await page.setViewportSize({ width: opts.width ?? 420, height: opts.height ?? 760 });
+    await page.emulateMedia({ colorScheme: opts.theme === 'light' ? 'light' : 'dark' });
+    const wp = new WebviewPage(page, this.origin);
+    this.current = wp;
+    const which = opts.page ?? 'chat';
+    await page.goto(`${this.origin}/${which}.html?theme=${opts.theme ?? 'dark'}`);
+    if (which === 'chat') await page.waitForFunction(() => (window as unknown as TestWindow).__vscodeTest.posted.some((m) => m.type === 'ready'));
+    return wp;
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close();
+    await new Promise<void>((done) => this.server.close(() => done()));
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}

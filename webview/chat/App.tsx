@@ -1,0 +1,52 @@
+// The chat view: toolbar, context meter, conversation, status line and composer.
+import { useLayoutEffect, useReducer } from 'preact/hooks';
+import type { ChatSnapshot, ChatStore } from './store';
+import { Composer } from './components/Composer';
+import { ContextMeterView } from './components/ContextMeter';
+import { Conversation } from './components/Conversation';
+import { ApiKeyNeeded, RestrictedBanner, Welcome } from './components/EmptyState';
+import { Toolbar } from './components/Toolbar';
+
+function useSnapshot(store: ChatStore): ChatSnapshot {
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  useLayoutEffect(() => store.subscribe(() => rerender(undefined)), [store]);
+  return store.getSnapshot();
+}
+
+export function App({ store }: { store: ChatStore }) {
+  const snap = useSnapshot(store);
+  const { chat } = snap;
+  return (
+    <div class={`app${chat.busy ? ' is-busy' : ''}`}>
+      <Toolbar title={chat.title} model={chat.model} hasApiKey={chat.hasApiKey} compacting={chat.compacting} />
+      <ContextMeterView context={chat.context} />
+      {!chat.trusted ? <RestrictedBanner /> : null}
+      <Conversation items={chat.items} busy={chat.busy}>
+        {!snap.hydrated ? <p class="loading">Loading…</p> : null}
+        {snap.hydrated && !chat.hasApiKey ? <ApiKeyNeeded /> : null}
+        {snap.hydrated && chat.hasApiKey && chat.items.length === 0 ? <Welcome model={chat.model} /> : null}
+      </Conversation>
+      <StatusLine busy={chat.busy} compacting={chat.compacting} announcement={snap.announcement} />
+      <Composer busy={chat.busy} compacting={chat.compacting} />
+    </div>
+  );
+}
+
+function StatusLine({ busy, compacting, announcement }: { busy: boolean; compacting: boolean; announcement: ChatSnapshot['announcement'] }) {
+  const visible = compacting ? 'Compacting context…' : busy ? 'Working…' : '';
+  return (
+    <>
+      <div class={`status-line${visible ? '' : ' idle'}`} aria-hidden="true">
+        {visible ? (
+          <>
+            <span class="spinner" />
+            {visible}
+          </>
+        ) : null}
+      </div>
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">
+        <span key={announcement.seq}>{announcement.text}</span>
+      </div>
+    </>
+  );
+}

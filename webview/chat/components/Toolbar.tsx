@@ -1,0 +1,88 @@
+// The header: session title and model, and the chat actions (New chat, Compact now with an optional
+// focus prompt, Open inspector, API key).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEnv } from '../context';
+
+export function Toolbar({ title, model, hasApiKey, compacting }: { title: string; model: string; hasApiKey: boolean; compacting: boolean }) {
+  const { post } = useEnv();
+  const [compactOpen, setCompactOpen] = useState(false);
+  return (
+    <header class="toolbar">
+      <div class="toolbar-row">
+        <div class="session-title" title={model ? `${title || 'New chat'} · ${model}` : title || 'New chat'}>
+          <span class="title-text">{title || 'New chat'}</span>
+          {model ? <span class="model">{model}</span> : null}
+        </div>
+        <nav class="actions" aria-label="Chat actions">
+          <button type="button" class="tb-button" onClick={() => post({ type: 'newChat' })} title="Start a new chat">
+            New chat
+          </button>
+          <button
+            type="button"
+            class="tb-button"
+            aria-expanded={compactOpen}
+            aria-controls="compact-form"
+            disabled={compacting}
+            onClick={() => setCompactOpen((v) => !v)}
+            title="Compact the conversation now"
+          >
+            {compacting ? 'Compacting…' : 'Compact'}
+          </button>
+          <button type="button" class="tb-button" onClick={() => post({ type: 'openInspector' })} title="Open the context inspector">
+            Inspector
+          </button>
+          <button
+            type="button"
+            class={hasApiKey ? 'tb-button' : 'tb-button attention'}
+            onClick={() => post({ type: 'setApiKey' })}
+            title={hasApiKey ? 'Change the Anthropic API key' : 'Set your Anthropic API key'}
+          >
+            {hasApiKey ? 'API key' : 'Set API key'}
+          </button>
+        </nav>
+      </div>
+      {compactOpen && !compacting ? <CompactForm onClose={() => setCompactOpen(false)} /> : null}
+    </header>
+  );
+}
+
+function CompactForm({ onClose }: { onClose: () => void }) {
+  const { post } = useEnv();
+  const [focus, setFocus] = useState('');
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const submit = () => {
+    const f = focus.trim();
+    post(f ? { type: 'compact', focus: f } : { type: 'compact' });
+    onClose();
+  };
+  return (
+    <div id="compact-form" class="compact-form" role="group" aria-label="Compact now">
+      <input
+        ref={input}
+        class="text-input"
+        type="text"
+        value={focus}
+        maxLength={2000}
+        placeholder="Focus (optional): what the summary should keep"
+        aria-label="Compaction focus (optional)"
+        onInput={(e) => setFocus(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.isComposing) {
+            e.preventDefault();
+            submit();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            onClose();
+          }
+        }}
+      />
+      <button type="button" class="button primary" onClick={submit}>
+        Compact now
+      </button>
+      <button type="button" class="button secondary" onClick={onClose}>
+        Cancel
+      </button>
+    </div>
+  );
+}

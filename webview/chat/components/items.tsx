@@ -1,0 +1,133 @@
+// One component per conversation item kind (tool calls are in ToolCard.tsx). All text from the host
+// is rendered as text, except assistant markdown, which goes through the sanitizer.
+import { memo } from '../../shared/memo';
+import { useState } from 'preact/hooks';
+import type { ChatItem } from '../../../src/protocol';
+import { domId, formatInt, plural } from '../../shared/format';
+import { Markdown } from '../../shared/MarkdownView';
+import { useEnv } from '../context';
+import { ToolCard } from './ToolCard';
+
+type Of<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
+
+export interface ItemProps {
+  item: ChatItem;
+  /** The item is streaming and the agent is still busy (shows the cursor). */
+  live: boolean;
+  /** This is the error a Retry would retry. */
+  retry: boolean;
+}
+
+/** Re-renders only when its own item (or its flags) changed. */
+export const ItemView = memo(function ItemView({ item, live, retry }: ItemProps) {
+  switch (item.kind) {
+    case 'user':
+      return <UserMessage item={item} />;
+    case 'assistant':
+      return <AssistantMessage item={item} live={live} />;
+    case 'thinking':
+      return <ThinkingBlock item={item} live={live} />;
+    case 'tool':
+      return <ToolCard item={item} />;
+    case 'compaction':
+      return <CompactionDivider item={item} />;
+    case 'error':
+      return <ErrorItem item={item} retry={retry} />;
+    case 'notice':
+      return <p class="item notice">{item.message}</p>;
+    default:
+      return null;
+  }
+});
+
+function UserMessage({ item }: { item: Of<'user'> }) {
+  return (
+    <article class="item user" aria-label="You">
+      <div class="who" aria-hidden="true">
+        You
+      </div>
+      <div class="user-text">{item.text}</div>
+    </article>
+  );
+}
+
+function AssistantMessage({ item, live }: { item: Of<'assistant'>; live: boolean }) {
+  return (
+    <article class={`item assistant${live ? ' streaming' : ''}`} aria-label="Splitpoint" aria-busy={live}>
+      <Markdown text={item.text} streaming={item.streaming} />
+      {live ? <span class="cursor" aria-hidden="true" /> : null}
+    </article>
+  );
+}
+
+function ThinkingBlock({ item, live }: { item: Of<'thinking'>; live: boolean }) {
+  const { store } = useEnv();
+  const [open, setOpen] = useState(() => store.ui.expanded[item.id] ?? false);
+  const bodyId = domId('thinking', item.id);
+  return (
+    <article class="item thinking" aria-label="Thinking">
+      <button
+        type="button"
+        class="thinking-toggle"
+        aria-expanded={open}
+        aria-controls={bodyId}
+        onClick={() => {
+          store.setExpanded(item.id, !open);
+          setOpen(!open);
+        }}
+      >
+        <span class="chevron" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>
+        {live ? 'Thinking…' : 'Thought'}
+        <span class="muted"> · {plural(item.text.length, 'char')}</span>
+      </button>
+      {open ? (
+        <div id={bodyId} class="thinking-text">
+          {item.text}
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+function CompactionDivider({ item }: { item: Of<'compaction'> }) {
+  const { post } = useEnv();
+  return (
+    <section class={`item compaction${item.undone ? ' undone' : ''}`} aria-label="Compaction">
+      <div class="compaction-line">
+        <span class="compaction-text">
+          {item.undone ? 'Compaction undone: ' : 'Compacted: '}
+          {formatInt(item.tokensBefore)} → {formatInt(item.tokensAfter)} tokens · {item.strategy} · {item.trigger}
+          {item.archivedCount > 0 ? ` · ${plural(item.archivedCount, 'message')} archived` : ''} ·{' '}
+        </span>
+        <button
+          type="button"
+          class="link-button"
+          title={item.transcriptPath}
+          aria-label={`Open transcript ${item.transcriptPath}`}
+          onClick={() => post({ type: 'openTranscript', path: item.transcriptPath })}
+        >
+          Open transcript
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ErrorItem({ item, retry }: { item: Of<'error'>; retry: boolean }) {
+  const { post } = useEnv();
+  return (
+    <div class="item error-item">
+      <span class="error-icon" aria-hidden="true">
+        ⚠
+      </span>
+      <span class="error-message">{item.message}</span>
+      {retry ? (
+        <button type="button" class="button secondary" onClick={() => post({ type: 'retry' })}>
+          Retry
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// Entry point of the chat sidebar webview. Renders the saved state at once (so a view that was
+// hidden and shown again is never blank), then tells the host it is ready; the host answers with
+// 'state'. Host messages are applied as they arrive and rendered once per animation frame.
+import { render } from 'preact';
+import type { ChatItem, ChatState, ChatToHost } from '../../src/protocol';
+import { getVsCodeApi, throttle } from '../shared/vscode';
+import { App } from './App';
+import { EnvContext, type ChatEnv } from './context';
+import { ChatStore, isChatState, parseHostToChat, type UiState } from './store';
+
+interface SavedState {
+  v: 1;
+  chat: ChatState;
+  ui: UiState;
+}
+
+/** The saved copy is for an instant first paint; the host's 'state' is the truth. Keep it small. */
+const SAVED_MAX_ITEMS = 500;
+const SAVED_MAX_OUTPUT = 20_000;
+
+function toSaved(store: ChatStore): SavedState {
+  const { chat } = store.getSnapshot();
+  const items = chat.items.slice(-SAVED_MAX_ITEMS).map((it): ChatItem =>
+    it.kind === 'tool' && it.output !== undefined && it.output.length > SAVED_MAX_OUTPUT
+      ? { ...it, output: `${it.output.slice(0, SAVED_MAX_OUTPUT)}\n… (${it.output.length - SAVED_MAX_OUTPUT} more characters when the session reloads)` }
+      : it,
+  );
+  const keep = new Set(items.map((i) => i.id));
+  const expanded = Object.fromEntries(Object.entries(store.ui.expanded).filter(([id]) => keep.has(id)));
+  return { v: 1, chat: { ...chat, items }, ui: { draft: store.ui.draft, expanded } };
+}
+
+function readSaved(v: unknown): { chat: ChatState; ui: UiState } | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const s = v as Partial<SavedState>;
+  if (s.v !== 1 || !isChatState(s.chat)) return undefined;
+  const ui = typeof s.ui === 'object' && s.ui !== null ? s.ui : { draft: '', expanded: {} };
+  return { chat: s.chat, ui: { draft: typeof ui.draft === 'string' ? ui.draft : '', expanded: typeof ui.expanded === 'object' && ui.expanded ? ui.expanded : {} } };
+}
+
+const api = getVsCodeApi<SavedState, ChatToHost>();
+const store = new ChatStore(readSaved(api.getState()));
+const env: ChatEnv = { post: (msg) => api.postMessage(msg), store };
+
+const root = document.getElementById('root');
+if (root) {
+  render(
+    <EnvContext.Provider value={env}>
+      <App store={store} />
+    </EnvContext.Provider>,
+    root,
+  );
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const msg = parseHostToChat(event.data);
+  if (msg) store.apply(msg);
+});
+
+const save = throttle(() => api.setState(toSaved(store)), 250);
+store.subscribe(save);
+store.onUiChange(save);
+window.addEventListener('pagehide', () => save.flush());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') save.flush();
+});
+
+env.post({ type: 'ready' });
