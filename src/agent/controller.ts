@@ -181,6 +181,10 @@ export class AgentController implements Disposable {
       this.pipelineInstance.onDidCompact((r) => this.onCompacted(r)),
       this.pipelineInstance.onDidFail((f) => {
         this.setCompacting(false);
+        if (f.reason === 'cancelled') {
+          this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: `Compaction (${f.strategy}) was cancelled; the history is unchanged.` });
+          return;
+        }
         this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: `Compaction (${f.strategy}, ${f.trigger}) failed: ${f.message}`, retryable: false });
         this.noticed.fire({ level: 'error', message: `Compaction failed: ${f.message}` });
       }),
@@ -454,7 +458,7 @@ export class AgentController implements Disposable {
       case 'tool-result': {
         const item = this.chatLog.get(e.toolUseId);
         if (item && item.kind === 'tool') {
-          const status = item.status === 'rejected' ? 'rejected' : e.output === 'Cancelled by the user.' ? 'cancelled' : e.isError ? 'error' : 'done';
+          const status = item.status === 'rejected' ? 'rejected' : e.cancelled ? 'cancelled' : e.isError ? 'error' : 'done';
           this.chatLog.upsert({ ...item, status, output: e.output, isError: e.isError });
         }
         this.markTruncatedCards();

@@ -63,7 +63,7 @@ export interface CompactOptions {
 
 export type CompactionOutcome =
   | { ok: true; record: CompactionRecord; plan: CompactionPlan; carriedOver: number }
-  | { ok: false; reason: 'noop' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy'; message: string; plan?: CompactionPlan };
+  | { ok: false; reason: 'noop' | 'cancelled' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy'; message: string; plan?: CompactionPlan };
 
 export interface CompactionFailure {
   strategy: string;
@@ -236,12 +236,13 @@ export class CompactionPipeline {
     if (plan.needsSummary) {
       if (!this.deps.summarizer) return this.fail(o, 'no-summarizer', `Strategy ${o.strategy} needs a summarizer and none is configured.`, plan);
       const result = await this.deps.summarizer(plan.summarizerInput!, o.focus, o.signal);
-      if (!result.ok) return this.fail(o, 'summary-failed', result.error.message, plan);
+      if (!result.ok) return this.fail(o, result.error.reason === 'aborted' ? 'cancelled' : 'summary-failed', result.error.message, plan);
       summary = result.summary;
     }
 
     // No await from here to the commit: the transcript holds exactly the history being replaced
     // (including anything appended while the summary was generated).
+    const tokensBefore = this.currentTokens();
     let transcriptPath: string;
     try {
       transcriptPath = this.deps.transcripts.save(session.id, session.messages, `compaction: ${o.strategy} (${o.trigger})`);
@@ -255,8 +256,8 @@ export class CompactionPipeline {
       strategy: o.strategy,
       params: plan.params,
       trigger: o.trigger,
-      tokensBefore: plan.tokensBefore,
-      tokensAfter: this.deps.ctx.tokens.countMessages(next),
+      tokensBefore,
+      tokensAfter: 0,
       archivedCount: plan.archived.length,
       truncatedCount: plan.truncated.length,
       transcriptPath,
@@ -267,11 +268,14 @@ export class CompactionPipeline {
     };
     let commit;
     try {
-      commit = session.commitRewrite(snapshot, next, record);
+      commit = session.commitRewrite(snapshot, next);
     } catch (e) {
       return this.fail(o, 'transcript-failed', `Could not write the session: ${(e as Error).message}`, plan);
     }
     if (!commit.ok) return this.fail(o, 'conflict', `Compaction was not applied: ${commit.reason}. The history is unchanged.`, plan);
+    // Both figures are what the next request carries (micro-compacted, calibrated, with overhead).
+    record.tokensAfter = this.currentTokens();
+    session.addCompaction(record);
     this.didCompact.fire(record);
     return { ok: true, record, plan, carriedOver: commit.carriedOver };
   }
@@ -296,6 +300,7 @@ export class CompactionPipeline {
     }
     const snapshot = session.snapshot();
     const since = snapshot.messages.slice(last.resultLength);
+    const tokensBefore = this.currentTokens();
     let transcriptPath: string;
     try {
       transcriptPath = this.deps.transcripts.save(session.id, snapshot.messages, `undo of ${last.id}`);
@@ -309,8 +314,8 @@ export class CompactionPipeline {
       strategy: 'undo',
       params: {},
       trigger: 'undo',
-      tokensBefore: this.deps.ctx.tokens.countMessages(snapshot.messages),
-      tokensAfter: this.deps.ctx.tokens.countMessages(next),
+      tokensBefore,
+      tokensAfter: 0,
       archivedCount: 0,
       truncatedCount: 0,
       transcriptPath,
@@ -318,8 +323,10 @@ export class CompactionPipeline {
       tailStartId: next[0]?.id ?? null,
       resultLength: next.length,
     };
-    const commit = session.commitRewrite(snapshot, next, record);
+    const commit = session.commitRewrite(snapshot, next);
     if (!commit.ok) return this.fail(o, 'conflict', commit.reason);
+    record.tokensAfter = this.currentTokens();
+    session.addCompaction(record);
     this.didCompact.fire(record);
     return {
       ok: true,

@@ -15,6 +15,7 @@ export interface CompactionRecord {
   params: Record<string, number>;
   /** What started it: the budget trigger, the user, the model's compact tool, the inspector, undo. */
   trigger: 'auto' | 'manual' | 'tool' | 'inspector' | 'undo';
+  /** Tokens of the next request before and after (micro-compacted, calibrated, with system and tools). */
   tokensBefore: number;
   tokensAfter: number;
   archivedCount: number;

@@ -125,6 +125,8 @@ test('a long scripted session crosses 80% of the window, auto-compacts with a su
     const record = session.meta.compactions[0];
     assert.equal(record.trigger, 'auto');
     assert.ok(record.tokensAfter < record.tokensBefore);
+    // The record's figures are request sizes: the trigger fired at 80%, the result is well below.
+    assert.ok(record.tokensBefore >= 0.8 * WINDOW, `tokensBefore ${record.tokensBefore}`);
     const saved = restoreTranscript(record.transcriptPath);
     assert.ok(saved.length > record.archivedCount);
     assert.ok(r.pipeline.currentTokens() < 0.8 * WINDOW);
@@ -238,7 +240,7 @@ test('fault: a summary cancelled mid-request leaves the history unchanged', asyn
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const outcome = await r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual', signal: ac.signal });
-    assert.equal(outcome.ok, false);
+    assert.equal(outcome.ok === false && outcome.reason, 'cancelled');
     assert.match(outcome.ok === false ? outcome.message : '', /cancelled/);
     assert.deepEqual(r.pipeline.session.messages, before);
   } finally {
