@@ -1,0 +1,311 @@
+// What the context inspector shows, built from the engine's data: one row per message, the usage
+// breakdown against the window, past compactions, the strategies with their parameters, plans and
+// message details. Pure (no `vscode` import): the host calls it, the webview only renders the result.
+import {
+  blocksOf,
+  isTurnStart,
+  kindOf,
+  toolNamesById,
+  toolResultText,
+  type ContentBlock,
+  type Message,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from './core/conversation';
+import type { CompactionPlan, PlanContext } from './core/plan';
+import type { CompactionRecord } from './core/session';
+import { STRATEGIES, type StrategyDefinition } from './core/strategies';
+import type {
+  CompactionView,
+  InspectorSession,
+  MessageDetail,
+  MessageRow,
+  PlanView,
+  StrategyView,
+  UsageBreakdown,
+} from './protocol';
+
+/** Longest row preview, in UTF-16 code units (the ellipsis included). */
+export const PREVIEW_CHARS = 160;
+
+export interface InspectorSessionInput {
+  /** "Current session" or the path of an inspected file. */
+  source: string;
+  readOnly: boolean;
+  sessionId: string;
+  title: string;
+  /** The history as the session holds it (original tool outputs). */
+  messages: readonly Message[];
+  /**
+   * The micro-compacted view of `messages` (what the model sees): same length, same ids. A copy that
+   * differs from its original is shown as truncated. Pass `messages` itself when micro-compaction is off.
+   */
+  effective: readonly Message[];
+  compactions: readonly CompactionRecord[];
+  ctx: PlanContext;
+  /** Tokens outside the messages: the system prompt and the tool definitions. */
+  overhead: { system: number; tools: number };
+  /** Auto-compact threshold in tokens, or null when auto-compact is off. */
+  autoCompactThreshold: number | null;
+  /** Parameter values per strategy (the user's settings); missing or out-of-range values fall back to the defaults. */
+  strategyParams?: Readonly<Record<string, Readonly<Record<string, number>> | undefined>>;
+  canUndo: boolean;
+  /** Where the current history's tail starts (the last compaction's tail-start pointer), if known. */
+  tailStartId: string | null;
+}
+
+/**
+ * The inspector's view of a session. Token figures are of what the model sees (the micro-compacted
+ * copy); a truncated row also carries its original size.
+ *
+ * UsageBreakdown: `messages` is every message token (what the model sees); `toolResults` and
+ * `summaries` (summaries and placeholders) are the parts of it carried by those kinds, so the
+ * conversation's own share is `messages - toolResults - summaries`. `free` is what is left of the
+ * window after system + tools + messages (0 when over).
+ */
+export function buildInspectorSession(a: InspectorSessionInput): InspectorSession {
+  const { messages, ctx } = a;
+  const effective = alignEffective(messages, a.effective);
+  const names = toolNamesById(messages);
+  const rows: MessageRow[] = new Array(messages.length);
+  let turn = -1;
+  let total = 0;
+  let toolResults = 0;
+  let summaries = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const e = effective[i];
+    if (isTurnStart(m)) turn++;
+    const kind = kindOf(m);
+    const tokens = ctx.tokens.countMessage(e);
+    const row: MessageRow = { id: m.id, index: i, role: m.role, kind, tokens, turn, preview: previewOf(m) };
+    const tools = toolsOf(m, names);
+    if (tools.length > 0) row.tools = tools;
+    const truncated = truncationOf(m, e, tokens, ctx);
+    if (truncated) row.truncated = truncated;
+    rows[i] = row;
+    total += tokens;
+    if (kind === 'tool-result') toolResults += tokens;
+    else if (kind === 'summary' || kind === 'placeholder') summaries += tokens;
+  }
+  const window = ctx.contextWindow;
+  const system = Math.max(0, a.overhead.system);
+  const tools = Math.max(0, a.overhead.tools);
+  const usage: UsageBreakdown = {
+    window,
+    system,
+    tools,
+    messages: total,
+    toolResults,
+    summaries,
+    free: Math.max(0, window - system - tools - total),
+    threshold: a.autoCompactThreshold,
+  };
+  return {
+    source: a.source,
+    readOnly: a.readOnly,
+    sessionId: a.sessionId,
+    title: a.title,
+    rows,
+    usage,
+    tailStartId: a.tailStartId,
+    compactions: a.compactions.map(compactionView),
+    strategies: strategyViews(a.strategyParams),
+    canUndo: a.canUndo && !a.readOnly,
+  };
+}
+
+/** `effective` index-aligned with `messages`; matched by id (falling back to the original) when it is not. */
+function alignEffective(messages: readonly Message[], effective: readonly Message[]): readonly Message[] {
+  if (effective.length === messages.length && effective.every((e, i) => e.id === messages[i].id)) return effective;
+  const byId = new Map<string, Message>();
+  for (const e of effective) byId.set(e.id, e);
+  return messages.map((m) => byId.get(m.id) ?? m);
+}
+
+function truncationOf(original: Message, effective: Message, tokens: number, ctx: PlanContext): MessageRow['truncated'] | undefined {
+  if (effective === original || !effective.truncated) return undefined;
+  const already = new Set((original.truncated?.results ?? []).map((r) => r.toolUseId));
+  const replaced = effective.truncated.results.filter((r) => !already.has(r.toolUseId));
+  if (replaced.length === 0) return undefined;
+  return {
+    originalTokens: ctx.tokens.countMessage(original),
+    tokens,
+    originalChars: replaced.reduce((n, r) => n + r.originalChars, 0),
+  };
+}
+
+/** Tool names a message calls (tool_use) or answers (tool_result), in order, without repeats. */
+function toolsOf(m: Message, names: ReadonlyMap<string, string>): string[] {
+  if (typeof m.content === 'string') return [];
+  const out: string[] = [];
+  for (const b of m.content) {
+    const name = b.type === 'tool_use' ? (b as ToolUseBlock).name : b.type === 'tool_result' ? names.get((b as ToolResultBlock).tool_use_id) : undefined;
+    if (name !== undefined && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/** The first PREVIEW_CHARS characters of a message on one line (whitespace collapsed). */
+export function previewOf(m: Pick<Message, 'content'>): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (const b of blocksOf(m)) {
+    // Only the head of each block matters: never collapse a 40 KB file to show 160 characters.
+    const piece = collapse(previewPiece(b).slice(0, PREVIEW_CHARS * 4));
+    if (piece === '') continue;
+    parts.push(piece);
+    length += piece.length + 3;
+    if (length > PREVIEW_CHARS) break;
+  }
+  return clip(parts.join(' · '), PREVIEW_CHARS);
+}
+
+function previewPiece(b: ContentBlock): string {
+  switch (b.type) {
+    case 'text':
+      return String(b.text ?? '');
+    case 'thinking':
+      return String(b.thinking ?? '');
+    case 'redacted_thinking':
+      return '[redacted thinking]';
+    case 'tool_use': {
+      const u = b as ToolUseBlock;
+      return `${u.name} ${compactJson(u.input)}`;
+    }
+    case 'tool_result': {
+      const r = b as ToolResultBlock;
+      return `${r.is_error ? 'error: ' : ''}${toolResultText(r)}`;
+    }
+    case 'image':
+      return '[image]';
+    default:
+      return `[${b.type}]`;
+  }
+}
+
+function collapse(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** At most `max` code units, ending with an ellipsis when cut, never splitting a surrogate pair. */
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max - 1;
+  const code = s.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${s.slice(0, end)}…`;
+}
+
+function compactJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? 'null';
+  } catch {
+    return String(v);
+  }
+}
+
+export function compactionView(r: CompactionRecord): CompactionView {
+  return {
+    id: r.id,
+    at: r.at,
+    strategy: r.strategy,
+    trigger: r.trigger,
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    archivedCount: r.archivedCount,
+    transcriptPath: r.transcriptPath,
+    ...(r.focus ? { focus: r.focus } : {}),
+  };
+}
+
+/** Every registered strategy with its parameters, valued from `overrides` where they are valid. */
+export function strategyViews(overrides: InspectorSessionInput['strategyParams'] = {}): StrategyView[] {
+  return STRATEGIES.map((def) => strategyView(def, overrides[def.name] ?? {}));
+}
+
+function strategyView(def: StrategyDefinition, values: Readonly<Record<string, number>>): StrategyView {
+  return {
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    usesSummarizer: def.usesSummarizer,
+    params: def.params.map((p) => {
+      const v = values[p.name];
+      const ok = typeof v === 'number' && Number.isFinite(v) && v >= p.min && v <= p.max && (!p.integer || Number.isInteger(v));
+      return { name: p.name, description: p.description, value: ok ? v : p.default, min: p.min, max: p.max, integer: p.integer };
+    }),
+  };
+}
+
+/** The webview's picture of a plan: ids instead of messages, and the figures its summary shows. */
+export function planToView(plan: CompactionPlan, requestId: number, computeMs: number): PlanView {
+  const s = plan.summarizerInput;
+  return {
+    requestId,
+    strategy: plan.strategy,
+    params: { ...plan.params },
+    noop: plan.noop,
+    notes: [...plan.notes],
+    splitIndex: plan.splitIndex,
+    tailStartId: plan.tailStartId,
+    archivedIds: plan.archived.map((e) => e.id),
+    keptIds: plan.kept.map((e) => e.id),
+    truncated: plan.truncated.map((t) => ({ id: t.id, tokens: t.tokens, originalTokens: t.originalTokens })),
+    tokensBefore: plan.tokensBefore,
+    tokensAfter: plan.tokensAfter,
+    needsSummary: plan.needsSummary,
+    summarizerInputTokens: s?.tokens ?? 0,
+    summarizerInputMessages: s ? s.priorSummaries.length + s.toSummarize.length + s.overlap.length : 0,
+    computeMs: Math.round(Math.max(0, computeMs) * 10) / 10,
+  };
+}
+
+/**
+ * The detail pane's content for one message: the full text the session holds and, when the model
+ * sees a different (micro-compacted) copy, that text too. `tokens` is what the model sees.
+ */
+export function messageDetail(original: Message, effective: Message | undefined, tokens: number): MessageDetail {
+  const text = detailText(original);
+  const detail: MessageDetail = { id: original.id, kind: kindOf(original), tokens, text };
+  if (effective && effective !== original) {
+    const effectiveText = detailText(effective);
+    if (effectiveText !== text) detail.effectiveText = effectiveText;
+  }
+  return detail;
+}
+
+/** Full, readable text of a message: every block, tool inputs as indented JSON. */
+export function detailText(m: Pick<Message, 'content'>): string {
+  if (typeof m.content === 'string') return m.content;
+  return m.content.map(detailBlock).join('\n\n');
+}
+
+function detailBlock(b: ContentBlock): string {
+  switch (b.type) {
+    case 'text':
+      return String(b.text ?? '');
+    case 'thinking':
+      return `[thinking]\n${String(b.thinking ?? '')}`;
+    case 'redacted_thinking':
+      return '[redacted thinking]';
+    case 'tool_use': {
+      const u = b as ToolUseBlock;
+      let input: string;
+      try {
+        input = JSON.stringify(u.input, null, 2) ?? 'null';
+      } catch {
+        input = String(u.input);
+      }
+      return `[tool_use ${u.name} · ${u.id}]\n${input}`;
+    }
+    case 'tool_result': {
+      const r = b as ToolResultBlock;
+      return `[tool_result ${r.tool_use_id}${r.is_error ? ' · error' : ''}]\n${toolResultText(r)}`;
+    }
+    case 'image':
+      return '[image]';
+    default:
+      return `[${b.type}]`;
+  }
+}

@@ -1,0 +1,34 @@
+// Past compactions, newest first: when, which strategy, what started it, tokens before -> after, and
+// the transcript that holds the full history from before it.
+import type { CompactionView } from '../../../src/protocol';
+import { fmtDelta, fmtInt, fmtTime, plural } from '../format';
+
+export function CompactionHistory({ compactions, onOpenTranscript }: { compactions: readonly CompactionView[]; onOpenTranscript(path: string): void }) {
+  return (
+    <section class="panel history" aria-labelledby="sp-history-title">
+      <h2 id="sp-history-title">Past compactions</h2>
+      {compactions.length === 0 ? (
+        <p class="muted">None yet.</p>
+      ) : (
+        <ol class="history-list" reversed>
+          {[...compactions].reverse().map((c) => (
+            <li key={c.id} class="history-item" data-compaction={c.id}>
+              <div class="history-head">
+                <span class="history-strategy">{c.strategy}</span>
+                <span class="tag">{c.trigger}</span>
+                <time dateTime={new Date(c.at).toISOString()}>{fmtTime(c.at)}</time>
+              </div>
+              <div class="history-figures">
+                {fmtInt(c.tokensBefore)} → {fmtInt(c.tokensAfter)} tokens ({fmtDelta(c.tokensBefore, c.tokensAfter)}) · {plural(c.archivedCount, 'message')} archived
+              </div>
+              {c.focus && <div class="history-focus">Focus: {c.focus}</div>}
+              <button type="button" class="link" onClick={() => onOpenTranscript(c.transcriptPath)} title={c.transcriptPath}>
+                Open transcript
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

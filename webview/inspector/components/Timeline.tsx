@@ -1,0 +1,356 @@
+// The message timeline: a virtualized listbox, oldest message on top. Only the rows in view (plus a
+// few either side) are in the DOM; split points are labelled dividers between rows; the tail-start
+// pointers are marked on their rows.
+import type { RefObject } from 'preact';
+import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { MessageRow, PlanView } from '../../../src/protocol';
+import { barScale, type PlanIndex, type SessionIndex } from '../derive';
+import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
+import { gapTop, makeLayout, rowAt, rowTop, ROW_HEIGHT, totalHeight, visibleRange, type Gap, type Layout } from '../layout';
+
+const OVERSCAN = 8;
+
+export interface TimelineApi {
+  scrollToIndex(index: number, align?: 'nearest' | 'center'): void;
+  scrollToFraction(fraction: number): void;
+  focus(): void;
+}
+
+export interface ViewportInfo {
+  scrollTop: number;
+  /** First and last row (inclusive) at least partly in view. */
+  first: number;
+  last: number;
+}
+
+export interface TimelineProps {
+  rows: readonly MessageRow[];
+  /** Changes when another session (or file) is shown: the scroll position starts over. */
+  sessionKey: string;
+  index: SessionIndex;
+  plan: PlanView | null;
+  planIndex: PlanIndex | null;
+  planTitle: string;
+  selected: number;
+  initialScrollTop: number;
+  apiRef: RefObject<TimelineApi | null>;
+  onSelect(index: number): void;
+  onOpen(index: number): void;
+  onViewport(info: ViewportInfo): void;
+}
+
+export function Timeline(p: TimelineProps) {
+  const { rows, index, plan, planIndex } = p;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(400);
+  const n = rows.length;
+
+  const layout = useMemo(() => {
+    const gaps: Gap[] = [];
+    if (index.splitIndex !== null) gaps.push({ index: index.splitIndex, kind: 'current' });
+    if (planIndex?.splitIndex != null) gaps.push({ index: planIndex.splitIndex, kind: 'preview' });
+    return makeLayout(n, gaps);
+  }, [n, index, planIndex]);
+
+  // Keep the rows in view still when a divider appears or goes above them.
+  const prevLayout = useRef<Layout>(layout);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const before = prevLayout.current;
+    prevLayout.current = layout;
+    if (!el || before === layout || before.rowCount !== layout.rowCount) return;
+    const anchor = rowAt(before, el.scrollTop);
+    const delta = rowTop(layout, anchor) - rowTop(before, anchor);
+    if (delta !== 0 && anchor > 0) {
+      el.scrollTop += delta;
+      setScrollTop(el.scrollTop);
+    }
+  }, [layout]);
+
+  // A new session starts at the top; the first one restores the persisted position.
+  const firstSession = useRef(true);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    el.scrollTop = firstSession.current ? p.initialScrollTop : 0;
+    firstSession.current = false;
+    setScrollTop(el.scrollTop);
+  }, [p.sessionKey]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    setHeight(el.clientHeight || 400);
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight || 400));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const [start, end] = visibleRange(layout, scrollTop, height, OVERSCAN);
+  const first = rowAt(layout, scrollTop);
+  const last = rowAt(layout, scrollTop + height - 1);
+  useEffect(() => p.onViewport({ scrollTop, first, last }), [scrollTop, first, last]);
+
+  const scrollToIndex = (i: number, align: 'nearest' | 'center' = 'nearest') => {
+    const el = scroller.current;
+    if (!el || n === 0) return;
+    const top = rowTop(layout, Math.min(n - 1, Math.max(0, i)));
+    const h = el.clientHeight;
+    let next = el.scrollTop;
+    if (align === 'center') next = top - h / 2 + ROW_HEIGHT / 2;
+    else if (top < el.scrollTop) next = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + h) next = top + ROW_HEIGHT - h;
+    next = Math.max(0, Math.min(next, totalHeight(layout) - h));
+    if (next !== el.scrollTop) {
+      el.scrollTop = next;
+      setScrollTop(el.scrollTop);
+    }
+  };
+  useImperativeHandle(
+    p.apiRef,
+    () => ({
+      scrollToIndex,
+      scrollToFraction: (f: number) => scrollToIndex(Math.round(f * (n - 1)), 'center'),
+      focus: () => scroller.current?.focus(),
+    }),
+    [layout, n],
+  );
+
+  // Keyboard moves keep the selected row in view.
+  const keyMoved = useRef(false);
+  useLayoutEffect(() => {
+    if (keyMoved.current && p.selected >= 0) scrollToIndex(p.selected);
+    keyMoved.current = false;
+  }, [p.selected]);
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (n === 0) return;
+    const cur = p.selected;
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    let next: number | null = null;
+    switch (e.key) {
+      case 'ArrowDown':
+        next = cur < 0 ? first : cur + 1;
+        break;
+      case 'ArrowUp':
+        next = cur < 0 ? first : cur - 1;
+        break;
+      case 'Home':
+        next = 0;
+        break;
+      case 'End':
+        next = n - 1;
+        break;
+      case 'PageDown':
+        next = (cur < 0 ? first : cur) + page;
+        break;
+      case 'PageUp':
+        next = (cur < 0 ? first : cur) - page;
+        break;
+      case 'Enter':
+      case ' ':
+        if (cur >= 0) {
+          e.preventDefault();
+          p.onOpen(cur);
+        }
+        return;
+      default:
+        return;
+    }
+    e.preventDefault();
+    next = Math.min(n - 1, Math.max(0, next));
+    keyMoved.current = true;
+    if (next === cur) scrollToIndex(next);
+    p.onSelect(next);
+  };
+
+  const onClick = (e: MouseEvent) => {
+    const target = (e.target as Element | null)?.closest?.('[data-index]');
+    if (!target) return;
+    const i = Number(target.getAttribute('data-index'));
+    if (!Number.isInteger(i)) return;
+    p.onSelect(i);
+    p.onOpen(i);
+  };
+
+  const onFocus = () => {
+    if (p.selected < 0 && n > 0) p.onSelect(first);
+  };
+
+  const items = [];
+  for (let i = start; i < end; i++) {
+    items.push(<Row key={rows[i].id} row={rows[i]} top={rowTop(layout, i)} size={n} index={index} planIndex={planIndex} selected={i === p.selected} />);
+  }
+  const activeId = p.selected >= 0 && p.selected < n ? `sp-row-${p.selected}` : undefined;
+
+  return (
+    <div
+      ref={scroller}
+      class="timeline"
+      role="listbox"
+      tabIndex={0}
+      aria-label={`Conversation timeline, ${fmtInt(n)} messages, oldest first`}
+      aria-activedescendant={activeId}
+      data-count={n}
+      onKeyDown={onKeyDown}
+      onClick={onClick}
+      onFocus={onFocus}
+      onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
+    >
+      <div class="timeline-content" role="presentation" style={{ height: `${totalHeight(layout)}px` }}>
+        {layout.gaps.map((g, k) => (
+          <SplitDivider key={g.kind} gap={g} top={gapTop(layout, k)} below={rows[g.index]} plan={g.kind === 'preview' ? plan : null} planTitle={p.planTitle} />
+        ))}
+        {items}
+      </div>
+      {n === 0 && <div class="timeline-empty">No messages yet.</div>}
+    </div>
+  );
+}
+
+interface SplitDividerProps {
+  gap: Gap;
+  top: number;
+  /** The row right after the divider, if any. */
+  below: MessageRow | undefined;
+  plan: PlanView | null;
+  planTitle: string;
+}
+
+function SplitDivider({ gap, top, below, plan, planTitle }: SplitDividerProps) {
+  let label: string;
+  if (gap.kind === 'current') {
+    label =
+      below?.kind === 'summary'
+        ? 'Split point · current history: the summary below stands for the archived history'
+        : below?.kind === 'placeholder'
+          ? 'Split point · current history: earlier messages were archived'
+          : 'Split point · current history: the tail starts below';
+  } else if (plan) {
+    const archived = plan.archivedIds.length;
+    label =
+      archived === 0
+        ? `Split point · preview (${planTitle}): nothing archived`
+        : `Split point · preview (${planTitle}): ${fmtInt(archived)} archived${plan.needsSummary ? ' → new summary here' : ''}`;
+  } else {
+    label = 'Split point · preview';
+  }
+  return (
+    <div class={`split-divider split-${gap.kind}`} data-marker={`${gap.kind}-split`} data-split-index={gap.index} aria-hidden="true" style={{ top: `${top}px` }}>
+      <span class="split-line" />
+      <span class="split-label">{label}</span>
+    </div>
+  );
+}
+
+interface RowProps {
+  row: MessageRow;
+  top: number;
+  size: number;
+  index: SessionIndex;
+  planIndex: PlanIndex | null;
+  selected: boolean;
+}
+
+function Row({ row, top, size, index, planIndex, selected }: RowProps) {
+  const i = row.index;
+  const archived = planIndex?.archived.has(row.id) ?? false;
+  const kept = planIndex ? planIndex.kept.has(row.id) : false;
+  const willTruncate = planIndex?.truncated.get(row.id);
+  const isCurrentTail = index.tailIndex === i;
+  const isPreviewTail = planIndex?.tailIndex === i;
+  const turnStart = row.kind === 'user-prompt';
+  const cls = [
+    'row',
+    `kind-${row.kind}`,
+    row.turn >= 0 && row.turn % 2 === 1 ? 'band' : '',
+    turnStart ? 'turn-start' : '',
+    selected ? 'selected' : '',
+    archived ? 'archived' : '',
+    kept ? 'kept' : '',
+    willTruncate ? 'will-truncate' : '',
+    row.truncated ? 'truncated' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+  const scale = barScale(row.tokens, index.maxTokens);
+  const ghost = row.truncated ? barScale(row.truncated.originalTokens, index.maxTokens) : 0;
+  // A tool call's preview starts with the tool name already; a result's does not.
+  const tools = row.kind === 'tool-result' && row.tools && row.tools.length > 0 ? `${row.tools.join(', ')} · ` : '';
+
+  const label = [
+    `#${i}`,
+    KIND_LABEL[row.kind],
+    fmtTokens(row.tokens),
+    row.truncated ? `truncated, original ${fmtTokens(row.truncated.originalTokens)}` : '',
+    archived ? 'archived in preview' : kept ? 'kept in preview' : '',
+    willTruncate ? `truncated in preview to ${fmtTokens(willTruncate.tokens)}` : '',
+    isCurrentTail ? 'current tail start' : '',
+    isPreviewTail ? 'preview tail start' : '',
+    index.splitIndex === i ? 'first message after the current split point' : '',
+    planIndex?.splitIndex === i ? 'first message after the preview split point' : '',
+    `${tools}${row.preview}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+  return (
+    <div
+      id={`sp-row-${i}`}
+      class={cls}
+      role="option"
+      aria-selected={selected}
+      aria-posinset={i + 1}
+      aria-setsize={size}
+      aria-label={label}
+      data-index={i}
+      data-id={row.id}
+      data-kind={row.kind}
+      style={{ top: `${top}px` }}
+    >
+      <span class="gutter" aria-hidden="true">
+        {isCurrentTail && <span class="pointer pointer-current" title="Tail start (current history)">▶</span>}
+        {isPreviewTail && <span class="pointer pointer-preview" title="Tail start (preview)">▷</span>}
+      </span>
+      <span class="idx" aria-hidden="true">{i}</span>
+      <span class="kind" aria-hidden="true">
+        <span class="swatch" />
+        <span class="kind-label">{KIND_LABEL[row.kind]}</span>
+      </span>
+      <span class="bar-track" aria-hidden="true">
+        {ghost > 0 && <span class="bar-ghost" style={{ width: `${ghost * 100}%` }} />}
+        <span class="bar" style={{ width: `${Math.max(scale * 100, 1.5)}%` }} />
+      </span>
+      <span class="tok" aria-hidden="true">{fmtInt(row.tokens)}</span>
+      <span class="preview" aria-hidden="true">
+        {row.kind === 'summary' && <span class="expand">▸ </span>}
+        {tools && <span class="tools">{tools}</span>}
+        {row.preview}
+      </span>
+      <span class="badges" aria-hidden="true">
+        {row.truncated && (
+          <span class="badge badge-truncated" title={`Micro-compacted: the model sees ${fmtTokens(row.tokens)} instead of ${fmtTokens(row.truncated.originalTokens)}`}>
+            <span class="badge-words">truncated · </span>original {fmtInt(row.truncated.originalTokens)} tok
+          </span>
+        )}
+        {willTruncate && (
+          <span class="badge badge-will-truncate" data-marker="preview-truncated">
+            <span class="badge-words">preview: truncated </span>→ {fmtInt(willTruncate.tokens)} tok
+          </span>
+        )}
+        {isCurrentTail && (
+          <span class="badge badge-tail-current" data-marker="current-tail">
+            tail start
+          </span>
+        )}
+        {isPreviewTail && (
+          <span class="badge badge-tail-preview" data-marker="preview-tail">
+            tail start · preview
+          </span>
+        )}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+// Context window usage: system prompt, tool definitions, conversation, tool results, summaries and free
+// space as one stacked bar, with the auto-compact threshold as a line.
+import type { UsageBreakdown } from '../../../src/protocol';
+import { fmtInt, fmtPercent } from '../format';
+
+interface Segment {
+  key: string;
+  label: string;
+  tokens: number;
+}
+
+export function UsageBar({ usage }: { usage: UsageBreakdown }) {
+  const conversation = Math.max(0, usage.messages - usage.toolResults - usage.summaries);
+  const used = usage.system + usage.tools + usage.messages;
+  const scale = Math.max(usage.window, used, 1);
+  const segments: Segment[] = [
+    { key: 'system', label: 'System prompt', tokens: usage.system },
+    { key: 'tools', label: 'Tool definitions', tokens: usage.tools },
+    { key: 'messages', label: 'Messages', tokens: conversation },
+    { key: 'tool-results', label: 'Tool results', tokens: usage.toolResults },
+    { key: 'summaries', label: 'Summaries', tokens: usage.summaries },
+    { key: 'free', label: 'Free', tokens: usage.free },
+  ];
+  const pct = (t: number) => `${(t / scale) * 100}%`;
+  const over = used - usage.window;
+  const summary = `${fmtInt(used)} of ${fmtInt(usage.window)} tokens used (${fmtPercent(used, usage.window)})`;
+
+  return (
+    <section class="usage" aria-label="Context window usage">
+      <div class="usage-head">
+        <span class="usage-total" data-stat="used">
+          {summary}
+        </span>
+        {usage.threshold !== null && <span class="usage-threshold-label">auto-compact at {fmtInt(usage.threshold)}</span>}
+        {over > 0 && <span class="usage-over">over the window by {fmtInt(over)}</span>}
+      </div>
+      <div class="usage-bar" role="img" aria-label={`${summary}. ${segments.map((s) => `${s.label} ${fmtInt(s.tokens)}`).join(', ')}`}>
+        {segments.map((s) =>
+          s.tokens > 0 ? <span key={s.key} class={`usage-seg seg-${s.key}`} data-segment={s.key} style={{ width: pct(s.tokens) }} title={`${s.label}: ${fmtInt(s.tokens)} tokens`} /> : null,
+        )}
+        {over > 0 && <span class="usage-window-edge" style={{ left: pct(usage.window) }} title="End of the context window" />}
+        {usage.threshold !== null && (
+          <span class="usage-threshold" data-marker="threshold" style={{ left: pct(Math.min(usage.threshold, scale)) }} title={`Auto-compact threshold: ${fmtInt(usage.threshold)} tokens`} />
+        )}
+      </div>
+      <ul class="legend usage-legend">
+        {segments.map((s) => (
+          <li key={s.key}>
+            <span class={`legend-swatch seg-${s.key}`} aria-hidden="true" />
+            {s.label} <span class="legend-value">{fmtInt(s.tokens)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

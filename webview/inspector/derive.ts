@@ -1,0 +1,108 @@
+// Lookups computed once per session and once per plan (never per row render).
+import type { InspectorSession, MessageRow, PlanView, RowKind } from '../../src/protocol';
+
+export interface SessionIndex {
+  indexById: Map<string, number>;
+  /** Largest row size, original sizes of truncated rows included (bars are relative to it). */
+  maxTokens: number;
+  /** Row of the current history's tail-start pointer, if it is among the rows. */
+  tailIndex: number | null;
+  /**
+   * Where the current history's split point sits: before its latest summary / placeholder (the summary
+   * sits at the split point), else before the tail-start row; null when the history was never cut.
+   */
+  splitIndex: number | null;
+  /** Number of turns (genuine user prompts). */
+  turns: number;
+}
+
+export function indexSession(session: InspectorSession): SessionIndex {
+  const indexById = new Map<string, number>();
+  let maxTokens = 1;
+  let lastSynthetic = -1;
+  let turns = 0;
+  const rows = session.rows;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    indexById.set(r.id, i);
+    const size = r.truncated ? Math.max(r.tokens, r.truncated.originalTokens) : r.tokens;
+    if (size > maxTokens) maxTokens = size;
+    if (r.kind === 'summary' || r.kind === 'placeholder') lastSynthetic = i;
+    if (r.turn + 1 > turns) turns = r.turn + 1;
+  }
+  const tailIndex = session.tailStartId !== null ? (indexById.get(session.tailStartId) ?? null) : null;
+  const splitIndex = lastSynthetic >= 0 ? lastSynthetic : tailIndex !== null && tailIndex > 0 ? tailIndex : null;
+  return { indexById, maxTokens, tailIndex, splitIndex, turns };
+}
+
+export interface PlanIndex {
+  archived: Set<string>;
+  kept: Set<string>;
+  truncated: Map<string, { tokens: number; originalTokens: number }>;
+  /** Row of the preview's tail-start pointer, if it is among the rows. */
+  tailIndex: number | null;
+  /** Where the preview's split divider goes (null for a no-op plan). */
+  splitIndex: number | null;
+}
+
+export function indexPlan(plan: PlanView, session: SessionIndex, rowCount: number): PlanIndex {
+  const truncated = new Map<string, { tokens: number; originalTokens: number }>();
+  for (const t of plan.truncated) truncated.set(t.id, { tokens: t.tokens, originalTokens: t.originalTokens });
+  const tailIndex = plan.tailStartId !== null ? (session.indexById.get(plan.tailStartId) ?? null) : null;
+  return {
+    archived: new Set(plan.archivedIds),
+    kept: new Set(plan.keptIds),
+    truncated,
+    tailIndex: plan.noop ? null : tailIndex,
+    splitIndex: plan.noop ? null : Math.min(rowCount, Math.max(0, plan.splitIndex)),
+  };
+}
+
+/** Bar width (0..1): square root of the share of the largest message, so small ones stay visible. */
+export function barScale(tokens: number, maxTokens: number): number {
+  if (tokens <= 0 || maxTokens <= 0) return 0;
+  return Math.min(1, Math.sqrt(tokens / maxTokens));
+}
+
+export interface Bucket {
+  start: number;
+  end: number;
+  tokens: number;
+  /** Kind carrying most of the bucket's tokens. */
+  kind: RowKind;
+  /** A turn starts inside the bucket at an odd turn (for the alternating band). */
+  band: boolean;
+}
+
+/** The minimap's columns: `count` contiguous groups of rows (one row each for short sessions). */
+export function bucketize(rows: readonly MessageRow[], count: number): Bucket[] {
+  const n = rows.length;
+  const b = Math.min(n, count);
+  const out: Bucket[] = [];
+  const byKind = new Map<RowKind, number>();
+  for (let k = 0; k < b; k++) {
+    const start = Math.floor((k * n) / b);
+    const end = Math.floor(((k + 1) * n) / b);
+    byKind.clear();
+    let tokens = 0;
+    for (let i = start; i < end; i++) {
+      const r = rows[i];
+      tokens += r.tokens;
+      byKind.set(r.kind, (byKind.get(r.kind) ?? 0) + r.tokens + 1);
+    }
+    let kind: RowKind = rows[start].kind;
+    let best = -1;
+    for (const [k2, t] of byKind) if (t > best) ((best = t), (kind = k2));
+    out.push({ start, end, tokens, kind, band: rows[start].turn % 2 === 1 });
+  }
+  return out;
+}
+
+/** Share (0..1) of each bucket's rows that the plan archives. */
+export function archivedShare(buckets: readonly Bucket[], rows: readonly MessageRow[], archived: ReadonlySet<string>): number[] {
+  return buckets.map((bk) => {
+    let a = 0;
+    for (let i = bk.start; i < bk.end; i++) if (archived.has(rows[i].id)) a++;
+    return bk.end > bk.start ? a / (bk.end - bk.start) : 0;
+  });
+}
