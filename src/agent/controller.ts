@@ -75,6 +75,8 @@ export class AgentController implements Disposable {
   private agent: AgentLoop | undefined;
   private agentKey: string | undefined;
   private readonly approvals = new Map<string, PendingApproval>();
+  /** Decisions that arrived before the agent asked (the card is shown as soon as the call streams in). */
+  private readonly earlyDecisions = new Map<string, ApprovalDecision>();
   private sessionSubs: Disposable[] = [];
   private compacting = false;
   private manualAbort: AbortController | undefined;
@@ -94,7 +96,7 @@ export class AgentController implements Disposable {
   readonly onDidChangeContext = this.contextChanged.event;
   /** The model's history or its compactions changed (inspector refresh). */
   readonly onDidChangeSession = this.sessionChanged.event;
-  /** A different session is now current, or the chat was cleared. */
+  /** A different session is now current, the chat was cleared, or its title changed: send the whole state again. */
   readonly onDidResetChat = this.chatReset.event;
   readonly onDidChangeChat = this.chatChanged.event;
   readonly onNotice = this.noticed.event;
@@ -325,7 +327,11 @@ export class AgentController implements Disposable {
       this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: 'The agent is still working; stop it or wait before sending another message.' });
       return;
     }
-    if (this.sessionLog.messages.length === 0 && this.sessionLog.meta.title === 'New chat') this.sessionLog.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60));
+    if (this.sessionLog.messages.length === 0 && this.sessionLog.meta.title === 'New chat') {
+      this.sessionLog.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60));
+      // The chat view shows the title from its state: send it again.
+      this.chatReset.fire();
+    }
     this.chatLog.upsert({ kind: 'user', id: newMessageId('chat_u'), text: prompt });
     this.busyChanged.fire({ busy: true, compacting: this.compacting });
     try {
@@ -369,7 +375,9 @@ export class AgentController implements Disposable {
   private resolveApproval(toolUseId: string, decision: ApprovalDecision): void {
     const pending = this.approvals.get(toolUseId);
     if (!pending) {
-      this.deps.log.warn(`No approval is pending for ${toolUseId}; ignored.`);
+      const item = this.chatLog.get(toolUseId);
+      if (item && item.kind === 'tool' && item.status === 'awaiting-approval') this.earlyDecisions.set(toolUseId, decision);
+      else this.deps.log.warn(`No approval is pending for ${toolUseId}; ignored.`);
       return;
     }
     this.approvals.delete(toolUseId);
@@ -387,12 +395,18 @@ export class AgentController implements Disposable {
         done({ approved: false, reason: 'Stopped by the user.' });
       };
       if (signal.aborted) return onAbort();
+      const early = this.earlyDecisions.get(req.toolUseId);
+      if (early) {
+        this.earlyDecisions.delete(req.toolUseId);
+        return resolveDecision(early);
+      }
       signal.addEventListener('abort', onAbort, { once: true });
       this.approvals.set(req.toolUseId, { resolve: done });
     });
   }
 
   private rejectAllApprovals(reason: string): void {
+    this.earlyDecisions.clear();
     for (const [id, p] of this.approvals) {
       this.approvals.delete(id);
       p.resolve({ approved: false, reason });
@@ -510,6 +524,11 @@ export class AgentController implements Disposable {
 
   private onCompacted(r: CompactionRecord): void {
     this.setCompacting(false);
+    if (r.trigger === 'undo') {
+      // undo() marks the undone divider and adds its own notice; an undo is not a compaction.
+      this.fireContext();
+      return;
+    }
     this.chatLog.upsert({
       kind: 'compaction',
       id: r.id,
@@ -606,6 +625,13 @@ export class AgentController implements Disposable {
     const strategyParams: Record<string, Record<string, number>> = {};
     for (const s of STRATEGIES) strategyParams[s.name] = this.strategyParams(s.name);
     const last = [...meta.compactions].reverse().find((c) => c.trigger !== 'undo');
+    // The compaction the current history comes from: an undo cancels the compaction before it.
+    const inEffect: CompactionRecord[] = [];
+    for (const c of meta.compactions) {
+      if (c.trigger === 'undo') inEffect.pop();
+      else inEffect.push(c);
+    }
+    const current = inEffect[inEffect.length - 1];
     const overheadRaw = this.agent?.rawOverheadTokens() ?? 0;
     return buildInspectorSession({
       source,
@@ -620,7 +646,7 @@ export class AgentController implements Disposable {
       autoCompactThreshold: this.settings.autoCompact.enabled ? Math.round(this.settings.autoCompact.threshold * this.settings.contextWindow) : null,
       strategyParams,
       canUndo: !readOnly && !!last && meta.compactions[meta.compactions.length - 1] === last,
-      tailStartId: readOnly ? null : (last?.tailStartId ?? null),
+      tailStartId: readOnly ? null : (current?.tailStartId ?? null),
     });
   }
 
