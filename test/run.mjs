@@ -1,14 +1,19 @@
 // Runs every *.test.ts under test/ with node:test, TypeScript loaded through tsx.
 // Node 20's --test does not expand globs, so the files are listed here.
-import { readdirSync, statSync } from 'node:fs';
+//   node test/run.mjs [filter…]          unit, property, integration and webview tests
+//   node test/run.mjs --e2e [filter…]    only the end-to-end tests in a real VS Code (test/e2e/)
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+
+const E2E_DIR = 'e2e';
 
 function collect(dir, out = []) {
   for (const name of readdirSync(dir).sort()) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
-      if (name === 'fixtures' || name === 'e2e-vscode') continue;
+      // fixtures: data; vscode: the @vscode/test-electron suite (npm run test:vscode); .scratch: local experiments.
+      if (name === 'fixtures' || name === 'vscode' || name.startsWith('.')) continue;
       collect(path, out);
     } else if (name.endsWith('.test.ts')) {
       out.push(path);
@@ -17,13 +22,24 @@ function collect(dir, out = []) {
   return out;
 }
 
-const filter = process.argv.slice(2);
-const files = collect('test').filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
+const args = process.argv.slice(2);
+const e2e = args.includes('--e2e');
+const filter = args.filter((a) => a !== '--e2e');
+const isE2e = (f) => f.split(/[\\/]/)[1] === E2E_DIR;
+const files = collect('test')
+  .filter((f) => isE2e(f) === e2e)
+  .filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)));
 if (files.length === 0) {
   console.error(`test/run.mjs: no test files matched ${filter.join(' ')}`);
   process.exit(2);
 }
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+// Screenshots and logs of an earlier end-to-end run would mix with this one's.
+if (e2e && existsSync('test-artifacts')) {
+  for (const f of readdirSync('test-artifacts')) if (f.startsWith('e2e-')) rmSync(join('test-artifacts', f), { recursive: true, force: true });
+}
+// The end-to-end files each start a code-server and a browser: one at a time.
+const concurrency = e2e ? ['--test-concurrency=1'] : [];
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...files], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -86,4 +86,18 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
     for (const m of messages) total += this.countMessage(m);
     return total;
   }
+
+  /** The remembered count of `message`, or undefined if it has not been counted yet (never counts). */
+  peek(message: Message): number | undefined {
+    return this.memo.get(message);
+  }
+
+  /**
+   * Remember a count computed elsewhere with this counter's tokenizer (the background counter counts
+   * large messages piece by piece, then stores the total here). It must equal what countMessage
+   * would have returned.
+   */
+  remember(message: Message, tokens: number): void {
+    this.memo.set(message, tokens);
+  }
 }

@@ -181,7 +181,7 @@ test('a reload (new controller on the same storage) restores the session and the
     // And the conversation continues from the restored history.
     r.server.queue.text('Continued.');
     await reloaded.send('Go on');
-    const lastRequest = r.server.messageRequests.at(-1)!.body.messages;
+    const lastRequest = r.server.messageRequests.at(-1)!.body.messages ?? [];
     assert.equal(lastRequest.length, 3);
   } finally {
     await r.close();
