@@ -1,0 +1,250 @@
+// Item 5: the inspector webview in headless Chromium: time to the first rendered row after the
+// host's 'session' message, and from a plan answer to its highlight, at each size.
+//
+// The page is the shell VS Code gets (src/webviewHtml.ts: CSP with a nonce), serving the built
+// bundle dist/webview/inspector.js and media/inspector.css from 127.0.0.1, plus the bench's fake
+// acquireVsCodeApi (bench/inspector/fake-vscode-api.js, its own nonce'd script file). The host side
+// is played here with the real engine: buildInspectorSession for the session, plan() + planToView
+// for previews.
+//
+// Selectors this relies on (from the inspector's DOM; update here if the webview changes):
+//   a rendered row      .timeline [role=option]
+//   a strategy preview  [data-strategy="<name>"] [data-action=preview]
+//   a plan shown        .plan-summary[data-request-id="<id>"]  and  [data-marker="preview-split"]
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { Message } from '../src/core/conversation';
+import { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext } from '../src/core/plan';
+import { planWith } from '../src/core/strategies';
+import { planMicroCompact } from '../src/core/strategies/microCompact';
+import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
+import { MemoizedMessageCounter } from '../src/core/tokens';
+import type { InspectorSession, PlanView } from '../src/protocol';
+import { sizeLabel, type BenchContext } from './context';
+import { fmtBytes, fmtMs, fmtRatio, log, median, notAvailable, REPO, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
+import type { BenchSize } from './sessions';
+
+const TITLE = '5. Inspector (headless Chromium)';
+const TARGET = 'first inspector render < 200 ms at 10,000 messages';
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const STRATEGIES_CLICKED = ['sliding-window', 'recent-token-fraction'];
+const ROW = '.timeline [role=option]';
+
+/** The slice of src/inspectorModel.ts the bench calls (loaded dynamically: it may not exist yet). */
+interface InspectorModel {
+  buildInspectorSession(input: {
+    source: string;
+    readOnly: boolean;
+    sessionId: string;
+    title: string;
+    messages: readonly Message[];
+    effective: readonly Message[];
+    compactions: readonly never[];
+    ctx: PlanContext;
+    overhead: { system: number; tools: number };
+    autoCompactThreshold: number | null;
+    canUndo: boolean;
+    tailStartId: string | null;
+  }): InspectorSession;
+  planToView(plan: CompactionPlan, requestId: number, computeMs: number): PlanView;
+}
+
+interface PageRun {
+  readyMs: number;
+  /** dispatch of 'session' -> first row in the DOM. */
+  firstRowMs: number;
+  /** dispatch of 'session' -> the frame after the first row (painted). */
+  firstPaintMs: number;
+  /** plan answer delivered -> its summary and split marker in the DOM / painted. */
+  previews: Array<{ strategy: string; domMs: number; paintMs: number; clickToPaintMs: number }>;
+}
+
+export async function benchInspector(ctx: BenchContext): Promise<SectionResult> {
+  const bundle = join(REPO, 'dist', 'webview', 'inspector.js');
+  if (!existsSync(bundle)) return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
+  if (!existsSync(join(REPO, 'src', 'inspectorModel.ts'))) return notAvailable('inspector', TITLE, 'src/inspectorModel.ts does not exist', [TARGET]);
+  if (!existsSync(join(REPO, 'src', 'webviewHtml.ts'))) return notAvailable('inspector', TITLE, 'src/webviewHtml.ts (the page shell) does not exist', [TARGET]);
+  if (!existsSync(CHROMIUM)) return notAvailable('inspector', TITLE, `${CHROMIUM} is not installed`, [TARGET]);
+  let model: InspectorModel;
+  let chromium: typeof import('playwright-core').chromium;
+  try {
+    const spec = '../src/inspectorModel';
+    model = (await import(spec)) as InspectorModel;
+    if (typeof model.buildInspectorSession !== 'function' || typeof model.planToView !== 'function') throw new Error('buildInspectorSession / planToView not exported');
+    chromium = (await import('playwright-core')).chromium;
+  } catch (e) {
+    return notAvailable('inspector', TITLE, `could not load the inspector model or playwright-core: ${(e as Error).message}`, [TARGET]);
+  }
+
+  // --- Host side: the InspectorSession and the plan views, with the real engine (warm counter).
+  const tokenizer = createTokenizer('gpt-tokenizer');
+  warmupTokenizer(tokenizer);
+  const host: Record<number, { session: InspectorSession; json: string; buildMs: number[]; plans: Record<string, PlanView>; planMs: Record<string, number[]> }> = {};
+  for (const size of ctx.sizes) {
+    const messages = ctx.sessions.get(size)!;
+    const counter = new MemoizedMessageCounter(tokenizer);
+    counter.countMessages(messages);
+    const pctx: PlanContext = { ...DEFAULT_PLAN_CONTEXT, tokens: counter };
+    const effective = planMicroCompact(messages, { keepRecent: 3, minChars: 100 }, pctx).output;
+    let session!: InspectorSession;
+    const build = () =>
+      (session = model.buildInspectorSession({
+        source: 'Current session',
+        readOnly: false,
+        sessionId: `bench-${size}`,
+        title: `Bench session, ${size} messages`,
+        messages,
+        effective,
+        compactions: [],
+        ctx: pctx,
+        overhead: { system: 2_400, tools: 1_800 },
+        autoCompactThreshold: Math.round(pctx.contextWindow * 0.8),
+        canUndo: false,
+        tailStartId: null,
+      }));
+    const buildMs = sample(build, ctx.quick ? 2 : 7, 1);
+    if (!Array.isArray(session.rows) || session.rows.length !== messages.length) {
+      return notAvailable('inspector', TITLE, `buildInspectorSession returned ${session.rows?.length} rows for ${messages.length} messages`, [TARGET]);
+    }
+    const plans: Record<string, PlanView> = {};
+    const planMs: Record<string, number[]> = {};
+    for (const strategy of STRATEGIES_CLICKED) {
+      planMs[strategy] = sample(() => {
+        const t = performance.now();
+        const plan = planWith(strategy, messages, {}, pctx);
+        plans[strategy] = model.planToView(plan, 0, performance.now() - t);
+      }, ctx.quick ? 2 : 7, 1);
+    }
+    host[size] = { session, json: JSON.stringify({ type: 'session', session }), buildMs, plans, planMs };
+  }
+
+  // --- The page.
+  const server = await serve(bundle);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const runs: Record<number, PageRun[]> = {};
+  let failure: string | undefined;
+  try {
+    const loads = ctx.quick ? 2 : 5;
+    for (const size of ctx.sizes) {
+      runs[size] = [];
+      for (let i = 0; i < loads; i++) {
+        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+        try {
+          runs[size].push(await measurePage(page, server.url, host[size].json, host[size].plans));
+        } finally {
+          await page.close();
+        }
+      }
+      log(`inspector at ${size} messages: first paint ${fmtMs(median(runs[size].map((r) => r.firstPaintMs)))}`);
+    }
+  } catch (e) {
+    failure = (e as Error).message.split('\n')[0];
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  if (failure) return notAvailable('inspector', TITLE, `the page did not behave as expected: ${failure}`, [TARGET]);
+
+  const sizes = ctx.sizes;
+  const small = sizes[0];
+  const large = sizes[sizes.length - 1];
+  const m = (size: BenchSize, f: (r: PageRun) => number) => median(runs[size].map(f));
+  const pm = (size: BenchSize, f: (p: PageRun['previews'][number]) => number) => median(runs[size].flatMap((r) => r.previews.map(f)));
+  const row = (label: string, v: (s: BenchSize) => number) => [label, ...sizes.flatMap((s) => [fmtMs(v(s)), fmtRatio(v(s) / v(small))])];
+  const table: Table = {
+    title: `5. Inspector: time to first render and to a preview update (baseline: the same at ${small} messages)`,
+    columns: ['measure', ...sizes.flatMap((s) => [sizeLabel(ctx, s), `ratio vs ${small}`])],
+    rows: [
+      row("'session' message -> first row in the DOM", (s) => m(s, (r) => r.firstRowMs)),
+      row("'session' message -> first row painted (next frame)", (s) => m(s, (r) => r.firstPaintMs)),
+      row('plan answer -> highlight in the DOM (split marker + summary)', (s) => pm(s, (p) => p.domMs)),
+      row('plan answer -> highlight painted', (s) => pm(s, (p) => p.paintMs)),
+      row('preview click -> highlight painted, with an instant host', (s) => pm(s, (p) => p.clickToPaintMs)),
+      row('host: buildInspectorSession (memo warm)', (s) => median(host[s].buildMs)),
+      row(`host: plan() + planToView for a preview (${STRATEGIES_CLICKED.join(', ')})`, (s) => median(STRATEGIES_CLICKED.flatMap((k) => host[s].planMs[k]))),
+      row('page load -> webview ready (bundle parse + first render)', (s) => m(s, (r) => r.readyMs)),
+    ],
+    notes: [
+      `Median of ${ctx.quick ? 2 : 5} fresh pages per size (viewport 1200x900), ${STRATEGIES_CLICKED.length} previews each (${STRATEGIES_CLICKED.join(', ')}, default parameters). Times are taken inside the page with performance.now(): from dispatching the message to a MutationObserver seeing the element, and to the first setTimeout after the next requestAnimationFrame (painted).`,
+      `'session' payload (JSON): ${sizes.map((s) => `${fmtBytes(host[s].json.length)} at ${s} msgs`).join(', ')}; it is delivered as an already-parsed object, as VS Code does. The host-side figures are outside the page (extension host).`,
+    ],
+  };
+  const first = m(large, (r) => r.firstPaintMs);
+  const targets: TargetResult[] = [
+    {
+      target: TARGET,
+      status: first < 200 ? 'met' : 'missed',
+      detail: `first row painted ${fmtMs(first)} after the 'session' message at ${large} messages (in the DOM after ${fmtMs(m(large, (r) => r.firstRowMs))}); host buildInspectorSession ${fmtMs(median(host[large].buildMs))}; preview highlight painted ${fmtMs(pm(large, (p) => p.paintMs))} after the plan arrives`,
+    },
+  ];
+  return {
+    id: 'inspector',
+    title: TITLE,
+    tables: [table],
+    targets,
+    data: {
+      pages: runs,
+      host: Object.fromEntries(Object.entries(host).map(([s, h]) => [s, { payloadChars: h.json.length, buildMs: stat(h.buildMs), planMs: Object.fromEntries(Object.entries(h.planMs).map(([k, xs]) => [k, stat(xs)])) }])),
+    },
+  };
+}
+
+async function measurePage(page: import('playwright-core').Page, url: string, sessionJson: string, plans: Record<string, PlanView>): Promise<PageRun> {
+  // The in-page timing lives in bench/inspector/page-probe.js (a script file the page loads), so
+  // nothing here depends on how this file is transpiled.
+  type Probe = { firstRender(json: string, row: string): Promise<{ firstRowMs: number; firstPaintMs: number }>; preview(strategy: string): Promise<PageRun['previews'][number]> };
+  type BenchWindow = { __bench: { readyAt: number | null; plans: unknown }; __benchProbe: Probe };
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as BenchWindow).__bench?.readyAt != null, null, { timeout: 15_000 });
+  const readyMs = await page.evaluate(() => (window as unknown as BenchWindow).__bench.readyAt as number);
+  await page.evaluate((p) => ((window as unknown as BenchWindow).__bench.plans = p), plans);
+  const render = await page.evaluate(([json, row]) => (window as unknown as BenchWindow).__benchProbe.firstRender(json, row), [sessionJson, ROW] as const);
+  // Let the first render settle before previews.
+  await page.waitForTimeout(300);
+  const previews: PageRun['previews'] = [];
+  for (const strategy of STRATEGIES_CLICKED) {
+    previews.push(await page.evaluate((s) => (window as unknown as BenchWindow).__benchProbe.preview(s), strategy));
+    await page.waitForTimeout(100);
+  }
+  return { readyMs, ...render, previews };
+}
+
+async function serve(bundle: string): Promise<{ url: string; close(): Promise<void> }> {
+  const { buildWebviewHtml, makeNonce } = (await import('../src/webviewHtml')) as typeof import('../src/webviewHtml');
+  const files: Record<string, [string, string]> = {
+    '/inspector.js': ['text/javascript', bundle],
+    '/fake-vscode-api.js': ['text/javascript', join(REPO, 'bench', 'inspector', 'fake-vscode-api.js')],
+    '/page-probe.js': ['text/javascript', join(REPO, 'bench', 'inspector', 'page-probe.js')],
+    '/theme.css': ['text/css', join(REPO, 'bench', 'inspector', 'theme.css')],
+    '/inspector.css': ['text/css', join(REPO, 'media', 'inspector.css')],
+  };
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', origin).pathname;
+    if (path === '/') {
+      const nonce = makeNonce();
+      const styles = ['/theme.css', '/inspector.css'].filter((p) => existsSync(files[p][1])).map((p) => `${origin}${p}`);
+      const shell = buildWebviewHtml({ scriptUri: `${origin}/inspector.js`, styleUris: styles, cspSource: origin, nonce, title: 'Splitpoint Inspector' });
+      // The fake API and the probe run before the bundle: their own nonce'd script files, first in <body>.
+      const html = shell.replace('<body>', `<body>\n    <script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n    <script nonce="${nonce}" src="${origin}/page-probe.js"></script>`);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(html);
+      return;
+    }
+    const file = files[path];
+    if (!file || !existsSync(file[1])) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': `${file[0]}; charset=utf-8`, 'cache-control': 'no-store' });
+    res.end(readFileSync(file[1]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const addr = server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no server address');
+  origin = `http://127.0.0.1:${addr.port}`;
+  return { url: `${origin}/`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}

@@ -1,0 +1,106 @@
+// Item 3: plan() of every strategy at each size, cold (nothing counted yet) and warm (memo full).
+import { createRequire } from 'node:module';
+import { DEFAULT_PLAN_CONTEXT, type CompactionPlan } from '../src/core/plan';
+import { resolveParams, STRATEGIES } from '../src/core/strategies';
+import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
+import { CachingTextTokenizer } from '../src/core/textCountCache';
+import { MemoizedMessageCounter } from '../src/core/tokens';
+import { sizeLabel, type BenchContext } from './context';
+import { fmtInt, fmtMs, fmtRatio, log, quantile, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
+
+const requireHere = createRequire(__filename);
+const FRAME_MS = 16;
+const CACHED_ROW = 'micro-compact, counter over CachingTextTokenizer (opt-in)';
+
+export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
+  const tokenizer = createTokenizer('gpt-tokenizer');
+  warmupTokenizer(tokenizer);
+  const clearMergeCache = (requireHere('gpt-tokenizer/encoding/o200k_base') as { clearMergeCache(): void }).clearMergeCache;
+  const data: Record<string, Record<number, { cold: ReturnType<typeof stat>; warm: ReturnType<typeof stat>; warmP90: number; archived: number; truncated: number; noop: boolean; tokensAfter: number }>> = {};
+
+  for (const size of ctx.sizes) {
+    const messages = ctx.sessions.get(size)!;
+    const big = size >= 10_000;
+    const warmCounter = new MemoizedMessageCounter(tokenizer);
+    warmCounter.countMessages(messages);
+    const warmCtx = { ...DEFAULT_PLAN_CONTEXT, tokens: warmCounter };
+    for (const def of STRATEGIES) {
+      const params = resolveParams(def, {});
+      // Cold: a fresh counter (and an empty encoder cache), so the plan counts every message itself.
+      const cold = sample(
+        () => {
+          clearMergeCache();
+          def.plan(messages, params, { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(tokenizer) });
+        },
+        ctx.quick ? 1 : big ? 3 : 5,
+      );
+      let plan: CompactionPlan | undefined;
+      const warm = sample(() => (plan = def.plan(messages, params, warmCtx)), ctx.quick ? 5 : 21, 3);
+      (data[def.name] ??= {})[size] = {
+        cold: stat(cold),
+        warm: stat(warm),
+        warmP90: quantile(warm, 0.9),
+        archived: plan!.archived.length,
+        truncated: plan!.truncated.length,
+        noop: plan!.noop,
+        tokensAfter: plan!.tokensAfter,
+      };
+    }
+    // The same for micro-compact with the short-text count cache in front of the encoder (opt-in).
+    {
+      const def = STRATEGIES.find((d) => d.name === 'micro-compact')!;
+      const params = resolveParams(def, {});
+      const cold = sample(
+        () => {
+          clearMergeCache();
+          def.plan(messages, params, { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new CachingTextTokenizer(tokenizer)) });
+        },
+        ctx.quick ? 1 : big ? 3 : 5,
+      );
+      const cachedCounter = new MemoizedMessageCounter(new CachingTextTokenizer(tokenizer));
+      cachedCounter.countMessages(messages);
+      const cachedCtx = { ...DEFAULT_PLAN_CONTEXT, tokens: cachedCounter };
+      let plan: CompactionPlan | undefined;
+      const warm = sample(() => (plan = def.plan(messages, params, cachedCtx)), ctx.quick ? 5 : 21, 3);
+      (data[CACHED_ROW] ??= {})[size] = { cold: stat(cold), warm: stat(warm), warmP90: quantile(warm, 0.9), archived: plan!.archived.length, truncated: plan!.truncated.length, noop: plan!.noop, tokensAfter: plan!.tokensAfter };
+    }
+    log(`plans at ${size} messages done`);
+  }
+
+  const sizes = ctx.sizes;
+  const large = sizes[sizes.length - 1];
+  const table: Table = {
+    title: '3. plan() per strategy, default parameters: cold (nothing counted yet) / warm (memo full); ratio = warm / cold (baseline: the cold plan)',
+    columns: ['strategy', ...sizes.flatMap((s) => [`${sizeLabel(ctx, s)} cold`, 'warm', 'ratio']), `warm < ${FRAME_MS} ms at ${large}`],
+    rows: [...STRATEGIES.map((def) => ({ name: def.name, label: `${def.name}${def.usesSummarizer ? ' (LLM)' : ''}`, llm: def.usesSummarizer })), { name: CACHED_ROW, label: CACHED_ROW, llm: false }].map(({ name, label, llm }) => {
+      const d = data[name];
+      const w = d[large].warm.median;
+      return [
+        label,
+        ...sizes.flatMap((s) => [fmtMs(d[s].cold.median), fmtMs(d[s].warm.median), fmtRatio(d[s].warm.median / d[s].cold.median)]),
+        llm ? `${w < FRAME_MS ? 'yes' : 'no'} (LLM, not targeted)` : w < FRAME_MS ? 'yes' : 'NO',
+      ];
+    }),
+    notes: [
+      `Why micro-compact is slow: every plan builds fresh copies of the ${fmtInt(data['micro-compact'][large].truncated)} messages whose old tool results it replaces (at ${large} messages), so the message memo never knows them, and each copy's placeholder text ("[Previous: used read_file]") goes through the encoder again. The last row puts CachingTextTokenizer (src/core/textCountCache.ts, new, opt-in: short-text counts remembered) in front of the encoder; the rest of its time is building the copies and the plan.`,
+      'Cold: a new MemoizedMessageCounter per run (ranks loaded, gpt-tokenizer merge cache cleared), so the plan pays for counting every message; warm: the counter already holds every message. Medians of 3-5 cold and 21 warm runs in a warm process.',
+      `What the plans do at ${large} messages: ` + STRATEGIES.map((def) => `${def.name} ${data[def.name][large].noop ? 'no-op' : `archives ${fmtInt(data[def.name][large].archived)} msgs -> ${fmtInt(data[def.name][large].tokensAfter)} tok`}`).join('; ') + '.',
+    ],
+  };
+
+  const nonLlm = STRATEGIES.filter((d) => !d.usesSummarizer);
+  const worst = nonLlm.reduce((a, b) => (data[a.name][large].warm.median >= data[b.name][large].warm.median ? a : b));
+  const worstMs = data[worst.name][large].warm.median;
+  const targets: TargetResult[] = [
+    {
+      target: `warm plan() of every non-LLM strategy at ~1M tokens < ${FRAME_MS} ms`,
+      status: worstMs < FRAME_MS ? 'met' : 'missed',
+      detail: `slowest non-LLM strategy: ${worst.name} ${fmtMs(worstMs)} (p90 ${fmtMs(data[worst.name][large].warmP90)}); slowest of all: ${(() => {
+        const all = STRATEGIES.reduce((a, b) => (data[a.name][large].warm.median >= data[b.name][large].warm.median ? a : b));
+        return `${all.name} ${fmtMs(data[all.name][large].warm.median)}`;
+      })()}`,
+    },
+  ];
+  targets[0].detail += `; micro-compact with the opt-in CachingTextTokenizer: ${fmtMs(data[CACHED_ROW][large].warm.median)} (p90 ${fmtMs(data[CACHED_ROW][large].warmP90)})`;
+  return { id: 'plans', title: '3. plan() per strategy', tables: [table], targets, data };
+}
