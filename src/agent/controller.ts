@@ -11,7 +11,9 @@ import { CompactionPipeline, type CompactionOutcome, type PipelineSettings } fro
 import { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext } from '../core/plan';
 import { SessionFileStore, type CompactionRecord, type SessionLog, type SessionMeta } from '../core/session';
 import { getStrategy, resolveParams, STRATEGIES } from '../core/strategies';
+import { ReplacementCache } from '../core/strategies/common';
 import { planMicroCompact } from '../core/strategies/microCompact';
+import { CachingTextTokenizer } from '../core/textCountCache';
 import { summarize } from '../core/summarize';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../core/tokenizers';
 import { MemoizedMessageCounter, type TextTokenizer } from '../core/tokens';
@@ -105,7 +107,8 @@ export class AgentController implements Disposable {
   constructor(private readonly deps: ControllerDeps) {
     this.settings = deps.settings;
     this.store = new SessionFileStore(join(deps.storageDir, 'sessions'));
-    this.tokenizer = createTokenizer(DEFAULT_TOKENIZER);
+    // Short texts (placeholders, prompts, tool names) repeat endlessly: remember their counts.
+    this.tokenizer = new CachingTextTokenizer(createTokenizer(DEFAULT_TOKENIZER));
     this.counter = new MemoizedMessageCounter(this.tokenizer);
     this.calibration = new CalibratedCounter(this.counter);
     const latest = this.store.list()[0];
@@ -203,7 +206,13 @@ export class AgentController implements Disposable {
   }
 
   private planContext(): PlanContext {
-    return { ...DEFAULT_PLAN_CONTEXT, tokens: this.counter, contextWindow: this.settings.contextWindow, maxOutputTokens: this.settings.maxOutputTokens };
+    return {
+      ...DEFAULT_PLAN_CONTEXT,
+      tokens: this.counter,
+      contextWindow: this.settings.contextWindow,
+      maxOutputTokens: this.settings.maxOutputTokens,
+      copies: new ReplacementCache(),
+    };
   }
 
   private pipelineSettings(): PipelineSettings {

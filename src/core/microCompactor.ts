@@ -3,7 +3,7 @@
 // does not grow with history length. Produces exactly what `planMicroCompact` would.
 import { toolResultText, type Message, type ToolResultBlock } from './conversation';
 import type { MessageTokenCounter } from './tokens';
-import { previousToolPlaceholder, resultSize, withToolResultsReplaced } from './strategies/common';
+import { previousToolPlaceholder, replacedWithPlaceholders, resultSize, type ReplacementCache } from './strategies/common';
 
 export interface MicroCompactSettings {
   keepRecent: number;
@@ -25,6 +25,7 @@ export class IncrementalMicroCompactor {
   constructor(
     private settings: MicroCompactSettings,
     private readonly tokens: MessageTokenCounter,
+    private readonly copies?: ReplacementCache,
   ) {}
 
   /**
@@ -94,7 +95,7 @@ export class IncrementalMicroCompactor {
     }
     for (const [index, ids] of byMessage) {
       const before = this.effective[index];
-      const after = withToolResultsReplaced(before, ids, this.names);
+      const after = replacedWithPlaceholders(before, ids, this.names, this.copies);
       this.effective[index] = after;
       this.total += this.tokens.countMessage(after) - this.tokens.countMessage(before);
       this.truncatedCount += ids.size;

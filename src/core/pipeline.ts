@@ -89,7 +89,7 @@ export class CompactionPipeline {
     private readonly deps: PipelineDeps,
     public settings: PipelineSettings,
   ) {
-    this.micro = new IncrementalMicroCompactor(settings.microCompact, deps.ctx.tokens);
+    this.micro = new IncrementalMicroCompactor(settings.microCompact, deps.ctx.tokens, deps.ctx.copies);
   }
 
   get session(): SessionLog {

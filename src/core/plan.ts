@@ -2,6 +2,7 @@
 // `applyPlan()` yields the new message list (filling the summary slot for LLM strategies).
 import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
 import type { MessageTokenCounter } from './tokens';
+import type { ReplacementCache } from './strategies/common';
 
 export interface PlanEntry {
   id: string;
@@ -64,6 +65,8 @@ export interface PlanContext {
   maxOutputTokens: number;
   /** Budget for a generated summary, used in `tokensAfter` estimates. */
   summaryMaxTokens: number;
+  /** Optional per-session cache of micro-compacted copies (keeps repeated plans cheap). */
+  copies?: ReplacementCache;
 }
 
 export const DEFAULT_PLAN_CONTEXT = {

@@ -155,4 +155,32 @@ export function withToolResultsReplaced(
   return { ...message, content, truncated: { results } };
 }
 
+/**
+ * Remembers the replaced copies made from each original message, so planning again over the same
+ * history returns the same copy objects (and the token memo, keyed by object, knows them). Held by
+ * the host per session; entries go away with their original messages.
+ */
+export class ReplacementCache {
+  private readonly copies = new WeakMap<Message, Map<string, Message>>();
+
+  get(original: Message, key: string, make: () => Message): Message {
+    let byKey = this.copies.get(original);
+    if (!byKey) this.copies.set(original, (byKey = new Map()));
+    let copy = byKey.get(key);
+    if (!copy) byKey.set(key, (copy = make()));
+    return copy;
+  }
+}
+
+/** `withToolResultsReplaced` with the default placeholder, through a cache when one is given. */
+export function replacedWithPlaceholders(
+  message: Message,
+  ids: ReadonlySet<string>,
+  names: ReadonlyMap<string, string>,
+  cache: ReplacementCache | undefined,
+): Message {
+  if (!cache) return withToolResultsReplaced(message, ids, names);
+  return cache.get(message, `previous:${[...ids].join('\u0000')}`, () => withToolResultsReplaced(message, ids, names));
+}
+
 export { toolNamesById };

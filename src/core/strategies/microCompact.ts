@@ -3,7 +3,7 @@
 // stay, so the request stays valid; nothing is archived, the originals stay in the session.
 import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
 import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
-import { previousToolPlaceholder, resultSize, withToolResultsReplaced } from './common';
+import { previousToolPlaceholder, replacedWithPlaceholders, resultSize } from './common';
 
 export interface MicroCompactParams {
   keepRecent: number;
@@ -35,7 +35,7 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
   }
   const output = input.map((m, i) => {
     const ids = byMessage.get(i);
-    return ids ? withToolResultsReplaced(m, ids, names) : m;
+    return ids ? replacedWithPlaceholders(m, ids, names, ctx.copies) : m;
   });
   const replaced = [...byMessage.values()].reduce((n, s) => n + s.size, 0);
   return finalizePlan({
