@@ -664,7 +664,18 @@ export class AgentController implements Disposable {
     const started = performance.now();
     const def = getStrategy(strategy);
     const plan: CompactionPlan = def.plan(messages ?? this.sessionLog.messages, resolveParams(def, params), this.ctx);
-    return planToView(plan, requestId, performance.now() - started);
+    const view = planToView(plan, requestId, performance.now() - started);
+    // Strategies plan on the full history; the timeline and the usage bar show what the model sees
+    // (micro-compacted). Report before/after on that same base so the figures agree with the rows.
+    const effectiveBefore = messages ? this.microCompacted(messages) : this.pipelineInstance.effectiveMessages();
+    const effectiveAfter = plan.noop ? effectiveBefore : this.microCompacted(plan.output);
+    view.tokensBefore = this.counter.countMessages(effectiveBefore);
+    view.tokensAfter = plan.noop ? view.tokensBefore : this.counter.countMessages(effectiveAfter);
+    if (!plan.noop && plan.needsSummary && plan.syntheticIndex !== null) {
+      view.tokensAfter += plan.summaryTokensEstimate - this.counter.countMessage(effectiveAfter[plan.syntheticIndex]);
+    }
+    view.computeMs = performance.now() - started;
+    return view;
   }
 
   /** What the model would see of `messages` under the current micro-compaction settings. */
