@@ -17,7 +17,7 @@
 // reported separately as `rankLoadMs`; callers that must never block should warm the tokenizer up
 // at an idle moment (or accept that one step) before counting.
 import type { Message } from './conversation';
-import { LONG_RUN_CHARS, warmupTokenizer } from './tokenizers';
+import { isWhitespace, LONG_RUN_CHARS, warmupTokenizer } from './tokenizers';
 import { countMessageWith, type MemoizedMessageCounter, type TextTokenizer } from './tokens';
 
 export interface BackgroundCountOptions {
@@ -247,21 +247,4 @@ function firstSafeCut(text: string, from: number): number {
 function cpuMsSince(start: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
-}
-
-/** Exactly the characters of the RegExp class \s. */
-function isWhitespace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
 }

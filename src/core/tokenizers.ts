@@ -163,7 +163,7 @@ export function findLongRuns(text: string): Array<[number, number]> {
 }
 
 /** Exactly the characters of the RegExp class \s (which is what o200k's pattern uses). */
-function isWhitespace(code: number): boolean {
+export function isWhitespace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   if (code < 0xa0) return false;
   return (
