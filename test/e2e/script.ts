@@ -1,0 +1,82 @@
+// What the loopback Anthropic API answers during the end-to-end run. A responder (not a queue) so
+// every answer follows from the request itself: a retried request gets the same answer, and an
+// unexpected one gets an echo instead of shifting every later reply.
+import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
+import { lastUserText, reply, type ScriptedReply, type ValidRequest, type WireBlock } from '../loopback/anthropic-server';
+
+export const WORKSPACE_FILE = 'greeting.ts';
+export const FILE_BEFORE = `export const greeting = 'Hello from the workspace';\n`;
+export const FILE_AFTER = `export const greeting = 'Hello from Splitpoint';\n`;
+
+export const PROMPT_READ = 'What does greeting.ts export?';
+export const PROMPT_EDIT = 'Change the greeting to say Hello from Splitpoint.';
+export const PROMPT_LONG = 'Explain the design of this workspace in depth.';
+export const PROMPT_AFTER = 'Thanks. What is next?';
+
+export const ANSWER_READ = 'greeting.ts exports one constant, greeting, set to "Hello from the workspace".';
+export const ANSWER_EDIT = 'Done: greeting.ts now says "Hello from Splitpoint".';
+export const ANSWER_AFTER = 'Next: add a test for the greeting (I still remember the edit, from the summary).';
+export const SUMMARY_TEXT = [
+  '1. User requests and constraints: read greeting.ts; change the greeting to "Hello from Splitpoint"; explain the design.',
+  '2. Accomplished: edited greeting.ts (approved by the user).',
+  '3. Current state: greeting.ts exports greeting = "Hello from Splitpoint".',
+  '4. Files touched: greeting.ts.',
+  '5. Pending work and next step: none requested yet.',
+].join('\n');
+
+/** About 4,000 tokens of markdown: enough to cross the auto-compact threshold the test configures. */
+export const LONG_ANSWER = [
+  '## Design overview',
+  '',
+  ...Array.from({ length: 115 }, (_, i) =>
+    `- Point ${i + 1}: the module layout keeps configuration, parsing and rendering apart; component ${i + 1} owns its state, validates its inputs at the edge and reports errors as values.`,
+  ),
+  '',
+  'That is the whole design.',
+].join('\n');
+
+export interface ScriptLog {
+  summaryRequests: number;
+}
+
+function systemText(system: ValidRequest['body']['system']): string {
+  if (typeof system === 'string') return system;
+  return Array.isArray(system) ? system.map((b) => String(b.text ?? '')).join('\n') : '';
+}
+
+/** The tool a tool_result answers, looked up in the request's history. */
+function toolNameOf(request: ValidRequest, toolUseId: string): string | undefined {
+  for (const m of request.body.messages) {
+    if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
+    for (const b of m.content as WireBlock[]) if (b.type === 'tool_use' && b.id === toolUseId) return b.name;
+  }
+  return undefined;
+}
+
+export function createResponder(log: ScriptLog): (request: ValidRequest) => ScriptedReply {
+  return (request) => {
+    if (systemText(request.body.system).includes(SUMMARY_SYSTEM_PROMPT.slice(0, 80))) {
+      log.summaryRequests++;
+      return reply.text(SUMMARY_TEXT);
+    }
+    const messages = request.body.messages;
+    const last = messages[messages.length - 1];
+    if (last && last.role === 'user' && Array.isArray(last.content)) {
+      const result = (last.content as WireBlock[]).find((b) => b.type === 'tool_result');
+      if (result) {
+        const tool = toolNameOf(request, String(result.tool_use_id));
+        if (tool === 'read_file') return reply.text(ANSWER_READ, { chunkDelayMs: 120, textChunkChars: 6 });
+        if (tool === 'edit_file') return reply.text(ANSWER_EDIT);
+        return reply.text(`(unexpected tool result for ${tool})`);
+      }
+    }
+    const prompt = lastUserText(request.body);
+    if (prompt.includes(PROMPT_READ)) return reply.toolUse('read_file', { path: WORKSPACE_FILE }, { text: 'Let me look at greeting.ts first.' });
+    if (prompt.includes(PROMPT_EDIT)) {
+      return reply.toolUse('edit_file', { path: WORKSPACE_FILE, old_string: 'Hello from the workspace', new_string: 'Hello from Splitpoint' }, { text: 'I will edit greeting.ts.' });
+    }
+    if (prompt.includes(PROMPT_LONG)) return reply.text(LONG_ANSWER, { textChunkChars: 400 });
+    if (prompt.includes(PROMPT_AFTER)) return reply.text(ANSWER_AFTER);
+    return reply.text(`echo: ${prompt}`);
+  };
+}

@@ -1,0 +1,312 @@
+// End to end in a real VS Code: code-server (VS Code 1.100) with the built extension installed
+// unpacked, driven by Chromium through playwright-core, talking to the loopback Anthropic API.
+// One conversation runs through every step in order (each step needs the previous one): sidebar,
+// API key, a streamed answer with a read_file card, an approved edit, auto-compaction, the
+// inspector (preview two strategies, apply one, undo), and a transcript opened in an editor tab.
+// Screenshots of each step go to test-artifacts/e2e-<n>-<name>.png; on failure the code-server
+// output and VS Code's logs (extension host, Splitpoint's output channel) go there too.
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { LoopbackAnthropic } from '../loopback/anthropic-server';
+import { buildExtension, ensureCodeServer, freshDirs, installUnpacked, QUIET_SETTINGS, ROOT, startCodeServer, writeUserSettings, type CodeServer } from './codeServer';
+import {
+  ANSWER_AFTER,
+  ANSWER_EDIT,
+  ANSWER_READ,
+  createResponder,
+  FILE_AFTER,
+  FILE_BEFORE,
+  PROMPT_AFTER,
+  PROMPT_EDIT,
+  PROMPT_LONG,
+  PROMPT_READ,
+  WORKSPACE_FILE,
+  type ScriptLog,
+} from './script';
+import { answerInputBox, editorTab, launchBrowser, notification, runCommand, waitFor, webviewFrame } from './workbench';
+
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const API_KEY = 'sk-ant-e2e-0123456789';
+/** Small window + low threshold: the long answer of step 5 crosses it (about 1.7k tokens before, 5.7k after; threshold 4.8k). */
+const CONTEXT_WINDOW = 16_000;
+const THRESHOLD = 0.3;
+/** Bounded waits: generous for a loaded CI machine, short enough to fail fast on a real hang. */
+const UI_TIMEOUT = 30_000;
+const STEP_TIMEOUT = 180_000;
+
+const CHAT_MARKER = 'textarea.composer-input';
+const INSPECTOR_MARKER = 'section.panel.strategies';
+
+let base: string;
+let workspace: string;
+let userDataDir: string;
+let loopback: LoopbackAnthropic | undefined;
+let server: CodeServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+const script: ScriptLog = { summaryRequests: 0 };
+let failed = false;
+const timings: Array<[string, number]> = [];
+/** Errors and warnings the workbench and the webviews logged in the browser. */
+const browserLog: string[] = [];
+const suiteStart = Date.now();
+
+async function screenshot(name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page?.screenshot({ path: join(ARTIFACTS, `e2e-${name}.png`) }).catch(() => undefined);
+}
+
+/** A step of the one conversation: skipped once an earlier step failed; screenshot either way. */
+function step(n: number, name: string, fn: () => Promise<void>): void {
+  test(`${n}. ${name.replace(/-/g, ' ')}`, { timeout: STEP_TIMEOUT }, async (t) => {
+    if (failed) {
+      t.skip('an earlier step failed');
+      return;
+    }
+    const started = Date.now();
+    try {
+      await fn();
+      await screenshot(`${n}-${name}`);
+    } catch (e) {
+      failed = true;
+      await screenshot(`${n}-${name}-FAILED`);
+      throw e;
+    } finally {
+      timings.push([`${n}-${name}`, Date.now() - started]);
+      t.diagnostic(`${Date.now() - started} ms`);
+    }
+  });
+}
+
+const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
+const inspector = (): Promise<FrameLocator> => webviewFrame(page, INSPECTOR_MARKER, UI_TIMEOUT);
+
+async function send(frame: FrameLocator, prompt: string): Promise<void> {
+  const box = frame.locator(CHAT_MARKER);
+  await box.fill(prompt);
+  await box.press('Enter');
+  await frame.locator('article.item.user').filter({ hasText: prompt }).waitFor({ timeout: UI_TIMEOUT });
+}
+
+/** Waits until the agent is idle (the composer shows Send again, not Stop). */
+async function idle(frame: FrameLocator, timeout = UI_TIMEOUT): Promise<void> {
+  await frame.locator('.app:not(.is-busy)').waitFor({ timeout });
+}
+
+describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', () => {
+  before(
+    async () => {
+      ensureCodeServer();
+      buildExtension();
+      let extensionsDir: string;
+      ({ base, userDataDir, extensionsDir, workspace } = freshDirs('splitpoint-e2e'));
+      mkdirSync(join(workspace, 'src'));
+      // The extension goes in before code-server starts (one added later is not picked up reliably).
+      installUnpacked(extensionsDir);
+      writeFileSync(join(workspace, WORKSPACE_FILE), FILE_BEFORE);
+      writeFileSync(join(workspace, 'README.md'), '# e2e workspace\n\nA tiny project for the Splitpoint end-to-end test.\n');
+      writeFileSync(join(workspace, 'src', 'index.ts'), `import { greeting } from '../greeting';\nconsole.log(greeting);\n`);
+
+      loopback = new LoopbackAnthropic({ apiKey: API_KEY, responder: createResponder(script) });
+      const { baseURL } = await loopback.start();
+      writeUserSettings(userDataDir, {
+        'splitpoint.baseUrl': baseURL,
+        'splitpoint.defaultContextWindow': CONTEXT_WINDOW,
+        'splitpoint.autoCompact.enabled': true,
+        'splitpoint.autoCompact.threshold': THRESHOLD,
+        'splitpoint.autoCompact.strategy': 'recursive-summarization',
+        'splitpoint.strategyParams': {
+          'recursive-summarization': { maxEventsToKeep: 2, overlapSize: 1 },
+          'sliding-window': { maxEvents: 2 },
+          'turn-window': { maxTurns: 1 },
+        },
+        ...QUIET_SETTINGS,
+      });
+      server = await startCodeServer({ home: base, userDataDir, extensionsDir, workspace, timeoutMs: 60_000 });
+      browser = await launchBrowser();
+      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      page.on('console', (m) => {
+        if (m.type() === 'error' || m.type() === 'warning') browserLog.push(`[${m.type()}] ${m.text()}`);
+      });
+      page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.message}`));
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    },
+    { timeout: 20 * 60_000 },
+  );
+
+  after(
+    async () => {
+      if (failed && page) await screenshot('final-FAILED');
+      await browser?.close().catch(() => undefined);
+      await server?.stop();
+      await loopback?.close();
+      if (failed || !timings.length) {
+        // Everything needed to see what went wrong: the server's output and VS Code's own logs.
+        mkdirSync(ARTIFACTS, { recursive: true });
+        if (server) writeFileSync(join(ARTIFACTS, 'e2e-code-server.log'), server.output());
+        writeFileSync(join(ARTIFACTS, 'e2e-browser-console.log'), browserLog.join('\n'));
+        const logs = userDataDir ? join(userDataDir, 'logs') : '';
+        if (logs && existsSync(logs)) cpSync(logs, join(ARTIFACTS, 'e2e-vscode-logs'), { recursive: true });
+        if (loopback) writeFileSync(join(ARTIFACTS, 'e2e-loopback-requests.json'), JSON.stringify(loopback.requests.map((r) => ({ index: r.index, path: r.path, status: r.status, source: r.source, body: r.body })), null, 2));
+        if (base) console.log(`e2e: kept ${base} for inspection; logs in ${ARTIFACTS}`);
+      } else if (base) {
+        rmSync(base, { recursive: true, force: true });
+      }
+      const total = Date.now() - suiteStart;
+      console.log(`e2e wall time: ${(total / 1000).toFixed(1)} s (${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')})`);
+    },
+    { timeout: 60_000 },
+  );
+
+  step(1, 'sidebar', async () => {
+    const entry = page.locator('.activitybar a[aria-label="Splitpoint"]').first();
+    await entry.waitFor({ timeout: 60_000 });
+    await entry.click();
+    const frame = await chat();
+    // No key yet: the view asks for one.
+    await frame.locator('section.empty.api-key').waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await frame.locator('.toolbar .title-text').innerText(), 'New chat');
+  });
+
+  step(2, 'api-key', async () => {
+    await runCommand(page, 'Splitpoint: Set API Key');
+    await answerInputBox(page, 'Splitpoint: Anthropic API key', API_KEY);
+    await notification(page, 'API key saved').first().waitFor({ timeout: UI_TIMEOUT });
+    const frame = await chat();
+    await frame.locator('section.empty.welcome').waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await frame.locator('section.empty.api-key').count(), 0);
+  });
+
+  step(3, 'streamed-answer-and-tool-card', async () => {
+    const frame = await chat();
+    await send(frame, PROMPT_READ);
+    // The first prompt names the chat.
+    await frame.locator('.toolbar .title-text', { hasText: PROMPT_READ }).waitFor({ timeout: UI_TIMEOUT });
+    // The read_file card, done, with the file's content in its output.
+    const card = frame.locator('article.card.tool').filter({ has: frame.locator('.tool-name', { hasText: 'read_file' }) });
+    await card.waitFor({ timeout: UI_TIMEOUT });
+    await card.locator('.tool-summary', { hasText: WORKSPACE_FILE }).waitFor({ timeout: UI_TIMEOUT });
+    // The answer streams in slowly (the loopback waits between deltas): it is seen while streaming…
+    const answer = frame.locator('article.item.assistant').filter({ hasText: 'greeting.ts exports' });
+    await frame.locator('article.item.assistant.streaming').last().waitFor({ timeout: UI_TIMEOUT });
+    // …and then complete.
+    await answer.filter({ hasText: ANSWER_READ }).waitFor({ timeout: UI_TIMEOUT });
+    await idle(frame);
+    assert.equal(await frame.locator('article.item.assistant.streaming').count(), 0);
+    await waitFor('the read_file card to be done', async () => (await card.getAttribute('class'))?.includes('status-done'), UI_TIMEOUT);
+    await card.locator('.card-header').click();
+    await card.locator('pre[aria-label="Output of read_file"]', { hasText: 'Hello from the workspace' }).waitFor({ timeout: UI_TIMEOUT });
+    // The model got the tool result in the second request.
+    const bodies = loopback!.messageRequests.map((r) => JSON.stringify(r.body.messages));
+    assert.ok(bodies.some((b) => b.includes('tool_result') && b.includes('Hello from the workspace')), 'the tool result reached the API');
+  });
+
+  step(4, 'edit-approved', async () => {
+    const frame = await chat();
+    const file = join(workspace, WORKSPACE_FILE);
+    await send(frame, PROMPT_EDIT);
+    const approve = frame.getByRole('button', { name: 'Approve edit_file' });
+    await approve.waitFor({ timeout: UI_TIMEOUT });
+    const card = frame.locator('article.card.tool.status-awaiting-approval');
+    await card.locator('.diff-body .dl.del', { hasText: 'Hello from the workspace' }).waitFor({ timeout: UI_TIMEOUT });
+    await card.locator('.diff-body .dl.add', { hasText: 'Hello from Splitpoint' }).waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(readFileSync(file, 'utf8'), FILE_BEFORE, 'nothing is written before the approval');
+    await screenshot('4-edit-awaiting-approval');
+    await approve.click();
+    await frame.locator('article.item.assistant').filter({ hasText: ANSWER_EDIT }).waitFor({ timeout: UI_TIMEOUT });
+    await idle(frame);
+    await waitFor('greeting.ts to change on disk', async () => readFileSync(file, 'utf8') === FILE_AFTER, UI_TIMEOUT);
+    assert.equal(await frame.locator('article.card.tool.status-done').count(), 2);
+  });
+
+  step(5, 'auto-compaction', async () => {
+    const frame = await chat();
+    await send(frame, PROMPT_LONG);
+    await frame.locator('article.item.assistant').filter({ hasText: 'That is the whole design.' }).waitFor({ timeout: UI_TIMEOUT });
+    await idle(frame);
+    assert.equal(await frame.locator('section.item.compaction').count(), 0, 'no compaction before the threshold is crossed');
+    // The next request is over the threshold: the pipeline compacts before the model call.
+    await send(frame, PROMPT_AFTER);
+    const divider = frame.locator('section.item.compaction');
+    await divider.first().waitFor({ timeout: 60_000 });
+    await divider.first().locator('.compaction-text', { hasText: 'recursive-summarization · auto' }).waitFor({ timeout: UI_TIMEOUT });
+    await frame.locator('article.item.assistant').filter({ hasText: ANSWER_AFTER }).waitFor({ timeout: UI_TIMEOUT });
+    await idle(frame);
+    assert.ok(script.summaryRequests >= 1, 'the summarizer called the API');
+    // What the model saw after the compaction: the summary, not the long answer.
+    const lastBody = JSON.stringify(loopback!.messageRequests.at(-1)!.body.messages);
+    assert.ok(lastBody.includes('Hello from Splitpoint'), 'the summary reached the model');
+    assert.ok(!lastBody.includes('That is the whole design.'), 'the archived long answer did not');
+    // One more short turn so the compacted history has turns for the inspector to cut between.
+    await send(frame, 'One more question.');
+    await frame.locator('article.item.assistant').filter({ hasText: 'echo: One more question.' }).waitFor({ timeout: UI_TIMEOUT });
+    await idle(frame);
+  });
+
+  step(6, 'inspector', async () => {
+    await runCommand(page, 'Splitpoint: Open Inspector');
+    const frame = await inspector();
+    const timeline = frame.locator('.timeline[role="listbox"]');
+    await timeline.waitFor({ timeout: UI_TIMEOUT });
+    // After the auto-compaction the current split point and one past compaction are shown.
+    await frame.locator('[data-marker="current-split"]').waitFor({ timeout: UI_TIMEOUT });
+    await frame.locator('.history-item').first().waitFor({ timeout: UI_TIMEOUT });
+    const rowsBefore = Number(await timeline.getAttribute('data-count'));
+    assert.ok(rowsBefore >= 4, `the timeline lists the history (${rowsBefore} rows)`);
+    // The current tail starts right after the summary: the first prompt the auto-compaction kept.
+    const currentTail = frame.locator('.timeline .row', { has: frame.locator('[data-marker="current-tail"]') });
+    await currentTail.filter({ hasText: PROMPT_AFTER }).waitFor({ timeout: UI_TIMEOUT });
+
+    for (const strategy of ['sliding-window', 'turn-window']) {
+      await frame.locator(`section.strategy[data-strategy="${strategy}"] button[data-action="preview"]`).click();
+      const plan = frame.locator(`section.plan-summary[data-strategy="${strategy}"]`);
+      await plan.waitFor({ timeout: UI_TIMEOUT });
+      const archived = Number(await plan.locator('[data-stat="archived"]').innerText());
+      assert.ok(archived > 0, `${strategy} archives something (${archived})`);
+      await frame.locator('[data-marker="preview-split"]').waitFor({ timeout: UI_TIMEOUT });
+      await frame.locator('[data-marker="preview-tail"]').waitFor({ timeout: UI_TIMEOUT });
+      await waitFor(`${strategy}: archived rows marked in the timeline`, async () => (await frame.locator('.timeline .row.archived').count()) > 0, UI_TIMEOUT);
+      await screenshot(`6-inspector-preview-${strategy}`);
+    }
+
+    // Apply sliding-window (no summary needed), then undo it.
+    const historyBefore = await frame.locator('.history-item').count();
+    await frame.locator('section.strategy[data-strategy="sliding-window"] button[data-action="apply"]').click();
+    await frame.locator('.notice', { hasText: 'Applied sliding-window' }).waitFor({ timeout: UI_TIMEOUT });
+    await waitFor('the timeline to shrink', async () => Number(await timeline.getAttribute('data-count')) < rowsBefore, UI_TIMEOUT);
+    await waitFor('a new past compaction', async () => (await frame.locator('.history-item').count()) === historyBefore + 1, UI_TIMEOUT);
+    await frame.locator('.history-item .history-strategy', { hasText: 'sliding-window' }).first().waitFor({ timeout: UI_TIMEOUT });
+    await screenshot('6-inspector-applied');
+
+    const undo = frame.locator('button[data-action="undo"]');
+    await waitFor('Undo to be enabled', async () => undo.isEnabled(), UI_TIMEOUT);
+    await undo.click();
+    await frame.locator('.notice', { hasText: 'Restored the history from the transcript.' }).waitFor({ timeout: UI_TIMEOUT });
+    await waitFor('the timeline to be restored', async () => Number(await timeline.getAttribute('data-count')) === rowsBefore, UI_TIMEOUT);
+    // The tail pointer is back on the auto-compaction's tail, not on the undone one's.
+    await currentTail.filter({ hasText: PROMPT_AFTER }).waitFor({ timeout: UI_TIMEOUT });
+    // The chat marks the inspector's compaction as undone (and shows no divider for the undo itself).
+    const chatFrame = await chat();
+    await chatFrame.locator('section.item.compaction.undone', { hasText: 'sliding-window' }).waitFor({ timeout: UI_TIMEOUT });
+    await chatFrame.locator('.item.notice', { hasText: 'Undid the last compaction' }).waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await chatFrame.locator('section.item.compaction').count(), 2, 'dividers: the auto-compaction and the undone sliding-window');
+  });
+
+  step(7, 'transcript-tab', async () => {
+    const frame = await chat();
+    // The auto-compaction's divider (the first one) links to its transcript.
+    await frame.locator('section.item.compaction').first().getByRole('button', { name: /^Open transcript / }).click();
+    const tab = editorTab(page, /^transcript_\d+_.*\.jsonl$/);
+    await tab.first().waitFor({ timeout: UI_TIMEOUT });
+    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: '"type":"splitpoint.transcript"' }).first().waitFor({ timeout: UI_TIMEOUT });
+    // And that is a transcript of this session, in the workspace's .transcripts folder.
+    const files = readdirSync(join(workspace, '.transcripts')).filter((f) => /^transcript_.*\.jsonl$/.test(f));
+    assert.ok(files.length >= 2, `transcripts written (${files.join(', ')})`);
+    const label = await tab.first().locator('.label-name').innerText();
+    assert.ok(files.includes(label.trim()), `the tab (${label}) is one of the transcripts`);
+  });
+});
