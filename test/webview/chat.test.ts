@@ -214,6 +214,8 @@ describe('chat webview in headless Chromium', () => {
     const second = p.page.locator('article.card').nth(1);
     await second.getByRole('button', { name: 'Reject with reason…' }).click();
     const reason = second.getByRole('textbox', { name: 'Reason for rejecting write_file' });
+    // Focus moves in an effect after the render: wait for it (bounded), then assert.
+    for (let i = 0; i < 40 && !(await reason.evaluate((el) => el === document.activeElement)); i++) await p.page.waitForTimeout(50);
     assert.ok(await reason.evaluate((el) => el === document.activeElement), 'the reason box takes focus');
     await reason.fill('  Use a temp dir instead  ');
     await reason.press('Enter');
