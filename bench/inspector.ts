@@ -24,11 +24,10 @@ import type { InspectorSession, PlanView } from '../src/protocol';
 import { sizeLabel, type BenchContext } from './context';
 import { fmtBytes, fmtMs, fmtRatio, log, median, notAvailable, REPO, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
 import type { BenchSize } from './sessions';
+import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium';
 
 const TITLE = '5. Inspector (headless Chromium)';
 const TARGET = 'first inspector render < 200 ms at 10,000 messages';
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const STRATEGIES_CLICKED = ['sliding-window', 'recent-token-fraction'];
 const ROW = '.timeline [role=option]';
 
@@ -66,16 +65,14 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
   if (!existsSync(bundle)) return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
   if (!existsSync(join(REPO, 'src', 'inspectorModel.ts'))) return notAvailable('inspector', TITLE, 'src/inspectorModel.ts does not exist', [TARGET]);
   if (!existsSync(join(REPO, 'src', 'webviewHtml.ts'))) return notAvailable('inspector', TITLE, 'src/webviewHtml.ts (the page shell) does not exist', [TARGET]);
-  if (!existsSync(CHROMIUM)) return notAvailable('inspector', TITLE, `${CHROMIUM} is not installed`, [TARGET]);
+  if (!existsSync(CHROMIUM_PATH)) return notAvailable('inspector', TITLE, `${CHROMIUM_PATH} is not installed`, [TARGET]);
   let model: InspectorModel;
-  let chromium: typeof import('playwright-core').chromium;
   try {
     const spec = '../src/inspectorModel';
     model = (await import(spec)) as InspectorModel;
     if (typeof model.buildInspectorSession !== 'function' || typeof model.planToView !== 'function') throw new Error('buildInspectorSession / planToView not exported');
-    chromium = (await import('playwright-core')).chromium;
   } catch (e) {
-    return notAvailable('inspector', TITLE, `could not load the inspector model or playwright-core: ${(e as Error).message}`, [TARGET]);
+    return notAvailable('inspector', TITLE, `could not load the inspector model: ${(e as Error).message}`, [TARGET]);
   }
 
   // --- Host side: the InspectorSession and the plan views, with the real engine (warm counter).
@@ -122,7 +119,7 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
 
   // --- The page.
   const server = await serve(bundle);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   const runs: Record<number, PageRun[]> = {};
   let failure: string | undefined;
   try {

@@ -1,20 +1,12 @@
 // Playwright helpers for driving the VS Code workbench that code-server serves: the command palette,
 // input boxes, notifications, editor tabs, and webviews (each one two frames deep:
 // `iframe.webview` → `iframe#active-frame`).
-import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.SPLITPOINT_CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/** Debian's Chromium, started the way every browser test here starts it. */
+export function launchBrowser(): Promise<Browser> {
+  return launchChromium();
 }
 
 /** Polls `fn` until it returns a value other than undefined/false, or throws after `timeoutMs`. */

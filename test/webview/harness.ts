@@ -8,21 +8,12 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Dialog, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium';
 import type { ChatToHost, HostToChat } from '../../src/protocol';
 import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
 
 const ROOT = resolve(import.meta.dirname ?? __dirname, '../..');
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export type Theme = 'dark' | 'light';
 
@@ -227,7 +218,7 @@ export class WebviewHarness {
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     return new WebviewHarness(origin, browser, server, dir, served);
   }
 

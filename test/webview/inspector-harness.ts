@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium';
 import type { Message } from '../../src/core/conversation';
 import { applyPlan, type CompactionPlan, type PlanContext } from '../../src/core/plan';
 import type { CompactionRecord } from '../../src/core/session';
@@ -19,10 +20,8 @@ import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..', '..');
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return launchChromium();
 }
 
 /** Bundle webview/inspector/main.tsx the way esbuild.mjs does, into a fresh temp dir. */
