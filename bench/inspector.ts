@@ -14,8 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import type { Message } from '../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext } from '../src/core/plan';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../src/core/plan';
 import { planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
 import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
@@ -25,30 +24,12 @@ import { sizeLabel, type BenchContext } from './context';
 import { fmtBytes, fmtMs, fmtRatio, log, median, notAvailable, REPO, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
 import type { BenchSize } from './sessions';
 import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium';
+import { buildInspectorSession, planToView } from '../src/inspectorModel';
 
 const TITLE = '5. Inspector (headless Chromium)';
 const TARGET = 'first inspector render < 200 ms at 10,000 messages';
 const STRATEGIES_CLICKED = ['sliding-window', 'recent-token-fraction'];
 const ROW = '.timeline [role=option]';
-
-/** The slice of src/inspectorModel.ts the bench calls (loaded dynamically: it may not exist yet). */
-interface InspectorModel {
-  buildInspectorSession(input: {
-    source: string;
-    readOnly: boolean;
-    sessionId: string;
-    title: string;
-    messages: readonly Message[];
-    effective: readonly Message[];
-    compactions: readonly never[];
-    ctx: PlanContext;
-    overhead: { system: number; tools: number };
-    autoCompactThreshold: number | null;
-    canUndo: boolean;
-    tailStartId: string | null;
-  }): InspectorSession;
-  planToView(plan: CompactionPlan, requestId: number, computeMs: number): PlanView;
-}
 
 interface PageRun {
   readyMs: number;
@@ -63,17 +44,8 @@ interface PageRun {
 export async function benchInspector(ctx: BenchContext): Promise<SectionResult> {
   const bundle = join(REPO, 'dist', 'webview', 'inspector.js');
   if (!existsSync(bundle)) return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
-  if (!existsSync(join(REPO, 'src', 'inspectorModel.ts'))) return notAvailable('inspector', TITLE, 'src/inspectorModel.ts does not exist', [TARGET]);
   if (!existsSync(join(REPO, 'src', 'webviewHtml.ts'))) return notAvailable('inspector', TITLE, 'src/webviewHtml.ts (the page shell) does not exist', [TARGET]);
   if (!existsSync(CHROMIUM_PATH)) return notAvailable('inspector', TITLE, `${CHROMIUM_PATH} is not installed`, [TARGET]);
-  let model: InspectorModel;
-  try {
-    const spec = '../src/inspectorModel';
-    model = (await import(spec)) as InspectorModel;
-    if (typeof model.buildInspectorSession !== 'function' || typeof model.planToView !== 'function') throw new Error('buildInspectorSession / planToView not exported');
-  } catch (e) {
-    return notAvailable('inspector', TITLE, `could not load the inspector model: ${(e as Error).message}`, [TARGET]);
-  }
 
   // --- Host side: the InspectorSession and the plan views, with the real engine (warm counter).
   const tokenizer = createTokenizer('gpt-tokenizer');
@@ -87,7 +59,7 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
     const effective = planMicroCompact(messages, { keepRecent: 3, minChars: 100 }, pctx).output;
     let session!: InspectorSession;
     const build = () =>
-      (session = model.buildInspectorSession({
+      (session = buildInspectorSession({
         source: 'Current session',
         readOnly: false,
         sessionId: `bench-${size}`,
@@ -111,7 +83,7 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
       planMs[strategy] = sample(() => {
         const t = performance.now();
         const plan = planWith(strategy, messages, {}, pctx);
-        plans[strategy] = model.planToView(plan, 0, performance.now() - t);
+        plans[strategy] = planToView(plan, 0, performance.now() - t);
       }, ctx.quick ? 2 : 7, 1);
     }
     host[size] = { session, json: JSON.stringify({ type: 'session', session }), buildMs, plans, planMs };
