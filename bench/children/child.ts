@@ -17,7 +17,6 @@ import { TranscriptStore } from '../../src/core/transcripts';
 import { budgetTrigger } from '../../src/core/triggers';
 import { benchSession, sourcePool } from '../sessions';
 
-const MB = 1024 * 1024;
 
 function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;
