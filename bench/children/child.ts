@@ -17,7 +17,6 @@ import { TranscriptStore } from '../../src/core/transcripts';
 import { budgetTrigger } from '../../src/core/triggers';
 import { benchSession, sourcePool } from '../sessions';
 
-
 function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;
   if (!g) throw new Error('run this child with --expose-gc');
