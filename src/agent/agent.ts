@@ -163,6 +163,13 @@ export class AgentStateError extends Error {
 export const DEFAULT_MAX_STEPS = 200;
 export const MAX_TOKENS_NOT_EXECUTED = 'Not executed: the reply reached the max_tokens limit, so this tool call may be incomplete.';
 
+/** Tokens a request spends outside its messages: the system prompt and the tool definitions. */
+export function requestOverheadTokens(tokenizer: TextTokenizer, system: string, tools: readonly ToolDefinition[]): number {
+  let n = tokenizer.countText(system);
+  for (const t of tools) n += tokenizer.countText(t.name) + tokenizer.countText(t.description) + tokenizer.countText(JSON.stringify(t.input_schema));
+  return n;
+}
+
 export function defaultSystemPrompt(o: { readOnly?: boolean; workspaceRoot?: string } = {}): string {
   const where = o.workspaceRoot ? ` The workspace folder is ${o.workspaceRoot}; all paths are relative to it.` : ' All paths are relative to the workspace folder.';
   const toolsText = o.readOnly
@@ -267,8 +274,7 @@ export class AgentLoop implements Disposable {
     const tools = this.tools.definitions();
     const key = `${this.system.length}:${tools.map((t) => t.name).join(',')}`;
     if (this.overheadCache?.key === key) return this.overheadCache.tokens;
-    let n = this.tokenizer.countText(this.system);
-    for (const t of tools) n += this.tokenizer.countText(t.name) + this.tokenizer.countText(t.description) + this.tokenizer.countText(JSON.stringify(t.input_schema));
+    const n = requestOverheadTokens(this.tokenizer, this.system, tools);
     this.overheadCache = { key, tokens: n };
     return n;
   }

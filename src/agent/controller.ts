@@ -16,12 +16,12 @@ import { planMicroCompact } from '../core/strategies/microCompact';
 import { CachingTextTokenizer } from '../core/textCountCache';
 import { summarize } from '../core/summarize';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../core/tokenizers';
-import { MemoizedMessageCounter, type TextTokenizer } from '../core/tokens';
+import { MemoizedMessageCounter } from '../core/tokens';
 import { TranscriptStore } from '../core/transcripts';
 import { budgetTrigger } from '../core/triggers';
 import { buildInspectorSession, messageDetail, planToView } from '../inspectorModel';
 import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../protocol';
-import { AgentLoop, defaultSystemPrompt, type AgentEvent } from './agent';
+import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
 import { AnthropicLlmClient } from './anthropicClient';
 import { ChatLog } from './chatLog';
 import type { HostSettings } from './hostSettings';
@@ -67,7 +67,7 @@ interface PendingApproval {
 
 export class AgentController implements Disposable {
   private readonly store: SessionFileStore;
-  private readonly tokenizer: TextTokenizer;
+  private readonly tokenizer: CachingTextTokenizer;
   private readonly counter: MemoizedMessageCounter;
   private readonly calibration: CalibratedCounter;
   private settings: HostSettings;
@@ -84,6 +84,7 @@ export class AgentController implements Disposable {
   private manualAbort: AbortController | undefined;
   /** Streaming state: which chat item receives the deltas of content block i of step s. */
   private streamItems = new Map<string, string>();
+  private staticOverhead: { system: number; tools: number } | undefined;
   /** The plan context the pipeline uses; settings changes update it in place. */
   private ctx!: PlanContext;
 
@@ -168,7 +169,7 @@ export class AgentController implements Disposable {
         transcripts: new TranscriptStore({ dir: this.transcriptDir() }),
         ctx: (this.ctx = this.planContext()),
         summarizer: (input, focus, signal) => this.runSummarizer(input, focus, signal),
-        overheadTokens: () => this.agent?.rawOverheadTokens() ?? 0,
+        overheadTokens: () => this.overheadTokens(),
         scale: () => this.calibration.factor,
       },
       this.pipelineSettings(),
@@ -281,7 +282,8 @@ export class AgentController implements Disposable {
 
   contextMeter(): ContextMeter {
     return {
-      used: this.pipelineInstance.currentTokens(),
+      // Until the tokenizer has loaded (off the activation path, see warmup) nothing is counted.
+      used: this.tokenizer.loaded ? this.pipelineInstance.currentTokens() : 0,
       window: this.settings.contextWindow,
       threshold: this.settings.autoCompact.enabled ? Math.round(this.settings.autoCompact.threshold * this.settings.contextWindow) : null,
     };
@@ -297,18 +299,13 @@ export class AgentController implements Disposable {
     if (this.agent && this.agentKey === key) return this.agent;
     this.agent?.dispose();
     const client = this.deps.createClient ? this.deps.createClient(key, this.settings.baseUrl) : new Anthropic({ apiKey: key, baseURL: this.settings.baseUrl, maxRetries: 2 });
-    const readOnly = !this.deps.trusted || !this.deps.workspaceRoot;
-    const tools = new WorkspaceTools({
-      root: this.deps.workspaceRoot ?? this.deps.storageDir,
-      readOnly,
-      limits: { defaultCommandTimeoutMs: this.settings.commandTimeoutMs },
-    });
+    const { tools, system } = this.toolsAndSystem();
     const gate: ApprovalGate = { request: (req, signal) => this.awaitApproval(req, signal) };
     this.agent = new AgentLoop({
       client,
       model: this.settings.model,
       maxTokens: this.settings.maxOutputTokens,
-      system: defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot }),
+      system,
       pipeline: this.pipelineInstance,
       tools,
       approvals: gate,
@@ -319,6 +316,32 @@ export class AgentController implements Disposable {
     });
     this.agentKey = key;
     return this.agent;
+  }
+
+  /** The agent's tools and system prompt (read-only tools in an untrusted workspace or without a folder). */
+  private toolsAndSystem(): { tools: WorkspaceTools; system: string } {
+    const readOnly = !this.deps.trusted || !this.deps.workspaceRoot;
+    const tools = new WorkspaceTools({
+      root: this.deps.workspaceRoot ?? this.deps.storageDir,
+      readOnly,
+      limits: { defaultCommandTimeoutMs: this.settings.commandTimeoutMs },
+    });
+    return { tools, system: defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot }) };
+  }
+
+  /** System prompt and tool definitions, in tokens (the agent sends exactly these; known before it exists). */
+  private overheadParts(): { system: number; tools: number } {
+    if (!this.staticOverhead) {
+      const { tools, system } = this.toolsAndSystem();
+      const systemTokens = this.tokenizer.countText(system);
+      this.staticOverhead = { system: systemTokens, tools: requestOverheadTokens(this.tokenizer, system, tools.definitions()) - systemTokens };
+    }
+    return this.staticOverhead;
+  }
+
+  private overheadTokens(): number {
+    const parts = this.overheadParts();
+    return parts.system + parts.tools;
   }
 
   /** Send a prompt. Errors (no key, busy) become chat items; nothing throws to the view. */
@@ -641,7 +664,7 @@ export class AgentController implements Disposable {
       else inEffect.push(c);
     }
     const current = inEffect[inEffect.length - 1];
-    const overheadRaw = this.agent?.rawOverheadTokens() ?? 0;
+    const overhead = this.overheadParts();
     return buildInspectorSession({
       source,
       readOnly,
@@ -651,7 +674,7 @@ export class AgentController implements Disposable {
       effective,
       compactions: meta.compactions,
       ctx: this.ctx,
-      overhead: { system: Math.round(overheadRaw * 0.3), tools: overheadRaw - Math.round(overheadRaw * 0.3) },
+      overhead,
       autoCompactThreshold: this.settings.autoCompact.enabled ? Math.round(this.settings.autoCompact.threshold * this.settings.contextWindow) : null,
       strategyParams,
       canUndo: !readOnly && !!last && meta.compactions[meta.compactions.length - 1] === last,
@@ -701,7 +724,7 @@ export class AgentController implements Disposable {
   warmup(): void {
     setTimeout(() => {
       try {
-        this.tokenizer.countText('warm up');
+        this.tokenizer.warmup();
         this.fireContext();
       } catch (e) {
         this.deps.log.error(`Tokenizer failed to load: ${(e as Error).message}`);

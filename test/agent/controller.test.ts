@@ -172,6 +172,8 @@ test('a reload (new controller on the same storage) restores the session and the
 
     const reloaded = r.make();
     assert.equal(reloaded.session.meta.title, 'Second chat', 'the most recent session is reopened');
+    // The meter counts the system prompt and tool definitions before the agent is rebuilt.
+    assert.ok(reloaded.contextMeter().used > 500, `context after reload: ${reloaded.contextMeter().used}`);
     assert.deepEqual(kinds(reloaded.chatState(true).items), ['user', 'assistant']);
     const listed = reloaded.listSessions().map((s) => s.title);
     assert.deepEqual(listed.sort(), ['First chat', 'Second chat']);

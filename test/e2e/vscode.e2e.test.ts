@@ -309,4 +309,22 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     const label = await tab.first().locator('.label-name').innerText();
     assert.ok(files.includes(label.trim()), `the tab (${label}) is one of the transcripts`);
   });
+
+  step(8, 'reload-window', async () => {
+    const before = await chat();
+    const prompts = await before.locator('article.item.user').allInnerTexts();
+    const dividers = await before.locator('section.item.compaction').count();
+    assert.ok(prompts.length >= 2, 'there is a conversation to lose');
+    // A real window reload: the extension host restarts and everything is read back from disk.
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const entry = page.locator('.activitybar a[aria-label="Splitpoint"]').first();
+    await entry.waitFor({ timeout: 60_000 });
+    if ((await page.locator('iframe.webview').count()) === 0 || !(await entry.getAttribute('aria-expanded'))?.includes('true')) await entry.click();
+    const after = await chat();
+    await after.locator('.toolbar .title-text', { hasText: PROMPT_READ }).waitFor({ timeout: UI_TIMEOUT });
+    await waitFor('the chat to be restored', async () => (await after.locator('article.item.user').count()) === prompts.length, UI_TIMEOUT);
+    assert.deepEqual(await after.locator('article.item.user').allInnerTexts(), prompts);
+    assert.equal(await after.locator('section.item.compaction').count(), dividers);
+  });
 });
