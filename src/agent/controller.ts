@@ -1,7 +1,7 @@
 // The host-side brain of the extension, free of `vscode` so it is tested in plain Node: one chat
 // session at a time (its model history, its chat log, its pipeline and agent loop), approvals,
 // manual compaction, inspector previews/apply/undo, and session listing/resume.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { CalibratedCounter } from '../core/calibration';
@@ -17,7 +17,7 @@ import { CachingTextTokenizer } from '../core/textCountCache';
 import { summarize } from '../core/summarize';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../core/tokenizers';
 import { MemoizedMessageCounter } from '../core/tokens';
-import { TranscriptStore } from '../core/transcripts';
+import { TranscriptStore, writeFileAtomic } from '../core/transcripts';
 import { budgetTrigger } from '../core/triggers';
 import { buildInspectorSession, messageDetail, planToView } from '../inspectorModel';
 import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../protocol';
@@ -69,7 +69,7 @@ export class AgentController implements Disposable {
   private readonly store: SessionFileStore;
   private readonly tokenizer: CachingTextTokenizer;
   private readonly counter: MemoizedMessageCounter;
-  private readonly calibration: CalibratedCounter;
+  private calibration: CalibratedCounter;
   private settings: HostSettings;
   private sessionLog!: SessionLog;
   private chatLog!: ChatLog;
@@ -111,10 +111,54 @@ export class AgentController implements Disposable {
     // Short texts (placeholders, prompts, tool names) repeat endlessly: remember their counts.
     this.tokenizer = new CachingTextTokenizer(createTokenizer(DEFAULT_TOKENIZER));
     this.counter = new MemoizedMessageCounter(this.tokenizer);
-    this.calibration = new CalibratedCounter(this.counter);
+    this.calibration = this.loadCalibration(this.settings.model);
     const latest = this.store.list()[0];
     if (latest) this.openSession(latest.id);
     else this.openSession(undefined);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Calibration: the ratio between the API's reported input tokens and our o200k estimate, per
+  // model, kept across restarts (small requests are too noisy to learn from).
+
+  private calibrationFile(): string {
+    return join(this.deps.storageDir, 'calibration.json');
+  }
+
+  private readCalibrations(): Record<string, unknown> {
+    try {
+      const all = JSON.parse(readFileSync(this.calibrationFile(), 'utf8')) as unknown;
+      return typeof all === 'object' && all !== null && !Array.isArray(all) ? (all as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private loadCalibration(model: string): CalibratedCounter {
+    const options = { model, minEstimatedTokens: 1_000 };
+    const snapshot = this.readCalibrations()[model];
+    if (snapshot === undefined) return new CalibratedCounter(this.counter, options);
+    try {
+      return CalibratedCounter.fromJSON(this.counter, snapshot, options);
+    } catch (e) {
+      this.deps.log.warn(`Ignoring the saved calibration for ${model}: ${(e as Error).message}`);
+      return new CalibratedCounter(this.counter, options);
+    }
+  }
+
+  private saveCalibration(): void {
+    try {
+      const all = this.readCalibrations();
+      all[this.settings.model] = this.calibration.toJSON();
+      writeFileAtomic(this.calibrationFile(), JSON.stringify(all, null, 2));
+    } catch (e) {
+      this.deps.log.warn(`Could not save the token calibration: ${(e as Error).message}`);
+    }
+  }
+
+  /** The current calibration factor (API-reported / local estimate). */
+  get calibrationFactor(): number {
+    return this.calibration.factor;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -250,6 +294,7 @@ export class AgentController implements Disposable {
     if (modelChanged && !this.busy) {
       this.agent?.dispose();
       this.agent = undefined;
+      this.calibration = this.loadCalibration(settings.model);
     }
     this.fireContext();
     this.sessionChanged.fire();
@@ -511,6 +556,7 @@ export class AgentController implements Disposable {
         break;
       }
       case 'usage':
+        this.saveCalibration();
         this.fireContext();
         break;
       case 'error':
