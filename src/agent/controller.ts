@@ -14,7 +14,7 @@ import { getStrategy, resolveParams, STRATEGIES } from '../core/strategies';
 import { ReplacementCache } from '../core/strategies/common';
 import { planMicroCompact } from '../core/strategies/microCompact';
 import { CachingTextTokenizer } from '../core/textCountCache';
-import { summarize } from '../core/summarize';
+import { summarize, SummarizationError } from '../core/summarize';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../core/tokenizers';
 import { MemoizedMessageCounter } from '../core/tokens';
 import { TranscriptStore, writeFileAtomic } from '../core/transcripts';
@@ -624,7 +624,6 @@ export class AgentController implements Disposable {
   private async runSummarizer(input: Parameters<typeof summarize>[0], focus: string | undefined, signal?: AbortSignal) {
     const key = await this.deps.getApiKey();
     if (!key) {
-      const { SummarizationError } = await import('../core/summarize');
       return { ok: false as const, attempts: 0, error: new SummarizationError('failed', new MissingApiKeyError().message) };
     }
     const client = new AnthropicLlmClient({ apiKey: key, baseURL: this.settings.baseUrl, model: this.settings.model });

@@ -4,7 +4,7 @@
 //   3. manual compact: the model's compact(focus) tool or the user's command, applied after the
 //      current tool batch.
 // Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
-import { newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
+import { isTurnStart, newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
 import { Emitter } from './events';
 import { assertPlanValid } from './invariants';
 import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
@@ -154,8 +154,7 @@ export class CompactionPipeline {
       c.first = msgs[0];
     }
     for (let i = c.length; i < msgs.length; i++) {
-      const m = msgs[i];
-      if (m.role === 'user' && !m.synthetic && (typeof m.content === 'string' || !m.content.some((b) => b.type === 'tool_result'))) c.count++;
+      if (isTurnStart(msgs[i])) c.count++;
     }
     c.length = msgs.length;
     return c.count;
