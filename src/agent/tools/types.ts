@@ -1,0 +1,76 @@
+// The tool contract between the agent and a tool set: definitions in the Messages API's `tools`
+// shape, calls, results, the approval gate, and the context a call runs in.
+
+/** A tool definition in the Messages API's `tools` shape (structurally an `Anthropic.Tool`). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  input_schema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
+}
+
+/** What the user is asked to approve. */
+export interface ApprovalRequest {
+  toolUseId: string;
+  tool: string;
+  /** One line for the prompt, e.g. "Edit src/a.ts" or "Run `npm test`". */
+  title: string;
+  /** edit_file / write_file: the change as a unified diff. */
+  diff?: { path: string; unified: string; isNewFile: boolean };
+  /** run_command: the command line. */
+  command?: string;
+}
+
+export interface ApprovalDecision {
+  approved: boolean;
+  /** Why it was rejected (told to the model). */
+  reason?: string;
+}
+
+/** The host's approval UI. Must resolve (as rejected) when `signal` aborts; the agent also enforces that. */
+export interface ApprovalGate {
+  request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+export interface ToolResult {
+  /** The text the model sees as the tool_result content. */
+  content: string;
+  isError: boolean;
+}
+
+/** What the agent hands a tool for one call. */
+export interface ToolCallContext {
+  toolUseId: string;
+  /** Aborts when the user stops the run: commands are killed, approvals resolve as rejected. */
+  signal: AbortSignal;
+  /** Ask the user (the agent wraps its ApprovalGate: events, and rejection on abort). */
+  requestApproval(req: Omit<ApprovalRequest, 'toolUseId'>): Promise<ApprovalDecision>;
+  /** The compact tool: ask the pipeline to compact after this batch of tool calls. */
+  requestCompaction?(focus: string | undefined): void;
+  /** Live output of a running command (stdout and stderr as they arrive). */
+  onOutput?(chunk: string): void;
+}
+
+/** What the agent needs from a tool set. */
+export interface ToolExecutor {
+  /** True when only read-only tools are offered and executable. */
+  readonly readOnly: boolean;
+  definitions(): ToolDefinition[];
+  /** Never rejects: failures come back as { isError: true }. */
+  execute(call: ToolCall, ctx: ToolCallContext): Promise<ToolResult>;
+}
+
+export const CANCELLED_BY_USER = 'Cancelled by the user.';
+
+/** A tool failed in a way the model should hear about (becomes an is_error tool_result). */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
