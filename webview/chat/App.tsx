@@ -1,17 +1,11 @@
 // The chat view: toolbar, context meter, conversation, status line and composer.
-import { useLayoutEffect, useReducer } from 'preact/hooks';
+import { useSnapshot } from '../shared/useSnapshot';
 import type { ChatSnapshot, ChatStore } from './store';
 import { Composer } from './components/Composer';
 import { ContextMeterView } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
 import { ApiKeyNeeded, RestrictedBanner, Welcome } from './components/EmptyState';
 import { Toolbar } from './components/Toolbar';
-
-function useSnapshot(store: ChatStore): ChatSnapshot {
-  const [, rerender] = useReducer((n: number) => n + 1, 0);
-  useLayoutEffect(() => store.subscribe(() => rerender(undefined)), [store]);
-  return store.getSnapshot();
-}
 
 export function App({ store }: { store: ChatStore }) {
   const snap = useSnapshot(store);

@@ -1,19 +1,13 @@
-// What every component may reach without prop drilling: the typed channel to the host and the
-// store's view-only state.
+// What every component may reach without prop drilling: the chat's store (its state and one method
+// per user action).
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import type { ChatToHost } from '../../src/protocol';
 import type { ChatStore } from './store';
 
-export interface ChatEnv {
-  post(msg: ChatToHost): void;
-  store: ChatStore;
-}
+export const StoreContext = createContext<ChatStore | null>(null);
 
-export const EnvContext = createContext<ChatEnv | null>(null);
-
-export function useEnv(): ChatEnv {
-  const env = useContext(EnvContext);
-  if (!env) throw new Error('useEnv: no EnvContext provider');
-  return env;
+export function useStore(): ChatStore {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useStore: no StoreContext provider');
+  return store;
 }

@@ -3,10 +3,12 @@
 // 'state'. Host messages are applied as they arrive and rendered once per animation frame.
 import { render } from 'preact';
 import type { ChatItem, ChatState, ChatToHost } from '../../src/protocol';
-import { getVsCodeApi, throttle } from '../shared/vscode';
+import { connectHost } from '../shared/host';
+import { throttle } from '../shared/throttle';
 import { App } from './App';
-import { EnvContext, type ChatEnv } from './context';
-import { ChatStore, isChatState, parseHostToChat, type UiState } from './store';
+import { StoreContext } from './context';
+import { isChatState, parseHostToChat } from './hostMessages';
+import { ChatStore, type UiState } from './store';
 
 interface SavedState {
   v: 1;
@@ -38,26 +40,22 @@ function readSaved(v: unknown): { chat: ChatState; ui: UiState } | undefined {
   return { chat: s.chat, ui: { draft: typeof ui.draft === 'string' ? ui.draft : '', expanded: typeof ui.expanded === 'object' && ui.expanded ? ui.expanded : {} } };
 }
 
-const api = getVsCodeApi<SavedState, ChatToHost>();
-const store = new ChatStore(readSaved(api.getState()));
-const env: ChatEnv = { post: (msg) => api.postMessage(msg), store };
+const host = connectHost<ChatToHost>();
+const store = new ChatStore(host.post, readSaved(host.getState()));
 
 const root = document.getElementById('root');
 if (root) {
   render(
-    <EnvContext.Provider value={env}>
+    <StoreContext.Provider value={store}>
       <App store={store} />
-    </EnvContext.Provider>,
+    </StoreContext.Provider>,
     root,
   );
 }
 
-window.addEventListener('message', (event: MessageEvent) => {
-  const msg = parseHostToChat(event.data);
-  if (msg) store.apply(msg);
-});
+host.listen(parseHostToChat, (msg) => store.apply(msg));
 
-const save = throttle(() => api.setState(toSaved(store)), 250);
+const save = throttle(() => host.setState(toSaved(store)), 250);
 store.subscribe(save);
 store.onUiChange(save);
 window.addEventListener('pagehide', () => save.flush());
@@ -65,4 +63,4 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') save.flush();
 });
 
-env.post({ type: 'ready' });
+store.ready();

@@ -1,9 +1,11 @@
 // The chat view's model. Host messages are applied in order as they arrive (cheap: deltas are only
 // buffered), and the view is told to re-render at most once per animation frame. Snapshots are
 // immutable: an item object changes identity only when that item changed, so memoized item
-// components skip everything else.
-import type { ChatItem, ChatState, ContextMeter, HostToChat } from '../../src/protocol';
+// components skip everything else. Each user action is a method here: components call it, it posts
+// the intent to the host and updates what the view keeps.
+import type { ChatItem, ChatState, ChatToHost, HostToChat } from '../../src/protocol';
 import { frameScheduler } from '../shared/frame';
+import { isItem } from './hostMessages';
 
 export interface ChatSnapshot {
   readonly chat: ChatState;
@@ -50,7 +52,10 @@ export class ChatStore {
   private readonly frame = frameScheduler(() => this.flush());
   readonly ui: UiState;
 
-  constructor(saved?: { chat: ChatState; ui?: Partial<UiState> }) {
+  constructor(
+    private readonly post: (message: ChatToHost) => void,
+    saved?: { chat: ChatState; ui?: Partial<UiState> },
+  ) {
     this.chat = saved?.chat ?? EMPTY_CHAT;
     this.hydrated = saved !== undefined;
     this.ui = { draft: saved?.ui?.draft ?? '', expanded: { ...(saved?.ui?.expanded ?? {}) } };
@@ -75,6 +80,45 @@ export class ChatStore {
     this.focusListeners.add(fn);
     return () => this.focusListeners.delete(fn);
   }
+
+  // --- User actions: each posts its intent to the host. -------------------------------------
+
+  /** Tells the host the view is listening; it answers with 'state'. */
+  ready = (): void => this.post({ type: 'ready' });
+
+  /** Sends a prompt; the draft it came from is cleared. */
+  send = (text: string): void => {
+    this.post({ type: 'send', text });
+    this.setDraft('');
+  };
+
+  stop = (): void => this.post({ type: 'stop' });
+
+  approve = (toolUseId: string): void => this.post({ type: 'approve', toolUseId });
+
+  /** Rejects a tool call, with the reason the user typed (if any). */
+  reject = (toolUseId: string, reason?: string): void => {
+    const r = reason?.trim();
+    this.post(r ? { type: 'reject', toolUseId, reason: r } : { type: 'reject', toolUseId });
+  };
+
+  retry = (): void => this.post({ type: 'retry' });
+
+  newChat = (): void => this.post({ type: 'newChat' });
+
+  setApiKey = (): void => this.post({ type: 'setApiKey' });
+
+  /** Compacts now, with what the summary should keep (if the user said). */
+  compact = (focus?: string): void => {
+    const f = focus?.trim();
+    this.post(f ? { type: 'compact', focus: f } : { type: 'compact' });
+  };
+
+  openInspector = (): void => this.post({ type: 'openInspector' });
+
+  openTranscript = (path: string): void => this.post({ type: 'openTranscript', path });
+
+  // --- Host messages and view-only state. --------------------------------------------------
 
   apply(msg: HostToChat): void {
     if (msg.type === 'delta') {
@@ -201,50 +245,5 @@ export class ChatStore {
 
   private announce(text: string): void {
     this.announcement = { text, seq: this.announcement.seq + 1 };
-  }
-}
-
-export function isItem(v: unknown): v is ChatItem {
-  if (typeof v !== 'object' || v === null) return false;
-  const r = v as Record<string, unknown>;
-  return typeof r.id === 'string' && typeof r.kind === 'string' && ITEM_KINDS.has(r.kind);
-}
-
-const ITEM_KINDS = new Set(['user', 'assistant', 'thinking', 'tool', 'compaction', 'error', 'notice']);
-
-export function isContextMeter(v: unknown): v is ContextMeter {
-  if (typeof v !== 'object' || v === null) return false;
-  const r = v as Record<string, unknown>;
-  return typeof r.used === 'number' && typeof r.window === 'number' && (r.threshold === null || typeof r.threshold === 'number');
-}
-
-export function isChatState(v: unknown): v is ChatState {
-  if (typeof v !== 'object' || v === null) return false;
-  const r = v as Record<string, unknown>;
-  return typeof r.sessionId === 'string' && Array.isArray(r.items) && typeof r.busy === 'boolean' && isContextMeter(r.context) && typeof r.hasApiKey === 'boolean';
-}
-
-/**
- * A host message, or null. The host is trusted, but a malformed message must not take the view
- * down: check the shape each branch relies on.
- */
-export function parseHostToChat(v: unknown): HostToChat | null {
-  if (typeof v !== 'object' || v === null) return null;
-  const m = v as Record<string, unknown>;
-  switch (m.type) {
-    case 'state':
-      return isChatState(m.state) ? (m as unknown as HostToChat) : null;
-    case 'item':
-      return isItem(m.item) ? (m as unknown as HostToChat) : null;
-    case 'delta':
-      return typeof m.id === 'string' && typeof m.text === 'string' ? (m as unknown as HostToChat) : null;
-    case 'busy':
-      return typeof m.busy === 'boolean' && typeof m.compacting === 'boolean' ? (m as unknown as HostToChat) : null;
-    case 'context':
-      return isContextMeter(m.context) ? (m as unknown as HostToChat) : null;
-    case 'focusInput':
-      return { type: 'focusInput' };
-    default:
-      return null;
   }
 }

@@ -1,10 +1,10 @@
 // The input box. Enter sends, Shift+Enter inserts a newline. The user may type while the agent is
 // busy; Send is then replaced by Stop (Escape in the box also stops), and Enter keeps the draft.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useEnv } from '../context';
+import { useStore } from '../context';
 
 export function Composer({ busy, compacting }: { busy: boolean; compacting: boolean }) {
-  const { post, store } = useEnv();
+  const store = useStore();
   const [text, setText] = useState(store.ui.draft);
   const [hint, setHint] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
@@ -24,10 +24,10 @@ export function Composer({ busy, compacting }: { busy: boolean; compacting: bool
       setHint('The agent is still working: wait, or press Stop, then send.');
       return;
     }
-    post({ type: 'send', text });
-    update('');
+    store.send(text);
+    setText('');
   };
-  const stop = () => post({ type: 'stop' });
+  const stop = store.stop;
 
   return (
     <div class="composer">

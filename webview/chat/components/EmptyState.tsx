@@ -1,13 +1,13 @@
 // What the view shows before there is a conversation: the API key call to action, or a welcome.
-import { useEnv } from '../context';
+import { useStore } from '../context';
 
 export function ApiKeyNeeded() {
-  const { post } = useEnv();
+  const store = useStore();
   return (
     <section class="empty api-key" aria-label="API key needed">
       <h2>Set your Anthropic API key</h2>
       <p>Splitpoint talks to Claude with your own Anthropic API key. Set it to start chatting.</p>
-      <button type="button" class="button primary big" onClick={() => post({ type: 'setApiKey' })}>
+      <button type="button" class="button primary big" onClick={store.setApiKey}>
         Set API key
       </button>
     </section>

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatItem, ToolStatus } from '../../../src/protocol';
 import { domId, formatInt } from '../../shared/format';
-import { useEnv } from '../context';
+import { useStore } from '../context';
 import { DiffView } from './DiffView';
 import { OutputBlock } from './OutputBlock';
 
@@ -35,7 +35,7 @@ export function toolSummary(item: ToolItem): string {
 }
 
 export function ToolCard({ item }: { item: ToolItem }) {
-  const { store } = useEnv();
+  const store = useStore();
   const [userOpen, setUserOpen] = useState<boolean | undefined>(() => store.ui.expanded[item.id]);
   const open = userOpen ?? item.status === 'awaiting-approval';
   const headerRef = useRef<HTMLButtonElement>(null);
@@ -99,7 +99,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
 }
 
 function ApprovalBar({ item, headerRef }: { item: ToolItem; headerRef: { current: HTMLButtonElement | null } }) {
-  const { post } = useEnv();
+  const store = useStore();
   const [sent, setSent] = useState<'approved' | 'rejected' | null>(null);
   const [reasonOpen, setReasonOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -117,12 +117,11 @@ function ApprovalBar({ item, headerRef }: { item: ToolItem; headerRef: { current
     headerRef.current?.focus();
   };
   const approve = () => {
-    post({ type: 'approve', toolUseId: item.id });
+    store.approve(item.id);
     finish('approved');
   };
   const reject = (withReason?: string) => {
-    const r = withReason?.trim();
-    post(r ? { type: 'reject', toolUseId: item.id, reason: r } : { type: 'reject', toolUseId: item.id });
+    store.reject(item.id, withReason);
     finish('rejected');
   };
 

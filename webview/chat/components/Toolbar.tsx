@@ -1,10 +1,10 @@
 // The header: session title and model, and the chat actions (New chat, Compact now with an optional
 // focus prompt, Open inspector, API key).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { useEnv } from '../context';
+import { useStore } from '../context';
 
 export function Toolbar({ title, model, hasApiKey, compacting }: { title: string; model: string; hasApiKey: boolean; compacting: boolean }) {
-  const { post } = useEnv();
+  const store = useStore();
   const [compactOpen, setCompactOpen] = useState(false);
   return (
     <header class="toolbar">
@@ -14,7 +14,7 @@ export function Toolbar({ title, model, hasApiKey, compacting }: { title: string
           {model ? <span class="model">{model}</span> : null}
         </div>
         <nav class="actions" aria-label="Chat actions">
-          <button type="button" class="tb-button" onClick={() => post({ type: 'newChat' })} title="Start a new chat">
+          <button type="button" class="tb-button" onClick={store.newChat} title="Start a new chat">
             New chat
           </button>
           <button
@@ -28,13 +28,13 @@ export function Toolbar({ title, model, hasApiKey, compacting }: { title: string
           >
             {compacting ? 'Compacting…' : 'Compact'}
           </button>
-          <button type="button" class="tb-button" onClick={() => post({ type: 'openInspector' })} title="Open the context inspector">
+          <button type="button" class="tb-button" onClick={store.openInspector} title="Open the context inspector">
             Inspector
           </button>
           <button
             type="button"
             class={hasApiKey ? 'tb-button' : 'tb-button attention'}
-            onClick={() => post({ type: 'setApiKey' })}
+            onClick={store.setApiKey}
             title={hasApiKey ? 'Change the Anthropic API key' : 'Set your Anthropic API key'}
           >
             {hasApiKey ? 'API key' : 'Set API key'}
@@ -47,13 +47,12 @@ export function Toolbar({ title, model, hasApiKey, compacting }: { title: string
 }
 
 function CompactForm({ onClose }: { onClose: () => void }) {
-  const { post } = useEnv();
+  const store = useStore();
   const [focus, setFocus] = useState('');
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   const submit = () => {
-    const f = focus.trim();
-    post(f ? { type: 'compact', focus: f } : { type: 'compact' });
+    store.compact(focus);
     onClose();
   };
   return (

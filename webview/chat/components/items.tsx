@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import type { ChatItem } from '../../../src/protocol';
 import { domId, formatInt, plural } from '../../shared/format';
 import { Markdown } from '../../shared/MarkdownView';
-import { useEnv } from '../context';
+import { useStore } from '../context';
 import { ToolCard } from './ToolCard';
 
 type Of<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
@@ -61,7 +61,7 @@ function AssistantMessage({ item, live }: { item: Of<'assistant'>; live: boolean
 }
 
 function ThinkingBlock({ item, live }: { item: Of<'thinking'>; live: boolean }) {
-  const { store } = useEnv();
+  const store = useStore();
   const [open, setOpen] = useState(() => store.ui.expanded[item.id] ?? false);
   const bodyId = domId('thinking', item.id);
   return (
@@ -92,7 +92,7 @@ function ThinkingBlock({ item, live }: { item: Of<'thinking'>; live: boolean }) 
 }
 
 function CompactionDivider({ item }: { item: Of<'compaction'> }) {
-  const { post } = useEnv();
+  const store = useStore();
   return (
     <section class={`item compaction${item.undone ? ' undone' : ''}`} aria-label="Compaction">
       <div class="compaction-line">
@@ -106,7 +106,7 @@ function CompactionDivider({ item }: { item: Of<'compaction'> }) {
           class="link-button"
           title={item.transcriptPath}
           aria-label={`Open transcript ${item.transcriptPath}`}
-          onClick={() => post({ type: 'openTranscript', path: item.transcriptPath })}
+          onClick={() => store.openTranscript(item.transcriptPath)}
         >
           Open transcript
         </button>
@@ -116,7 +116,7 @@ function CompactionDivider({ item }: { item: Of<'compaction'> }) {
 }
 
 function ErrorItem({ item, retry }: { item: Of<'error'>; retry: boolean }) {
-  const { post } = useEnv();
+  const store = useStore();
   return (
     <div class="item error-item">
       <span class="error-icon" aria-hidden="true">
@@ -124,7 +124,7 @@ function ErrorItem({ item, retry }: { item: Of<'error'>; retry: boolean }) {
       </span>
       <span class="error-message">{item.message}</span>
       {retry ? (
-        <button type="button" class="button secondary" onClick={() => post({ type: 'retry' })}>
+        <button type="button" class="button secondary" onClick={store.retry}>
           Retry
         </button>
       ) : null}
