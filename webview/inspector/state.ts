@@ -1,4 +1,4 @@
-// The inspector's state and how host messages change it. Pure: no DOM, no posting (App does that).
+// The inspector's state and how host messages change it. Pure: no DOM, no posting (the store does that).
 import type { HostToInspector, InspectorSession, MessageDetail, MessageRow, PlanView } from '../../src/protocol';
 
 export interface Notice {
@@ -140,7 +140,7 @@ function receiveSession(state: InspectorState, session: InspectorSession): Inspe
   const change = sessionChange(state.session, session);
   const base = { ...state, session, sessionSeq: state.sessionSeq + 1, sessionChange: change };
   if (change === 'same' || change === 'append') {
-    // The rows the preview was computed from are all still there: keep it (refreshed by App on append).
+    // The rows the preview was computed from are all still there: keep it (the store refreshes it on append).
     return { ...base, planStale: change === 'append' && state.plan !== null ? true : state.planStale };
   }
   // Another session, or a rewritten history (compaction applied, undone): the preview no longer applies.

@@ -1,0 +1,118 @@
+// Checks of what the host sends the inspector. The host is trusted, but a malformed message must
+// not take the view down or leave it half-updated: each parser checks the shape the store and the
+// components rely on, and answers null otherwise (the host connection logs and drops it).
+import type { CompactionView, HostToInspector, InspectorSession, MessageDetail, MessageRow, PlanView, StrategyParamView, StrategyView, UsageBreakdown } from '../../src/protocol';
+
+type Rec = Record<string, unknown>;
+
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const isStrOrNull = (v: unknown): v is string | null => v === null || isStr(v);
+const isOpt = (v: unknown, check: (v: unknown) => boolean): boolean => v === undefined || check(v);
+const allNum = (r: Rec, keys: readonly string[]): boolean => keys.every((k) => isNum(r[k]));
+const arrayOf = <T>(v: unknown, check: (v: unknown) => v is T): v is T[] => Array.isArray(v) && v.every(check);
+const isStrArray = (v: unknown): v is string[] => arrayOf(v, isStr);
+
+const ROW_KINDS = new Set(['user-prompt', 'tool-result', 'assistant-text', 'tool-call', 'thinking', 'summary', 'placeholder']);
+const isRowKind = (v: unknown): boolean => isStr(v) && ROW_KINDS.has(v);
+
+function isRow(v: unknown): v is MessageRow {
+  if (!isRec(v)) return false;
+  return (
+    isStr(v.id) &&
+    allNum(v, ['index', 'tokens', 'turn']) &&
+    (v.role === 'user' || v.role === 'assistant') &&
+    isRowKind(v.kind) &&
+    isStr(v.preview) &&
+    isOpt(v.tools, isStrArray) &&
+    isOpt(v.truncated, (t) => isRec(t) && allNum(t, ['originalTokens', 'tokens', 'originalChars']))
+  );
+}
+
+function isUsage(v: unknown): v is UsageBreakdown {
+  return isRec(v) && allNum(v, ['window', 'system', 'tools', 'messages', 'toolResults', 'summaries', 'free']) && (v.threshold === null || isNum(v.threshold));
+}
+
+function isCompaction(v: unknown): v is CompactionView {
+  if (!isRec(v)) return false;
+  return (
+    isStr(v.id) &&
+    isStr(v.strategy) &&
+    isStr(v.trigger) &&
+    isStr(v.transcriptPath) &&
+    allNum(v, ['at', 'tokensBefore', 'tokensAfter', 'archivedCount']) &&
+    isOpt(v.focus, isStr)
+  );
+}
+
+function isParam(v: unknown): v is StrategyParamView {
+  return isRec(v) && isStr(v.name) && isStr(v.description) && allNum(v, ['value', 'min', 'max']) && isBool(v.integer);
+}
+
+function isStrategy(v: unknown): v is StrategyView {
+  return isRec(v) && isStr(v.name) && isStr(v.title) && isStr(v.description) && isBool(v.usesSummarizer) && arrayOf(v.params, isParam);
+}
+
+export function isInspectorSession(v: unknown): v is InspectorSession {
+  if (!isRec(v)) return false;
+  return (
+    isStr(v.source) &&
+    isBool(v.readOnly) &&
+    isStr(v.sessionId) &&
+    isStr(v.title) &&
+    arrayOf(v.rows, isRow) &&
+    isUsage(v.usage) &&
+    isStrOrNull(v.tailStartId) &&
+    arrayOf(v.compactions, isCompaction) &&
+    arrayOf(v.strategies, isStrategy) &&
+    isBool(v.canUndo)
+  );
+}
+
+const isTruncation = (v: unknown): v is PlanView['truncated'][number] => isRec(v) && isStr(v.id) && allNum(v, ['tokens', 'originalTokens']);
+
+export function isPlanView(v: unknown): v is PlanView {
+  if (!isRec(v)) return false;
+  return (
+    Number.isSafeInteger(v.requestId) &&
+    isStr(v.strategy) &&
+    isRec(v.params) &&
+    Object.values(v.params).every(isNum) &&
+    isBool(v.noop) &&
+    isStrArray(v.notes) &&
+    isStrOrNull(v.tailStartId) &&
+    isStrArray(v.archivedIds) &&
+    isStrArray(v.keptIds) &&
+    arrayOf(v.truncated, isTruncation) &&
+    allNum(v, ['splitIndex', 'tokensBefore', 'tokensAfter', 'summarizerInputTokens', 'summarizerInputMessages', 'computeMs']) &&
+    isBool(v.needsSummary)
+  );
+}
+
+function isDetail(v: unknown): v is MessageDetail {
+  return isRec(v) && isStr(v.id) && isRowKind(v.kind) && isNum(v.tokens) && isStr(v.text) && isOpt(v.effectiveText, isStr);
+}
+
+/** A host message for the inspector, or null if it is not one of the protocol's shapes. */
+export function parseHostToInspector(v: unknown): HostToInspector | null {
+  if (!isRec(v)) return null;
+  const ok = (valid: boolean) => (valid ? (v as unknown as HostToInspector) : null);
+  switch (v.type) {
+    case 'session':
+      return ok(isInspectorSession(v.session));
+    case 'plan':
+      return ok(isPlanView(v.plan));
+    case 'planError':
+      return ok(Number.isSafeInteger(v.requestId) && isStr(v.message));
+    case 'detail':
+      return ok(isDetail(v.detail));
+    case 'busy':
+      return ok(isBool(v.busy) && isOpt(v.label, isStr));
+    case 'notice':
+      return ok((v.level === 'info' || v.level === 'error') && isStr(v.message));
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,206 @@
+// The inspector's model: what the host sent (reduced by state.ts), the parameter inputs, the view
+// state that survives a reload, and one method per user action. Each action posts its intent to the
+// host and updates the state; components only render the snapshot and call these methods.
+import type { HostToInspector, InspectorToHost, StrategyView } from '../../src/protocol';
+import type { ViewportInfo } from './components/Timeline';
+import { indexPlan, indexSession, type PlanIndex, type SessionIndex } from './derive';
+import { checkParams, type ParamInputs } from './params';
+import { initialState, reduce, type Action, type InspectorState, type PersistedState } from './state';
+import { ViewportStore } from './viewport';
+
+/** Parameter edits re-run a showing preview after this pause. */
+export const REPREVIEW_DELAY_MS = 250;
+
+/** Scroll and selection changes are saved after this pause; everything else at once. */
+const PERSIST_DELAY_MS = 150;
+
+export interface InspectorSnapshot {
+  readonly state: InspectorState;
+  /** Lookups over the session's rows (null until a session came). */
+  readonly sessionIndex: SessionIndex | null;
+  /** Lookups over the showing plan. */
+  readonly planIndex: PlanIndex | null;
+  /** Parameter inputs as typed, per strategy (only the edited ones). */
+  readonly inputs: ParamInputs;
+  /** The strategy last worked with (its card is highlighted). */
+  readonly highlighted: string | null;
+}
+
+/** What the store needs of the host connection. */
+export interface InspectorHostPort {
+  post(message: InspectorToHost): void;
+  setState(state: PersistedState): void;
+}
+
+export class InspectorStore {
+  /** The timeline's viewport; scrolling re-renders only the minimap, not the app. */
+  readonly viewport = new ViewportStore();
+  private snapshot: InspectorSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private restoredSelection = false;
+  private persistTimer: number | undefined;
+  private repreviewTimer: number | undefined;
+
+  constructor(
+    private readonly host: InspectorHostPort,
+    private persisted: PersistedState,
+  ) {
+    this.snapshot = { state: initialState, sessionIndex: null, planIndex: null, inputs: persisted.params, highlighted: persisted.strategy };
+  }
+
+  getSnapshot = (): InspectorSnapshot => this.snapshot;
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  /** Where the timeline was scrolled to when the view state was last saved. */
+  get savedScrollTop(): number {
+    return this.persisted.scrollTop;
+  }
+
+  /** The strategy of that name in the current session. */
+  strategy(name: string | null): StrategyView | undefined {
+    return this.snapshot.state.session?.strategies.find((s) => s.name === name);
+  }
+
+  // --- Host messages -------------------------------------------------------------------------
+
+  receive(message: HostToInspector): void {
+    this.update({ type: 'host', message });
+    if (message.type !== 'session') return;
+    const state = this.snapshot.state;
+    // The history grew while a preview was showing: refresh it.
+    if (state.sessionChange === 'append' && state.previewStrategy) this.schedulePreview(state.previewStrategy);
+    // Restore the selected row after a reload, once the session is there.
+    if (!this.restoredSelection) {
+      this.restoredSelection = true;
+      const id = this.persisted.selectedId;
+      const i = id ? message.session.rows.findIndex((r) => r.id === id) : -1;
+      if (i >= 0) this.update({ type: 'select', index: i });
+    }
+  }
+
+  // --- User actions --------------------------------------------------------------------------
+
+  /** Tells the host the view is listening; it answers with the session. */
+  ready = (): void => this.host.post({ type: 'ready' });
+
+  /** Asks the host for the plan of `name` with the parameters as typed (if they are valid). */
+  preview = (name: string): void => {
+    const s = this.strategy(name);
+    if (!s) return;
+    const check = checkParams(this.snapshot.inputs, s);
+    if (!check.ok) return;
+    const requestId = this.persisted.nextRequestId;
+    this.persist({ nextRequestId: requestId + 1, strategy: name });
+    this.setView({ highlighted: name });
+    this.update({ type: 'previewRequested', requestId, strategy: name });
+    this.host.post({ type: 'preview', requestId, strategy: name, params: check.values });
+  };
+
+  /** The user typed in a parameter's input; a showing preview of that strategy follows after a pause. */
+  setParam = (strategy: string, param: string, raw: string): void => {
+    const inputs = { ...this.snapshot.inputs, [strategy]: { ...this.snapshot.inputs[strategy], [param]: raw } };
+    this.setView({ inputs, highlighted: strategy });
+    this.persist({ params: inputs, strategy });
+    if (this.snapshot.state.previewStrategy === strategy) this.schedulePreview(strategy);
+  };
+
+  /** Back to the session's parameter values for `strategy`. */
+  resetParams = (strategy: string): void => {
+    const inputs = { ...this.snapshot.inputs };
+    delete inputs[strategy];
+    this.setView({ inputs });
+    this.persist({ params: inputs });
+    if (this.snapshot.state.previewStrategy === strategy) this.schedulePreview(strategy);
+  };
+
+  /** Asks the host to compact with `strategy` (never for a read-only session). */
+  apply = (strategy: string, focus?: string): void => {
+    const s = this.strategy(strategy);
+    if (!s || this.snapshot.state.session?.readOnly) return;
+    const check = checkParams(this.snapshot.inputs, s);
+    if (!check.ok) return;
+    this.host.post({ type: 'apply', strategy, params: check.values, ...(focus ? { focus } : {}) });
+  };
+
+  clearPreview = (): void => {
+    window.clearTimeout(this.repreviewTimer);
+    this.update({ type: 'clearPreview' });
+  };
+
+  select = (index: number): void => {
+    this.update({ type: 'select', index });
+    const id = this.snapshot.state.session?.rows[index]?.id ?? null;
+    this.persist({ selectedId: id }, false);
+  };
+
+  /** Shows a row's full text (the host sends the detail). */
+  open = (index: number): void => {
+    const row = this.snapshot.state.session?.rows[index];
+    if (!row) return;
+    this.update({ type: 'detailRequested', id: row.id, index });
+    this.persist({ selectedId: row.id }, false);
+    this.host.post({ type: 'showMessage', id: row.id });
+  };
+
+  closeDetail = (): void => this.update({ type: 'closeDetail' });
+
+  dismissNotice = (id: number): void => this.update({ type: 'dismissNotice', id });
+
+  /** The timeline scrolled or resized. */
+  viewportChanged = (info: ViewportInfo): void => {
+    this.viewport.set(info);
+    this.persist({ scrollTop: info.scrollTop }, false);
+  };
+
+  undo = (): void => this.host.post({ type: 'undo' });
+
+  inspectFile = (): void => this.host.post({ type: 'inspectFile' });
+
+  showCurrent = (): void => this.host.post({ type: 'showCurrent' });
+
+  openTranscript = (path: string): void => this.host.post({ type: 'openTranscript', path });
+
+  // --- Internals -----------------------------------------------------------------------------
+
+  private schedulePreview(name: string): void {
+    window.clearTimeout(this.repreviewTimer);
+    this.repreviewTimer = window.setTimeout(() => {
+      if (this.snapshot.state.previewStrategy === name) this.preview(name);
+    }, REPREVIEW_DELAY_MS);
+  }
+
+  private update(action: Action): void {
+    const prev = this.snapshot;
+    const state = reduce(prev.state, action);
+    if (state === prev.state) return;
+    const session = state.session;
+    const sessionIndex = session === prev.state.session ? prev.sessionIndex : session ? indexSession(session) : null;
+    const planIndex =
+      state.plan === prev.state.plan && sessionIndex === prev.sessionIndex
+        ? prev.planIndex
+        : state.plan && sessionIndex && session
+          ? indexPlan(state.plan, sessionIndex, session.rows.length)
+          : null;
+    this.publish({ ...prev, state, sessionIndex, planIndex });
+  }
+
+  private setView(patch: Partial<Pick<InspectorSnapshot, 'inputs' | 'highlighted'>>): void {
+    this.publish({ ...this.snapshot, ...patch });
+  }
+
+  private publish(next: InspectorSnapshot): void {
+    this.snapshot = next;
+    for (const fn of this.listeners) fn();
+  }
+
+  private persist(patch: Partial<PersistedState>, now = true): void {
+    this.persisted = { ...this.persisted, ...patch };
+    window.clearTimeout(this.persistTimer);
+    if (now) this.host.setState(this.persisted);
+    else this.persistTimer = window.setTimeout(() => this.host.setState(this.persisted), PERSIST_DELAY_MS);
+  }
+}
