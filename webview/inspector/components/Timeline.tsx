@@ -43,30 +43,9 @@ export function Timeline(p: TimelineProps) {
   const { rows, index, plan, planIndex } = p;
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(400);
+  const height = useClientHeight(scroller);
   const n = rows.length;
-
-  const layout = useMemo(() => {
-    const gaps: Gap[] = [];
-    if (index.splitIndex !== null) gaps.push({ index: index.splitIndex, kind: 'current' });
-    if (planIndex?.splitIndex != null) gaps.push({ index: planIndex.splitIndex, kind: 'preview' });
-    return makeLayout(n, gaps);
-  }, [n, index, planIndex]);
-
-  // Keep the rows in view still when a divider appears or goes above them.
-  const prevLayout = useRef<Layout>(layout);
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    const before = prevLayout.current;
-    prevLayout.current = layout;
-    if (!el || before === layout || before.rowCount !== layout.rowCount) return;
-    const anchor = rowAt(before, el.scrollTop);
-    const delta = rowTop(layout, anchor) - rowTop(before, anchor);
-    if (delta !== 0 && anchor > 0) {
-      el.scrollTop += delta;
-      setScrollTop(el.scrollTop);
-    }
-  }, [layout]);
+  const layout = useAnchoredLayout(n, index, planIndex, scroller, setScrollTop);
 
   // A new session starts at the top; the first one restores the persisted position.
   const firstSession = useRef(true);
@@ -78,15 +57,6 @@ export function Timeline(p: TimelineProps) {
     setScrollTop(el.scrollTop);
   }, [p.sessionKey]);
 
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    setHeight(el.clientHeight || 400);
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight || 400));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-
   const [start, end] = visibleRange(layout, scrollTop, height, OVERSCAN);
   const first = rowAt(layout, scrollTop);
   const last = rowAt(layout, scrollTop + height - 1);
@@ -95,13 +65,7 @@ export function Timeline(p: TimelineProps) {
   const scrollToIndex = (i: number, align: 'nearest' | 'center' = 'nearest') => {
     const el = scroller.current;
     if (!el || n === 0) return;
-    const top = rowTop(layout, Math.min(n - 1, Math.max(0, i)));
-    const h = el.clientHeight;
-    let next = el.scrollTop;
-    if (align === 'center') next = top - h / 2 + ROW_HEIGHT / 2;
-    else if (top < el.scrollTop) next = top;
-    else if (top + ROW_HEIGHT > el.scrollTop + h) next = top + ROW_HEIGHT - h;
-    next = Math.max(0, Math.min(next, totalHeight(layout) - h));
+    const next = scrollTopFor(layout, Math.min(n - 1, Math.max(0, i)), align, el.scrollTop, el.clientHeight);
     if (next !== el.scrollTop) {
       el.scrollTop = next;
       setScrollTop(el.scrollTop);
@@ -127,39 +91,18 @@ export function Timeline(p: TimelineProps) {
   const onKeyDown = (e: KeyboardEvent) => {
     if (n === 0) return;
     const cur = p.selected;
-    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
-    let next: number | null = null;
-    switch (e.key) {
-      case 'ArrowDown':
-        next = cur < 0 ? first : cur + 1;
-        break;
-      case 'ArrowUp':
-        next = cur < 0 ? first : cur - 1;
-        break;
-      case 'Home':
-        next = 0;
-        break;
-      case 'End':
-        next = n - 1;
-        break;
-      case 'PageDown':
-        next = (cur < 0 ? first : cur) + page;
-        break;
-      case 'PageUp':
-        next = (cur < 0 ? first : cur) - page;
-        break;
-      case 'Enter':
-      case ' ':
-        if (cur >= 0) {
-          e.preventDefault();
-          p.onOpen(cur);
-        }
-        return;
-      default:
-        return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      if (cur >= 0) {
+        e.preventDefault();
+        p.onOpen(cur);
+      }
+      return;
     }
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const target = keyTarget(e.key, cur, first, n, page);
+    if (target === null) return;
     e.preventDefault();
-    next = Math.min(n - 1, Math.max(0, next));
+    const next = Math.min(n - 1, Math.max(0, target));
     keyMoved.current = true;
     if (next === cur) scrollToIndex(next);
     p.onSelect(next);
@@ -207,6 +150,76 @@ export function Timeline(p: TimelineProps) {
       {n === 0 && <div class="timeline-empty">No messages yet.</div>}
     </div>
   );
+}
+
+/** The scroller's height, kept up to date as the panel resizes. */
+function useClientHeight(scroller: RefObject<HTMLDivElement>): number {
+  const [height, setHeight] = useState(400);
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    setHeight(el.clientHeight || 400);
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight || 400));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return height;
+}
+
+/** The rows' geometry with the split dividers; keeps the rows in view still when a divider appears or goes above them. */
+function useAnchoredLayout(n: number, index: SessionIndex, planIndex: PlanIndex | null, scroller: RefObject<HTMLDivElement>, setScrollTop: (top: number) => void): Layout {
+  const layout = useMemo(() => {
+    const gaps: Gap[] = [];
+    if (index.splitIndex !== null) gaps.push({ index: index.splitIndex, kind: 'current' });
+    if (planIndex?.splitIndex != null) gaps.push({ index: planIndex.splitIndex, kind: 'preview' });
+    return makeLayout(n, gaps);
+  }, [n, index, planIndex]);
+
+  const prevLayout = useRef<Layout>(layout);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    const before = prevLayout.current;
+    prevLayout.current = layout;
+    if (!el || before === layout || before.rowCount !== layout.rowCount) return;
+    const anchor = rowAt(before, el.scrollTop);
+    const delta = rowTop(layout, anchor) - rowTop(before, anchor);
+    if (delta !== 0 && anchor > 0) {
+      el.scrollTop += delta;
+      setScrollTop(el.scrollTop);
+    }
+  }, [layout]);
+  return layout;
+}
+
+/** The scroll position that shows row `i` (centred, or scrolled just into view), within the content. */
+function scrollTopFor(layout: Layout, i: number, align: 'nearest' | 'center', scrollTop: number, h: number): number {
+  const top = rowTop(layout, i);
+  let next = scrollTop;
+  if (align === 'center') next = top - h / 2 + ROW_HEIGHT / 2;
+  else if (top < scrollTop) next = top;
+  else if (top + ROW_HEIGHT > scrollTop + h) next = top + ROW_HEIGHT - h;
+  return Math.max(0, Math.min(next, totalHeight(layout) - h));
+}
+
+/** Where a navigation key moves the selection (before clamping to the rows), or null for other keys. */
+function keyTarget(key: string, cur: number, first: number, n: number, page: number): number | null {
+  const from = cur < 0 ? first : cur;
+  switch (key) {
+    case 'ArrowDown':
+      return cur < 0 ? first : cur + 1;
+    case 'ArrowUp':
+      return cur < 0 ? first : cur - 1;
+    case 'Home':
+      return 0;
+    case 'End':
+      return n - 1;
+    case 'PageDown':
+      return from + page;
+    case 'PageUp':
+      return from - page;
+    default:
+      return null;
+  }
 }
 
 interface SplitDividerProps {
