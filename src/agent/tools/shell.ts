@@ -52,7 +52,8 @@ export function runShellCommand(command: string, o: RunShellOptions): Promise<Co
       });
     } catch (e) {
       const spawnError = (e as Error).message;
-      resolvePromise({ output: '', keptBytes: 0, droppedBytes: 0, exitCode: null, signal: null, timedOut: false, cancelled: false, lingering: false, spawnError });
+      const nothing = { output: '', keptBytes: 0, droppedBytes: 0, exitCode: null, signal: null };
+      resolvePromise({ ...nothing, timedOut: false, cancelled: false, lingering: false, spawnError });
       return;
     }
 
