@@ -461,6 +461,19 @@ describe('compact, read-only mode and bad calls', () => {
     assert.match((await exec('search', { query: 42 })).content, /query is required and must be a string/);
     assert.match((await exec('list_files', { recursive: 'yes' })).content, /recursive must be true or false/);
   });
+
+  test('the registry offers every tool once, in order; only read_file, list_files, search and compact are read-only', async () => {
+    const all = ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact'];
+    assert.deepEqual(tools().definitions().map((d) => d.name), all);
+    assert.deepEqual([...READ_ONLY_TOOLS], ['read_file', 'list_files', 'search', 'compact']);
+    assert.deepEqual(new WorkspaceTools({ root: ws, readOnly: true }).definitions().map((d) => d.name), [...READ_ONLY_TOOLS]);
+    // A name that is a key of every object is still an unknown tool.
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      const r = await exec(name, {});
+      assert.equal(r.isError, true);
+      assert.match(r.content, new RegExp(`^Unknown tool: ${name}\\. Available tools: read_file, `));
+    }
+  });
 });
 
 describe('diff', () => {
