@@ -17,6 +17,7 @@
 // reported separately as `rankLoadMs`; callers that must never block should warm the tokenizer up
 // at an idle moment (or accept that one step) before counting.
 import type { Message } from './conversation';
+import { SplitpointError } from './errors';
 import { isWhitespace, LONG_RUN_CHARS, warmupTokenizer } from './tokenizers';
 import { countMessageWith, type MemoizedMessageCounter, type TextTokenizer } from './tokens';
 
@@ -67,7 +68,7 @@ export interface BackgroundCountResult {
 }
 
 /** The count was stopped through its AbortSignal. */
-export class CountAbortedError extends Error {
+export class CountAbortedError extends SplitpointError {
   constructor(readonly done: number) {
     super(`token counting was cancelled after ${done} messages`);
     this.name = 'CountAbortedError';

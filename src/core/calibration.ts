@@ -15,6 +15,7 @@
 //  - counts are Math.round(raw * factor); countMessages rounds the scaled total once, so it can
 //    differ by rounding from the sum of countMessage over the same messages.
 import type { Message } from './conversation';
+import { SplitpointError } from './errors';
 import type { MessageTokenCounter } from './tokens';
 
 export interface CalibrationOptions {
@@ -46,7 +47,7 @@ export const DEFAULT_CALIBRATION = {
 } as const;
 
 /** Bad calibration options: names the option and what was wrong. */
-export class CalibrationConfigError extends Error {
+export class CalibrationConfigError extends SplitpointError {
   constructor(
     readonly field: string,
     detail: string,
@@ -57,7 +58,7 @@ export class CalibrationConfigError extends Error {
 }
 
 /** A stored calibration snapshot that cannot be restored (corrupt, or from a future version). */
-export class CalibrationSnapshotError extends Error {
+export class CalibrationSnapshotError extends SplitpointError {
   constructor(detail: string) {
     super(`calibration snapshot is not usable: ${detail}`);
     this.name = 'CalibrationSnapshotError';

@@ -1,5 +1,6 @@
 // The rules every compaction output must satisfy: a valid Messages API request, and nothing lost.
 import { blocksOf, isToolResult, isToolUse, toApiMessages, type ApiMessage, type Message } from './conversation';
+import { SplitpointError } from './errors';
 import type { CompactionPlan } from './plan';
 
 /** Violations of the Messages API's structural rules, as readable sentences (empty = valid). */
@@ -69,7 +70,7 @@ export function planViolations(input: readonly Message[], plan: CompactionPlan):
   return problems;
 }
 
-export class InvariantError extends Error {
+export class InvariantError extends SplitpointError {
   constructor(readonly problems: string[]) {
     super(`Compaction would produce an invalid history:\n  - ${problems.join('\n  - ')}`);
     this.name = 'InvariantError';

@@ -3,6 +3,7 @@
 // backoff (honouring retry-after), trims further on "prompt is too long", and is cancellable.
 // Failure is a value: the caller leaves the history unchanged.
 import { blocksOf, textOf, toolNamesById, toolResultText, type ApiMessage, type Message, type ToolResultBlock } from './conversation';
+import { errorMessage, SplitpointError } from './errors';
 import type { SummarizerInput } from './plan';
 import type { TextTokenizer } from './tokens';
 
@@ -28,7 +29,7 @@ export interface LlmResponse {
 export type LlmErrorKind = 'rate_limit' | 'overloaded' | 'server' | 'prompt_too_long' | 'aborted' | 'timeout' | 'other';
 
 /** A failed model call, classified so the summarizer knows whether to retry. */
-export class LlmError extends Error {
+export class LlmError extends SplitpointError {
   constructor(
     readonly kind: LlmErrorKind,
     message: string,
@@ -105,7 +106,7 @@ export type SummaryResult =
   | { ok: true; summary: string; attempts: number; promptTokens: number; droppedMessages: number; truncatedResults: number }
   | { ok: false; error: SummarizationError; attempts: number };
 
-export class SummarizationError extends Error {
+export class SummarizationError extends SplitpointError {
   constructor(
     readonly reason: 'empty' | 'failed' | 'aborted' | 'too_long',
     message: string,
@@ -261,7 +262,7 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
       if (!summary) return { ok: false, attempts, error: new SummarizationError('empty', 'The model returned an empty summary; the history was left unchanged.') };
       return { ok: true, summary, attempts, promptTokens: trimmed.tokens, droppedMessages: trimmed.droppedMessages, truncatedResults: trimmed.truncatedResults };
     } catch (e) {
-      const err = e instanceof LlmError ? e : new LlmError(o.signal?.aborted ? 'aborted' : 'other', e instanceof Error ? e.message : String(e));
+      const err = e instanceof LlmError ? e : new LlmError(o.signal?.aborted ? 'aborted' : 'other', errorMessage(e));
       // A client may report a cancelled request as some other failure: the signal decides.
       if (err.kind === 'aborted' || o.signal?.aborted) return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
       if (err.kind === 'prompt_too_long' && trimRounds < 4) {

@@ -20,6 +20,7 @@
 // chunks (countInSegments). Text without such runs is counted exactly; a text with one may be off
 // by about one token per chunk boundary. Both encoders share the rule, so their counts stay equal.
 import type { Tiktoken } from 'js-tiktoken/lite';
+import { errorMessage, SplitpointError } from './errors';
 import { CharEstimateTokenizer, type TextTokenizer } from './tokens';
 
 /** Every tokenizer createTokenizer() knows, for settings enums and the benchmark. */
@@ -49,7 +50,7 @@ export interface LazyTextTokenizer extends TextTokenizer {
 }
 
 /** An unknown name was given to createTokenizer (e.g. from a mistyped setting). */
-export class UnknownTokenizerError extends Error {
+export class UnknownTokenizerError extends SplitpointError {
   constructor(readonly tokenizer: string) {
     super(`unknown tokenizer "${tokenizer}"; known tokenizers: ${TOKENIZER_NAMES.join(', ')}`);
     this.name = 'UnknownTokenizerError';
@@ -57,12 +58,12 @@ export class UnknownTokenizerError extends Error {
 }
 
 /** An encoder's package could not be loaded (missing from the bundle or node_modules, or corrupt). */
-export class TokenizerLoadError extends Error {
+export class TokenizerLoadError extends SplitpointError {
   constructor(
     readonly tokenizer: string,
     cause: unknown,
   ) {
-    super(`could not load the ${tokenizer} tokenizer: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(`could not load the ${tokenizer} tokenizer: ${errorMessage(cause)}`, { cause });
     this.name = 'TokenizerLoadError';
   }
 }

@@ -1,5 +1,6 @@
 // Strategy parameter errors: every bad parameter is named with the strategy and what was wrong.
-export class StrategyParamError extends Error {
+import { SplitpointError } from '../errors';
+export class StrategyParamError extends SplitpointError {
   constructor(
     readonly strategy: string,
     readonly param: string,
