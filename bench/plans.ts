@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { DEFAULT_PLAN_CONTEXT, type CompactionPlan } from '../src/core/plan';
 import { resolveParams, STRATEGIES } from '../src/core/strategies';
 import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
-import { ReplacementCache } from '../src/core/strategies/common';
+import { ReplacementCache } from '../src/core/replacementCache';
 import { CachingTextTokenizer } from '../src/core/textCountCache';
 import { MemoizedMessageCounter } from '../src/core/tokens';
 import { sizeLabel, type BenchContext } from './context';

@@ -3,7 +3,8 @@
 // does not grow with history length. Produces exactly what `planMicroCompact` would.
 import { toolResultText, type Message, type ToolResultBlock } from './conversation';
 import type { MessageTokenCounter } from './tokens';
-import { previousToolPlaceholder, replacedWithPlaceholders, resultSize, type ReplacementCache } from './strategies/common';
+import type { ReplacementCache } from './replacementCache';
+import { previousToolPlaceholder, replacedWithPlaceholders, resultSize } from './strategies/common';
 
 export interface MicroCompactSettings {
   keepRecent: number;

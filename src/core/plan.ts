@@ -1,8 +1,9 @@
 // CompactionPlan: the one artifact every strategy produces. `plan()` is pure (what preview shows);
 // `applyPlan()` yields the new message list (filling the summary slot for LLM strategies).
 import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
+import { SplitpointError } from './errors';
+import type { ReplacementCache } from './replacementCache';
 import type { MessageTokenCounter } from './tokens';
-import type { ReplacementCache } from './strategies/common';
 
 export interface PlanEntry {
   id: string;
@@ -185,7 +186,7 @@ export function noopPlan(strategy: string, params: Record<string, number>, input
   });
 }
 
-export class MissingSummaryError extends Error {
+export class MissingSummaryError extends SplitpointError {
   constructor(strategy: string) {
     super(`Strategy "${strategy}" needs a summary: the plan has a summary slot and no summary text was given.`);
     this.name = 'MissingSummaryError';

@@ -10,6 +10,7 @@ import {
   type CompactionPlan,
   type PlanContext,
 } from '../plan';
+import type { ReplacementCache } from '../replacementCache';
 import { safeCut } from '../snap';
 
 export interface Separated {
@@ -153,23 +154,6 @@ export function withToolResultsReplaced(
     return { ...b, content: text(toolName, b) };
   });
   return { ...message, content, truncated: { results } };
-}
-
-/**
- * Remembers the replaced copies made from each original message, so planning again over the same
- * history returns the same copy objects (and the token memo, keyed by object, knows them). Held by
- * the host per session; entries go away with their original messages.
- */
-export class ReplacementCache {
-  private readonly copies = new WeakMap<Message, Map<string, Message>>();
-
-  get(original: Message, key: string, make: () => Message): Message {
-    let byKey = this.copies.get(original);
-    if (!byKey) this.copies.set(original, (byKey = new Map()));
-    let copy = byKey.get(key);
-    if (!copy) byKey.set(key, (copy = make()));
-    return copy;
-  }
 }
 
 /** `withToolResultsReplaced` with the default placeholder, through a cache when one is given. */
