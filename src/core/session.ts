@@ -5,8 +5,10 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from './conversation';
+import { errorMessage, SplitpointError } from './errors';
 import { Emitter } from './events';
-import { messageProblem, writeFileAtomic } from './transcripts';
+import { writeFileAtomic } from './fsAtomic';
+import { messageProblem } from './messageShape';
 
 export interface CompactionRecord {
   id: string;
@@ -57,7 +59,7 @@ export interface SessionPersistence {
   writeMeta(meta: SessionMeta): void;
 }
 
-export class SessionConflictError extends Error {
+export class SessionConflictError extends SplitpointError {
   constructor(reason: string) {
     super(`Compaction was not applied: ${reason}. The history is unchanged.`);
     this.name = 'SessionConflictError';
@@ -235,7 +237,7 @@ export class SessionFileStore implements SessionPersistence {
         if (problem) errors.push({ file, line: i + 1, message: problem });
         else messages.push(value as Message);
       } catch (e) {
-        errors.push({ file, line: i + 1, message: `invalid JSON: ${(e as Error).message}` });
+        errors.push({ file, line: i + 1, message: `invalid JSON: ${errorMessage(e)}` });
       }
     });
     return { log: new SessionLog(meta, messages, this), errors };

@@ -2,9 +2,12 @@
 // as JSONL (a header line, then one message per line) with temp file + fsync + rename, so a transcript
 // is either complete or absent. Loading is tolerant: a corrupt line is reported with file and line,
 // and every other line is still read.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Message } from './conversation';
+import { errorMessage, SplitpointError } from './errors';
+import { writeFileAtomic } from './fsAtomic';
+import { isRecord, messageProblem } from './messageShape';
 
 export const TRANSCRIPT_HEADER_TYPE = 'splitpoint.transcript';
 
@@ -18,12 +21,12 @@ export interface TranscriptHeader {
   messageCount: number;
 }
 
-export class TranscriptWriteError extends Error {
+export class TranscriptWriteError extends SplitpointError {
   constructor(
     readonly path: string,
     cause: unknown,
   ) {
-    super(`Could not write the transcript ${path}: ${cause instanceof Error ? cause.message : String(cause)}. Compaction was not applied; the history is unchanged.`);
+    super(`Could not write the transcript ${path}: ${errorMessage(cause)}. Compaction was not applied; the history is unchanged.`);
     this.name = 'TranscriptWriteError';
   }
 }
@@ -47,36 +50,6 @@ export function serializeTranscript(header: TranscriptHeader, messages: readonly
   let out = JSON.stringify(header) + '\n';
   for (const m of messages) out += JSON.stringify(m) + '\n';
   return out;
-}
-
-/** Write `text` to `path` atomically: temp file in the same folder, fsync, rename, fsync the folder. */
-export function writeFileAtomic(path: string, text: string): void {
-  const dir = join(path, '..');
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  let fd: number | undefined;
-  try {
-    fd = openSync(tmp, 'w', 0o600);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(tmp, path);
-  } catch (e) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-  try {
-    const dfd = openSync(dir, 'r');
-    try {
-      fsyncSync(dfd);
-    } finally {
-      closeSync(dfd);
-    }
-  } catch {
-    // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
-  }
 }
 
 export function transcriptFileName(sessionId: string, now = Date.now()): string {
@@ -147,7 +120,7 @@ export function parseTranscript(text: string, file: string): LoadedTranscript {
     try {
       value = JSON.parse(raw);
     } catch (e) {
-      errors.push({ file, line, message: `invalid JSON: ${(e as Error).message}` });
+      errors.push({ file, line, message: `invalid JSON: ${errorMessage(e)}` });
       return;
     }
     if (isRecord(value) && value.type === TRANSCRIPT_HEADER_TYPE) {
@@ -165,28 +138,7 @@ export function parseTranscript(text: string, file: string): LoadedTranscript {
   return { path: file, header, messages, errors };
 }
 
-/** Why a parsed JSON value is not a message (naming the field), or null if it is one. */
-export function messageProblem(value: unknown): string | null {
-  if (!isRecord(value)) return 'expected a message object';
-  if (typeof value.id !== 'string' || value.id === '') return 'field "id": expected a non-empty string';
-  if (value.role !== 'user' && value.role !== 'assistant') return `field "role": expected "user" or "assistant", got ${JSON.stringify(value.role)}`;
-  if (typeof value.content === 'string') return null;
-  if (!Array.isArray(value.content)) return 'field "content": expected a string or an array of blocks';
-  for (let i = 0; i < value.content.length; i++) {
-    const b = value.content[i];
-    if (!isRecord(b) || typeof b.type !== 'string') return `field "content[${i}].type": expected a string`;
-    if (b.type === 'tool_use' && (typeof b.id !== 'string' || typeof b.name !== 'string')) return `field "content[${i}]": tool_use needs string "id" and "name"`;
-    if (b.type === 'tool_result' && typeof b.tool_use_id !== 'string') return `field "content[${i}].tool_use_id": expected a string`;
-    if (b.type === 'text' && typeof b.text !== 'string') return `field "content[${i}].text": expected a string`;
-  }
-  return null;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export class TranscriptCorruptError extends Error {
+export class TranscriptCorruptError extends SplitpointError {
   constructor(readonly errors: TranscriptLineError[]) {
     super(`The transcript has unreadable lines, so it cannot be restored exactly:\n${errors.map((e) => `  ${e.file}:${e.line}: ${e.message}`).join('\n')}`);
     this.name = 'TranscriptCorruptError';

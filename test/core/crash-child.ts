@@ -8,7 +8,8 @@ import { CompactionPipeline } from '../../src/core/pipeline';
 import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
 import { SessionFileStore } from '../../src/core/session';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { TranscriptStore, writeFileAtomic } from '../../src/core/transcripts';
+import { writeFileAtomic } from '../../src/core/fsAtomic';
+import { TranscriptStore } from '../../src/core/transcripts';
 import { neverTrigger } from '../../src/core/triggers';
 
 const [dir, point] = process.argv.slice(2);

@@ -1,0 +1,132 @@
+// Assembly of agent logs (Claude Code, Codex) into messages that keep the Messages API's tool rules.
+import { isToolResult, isToolUse, type ContentBlock, type Message, type Role, type SyntheticKind, type ToolResultBlock } from '../conversation';
+
+interface Draft {
+  id: string;
+  role: Role;
+  kind: 'prompt' | 'assistant' | 'results';
+  blocks: ContentBlock[];
+  /** A prompt that was a plain string keeps that form. */
+  text?: string;
+  synthetic?: SyntheticKind;
+  createdAt?: number;
+  /** Claude Code's `message.id`: lines of one API response share it. */
+  mergeKey?: string;
+}
+
+interface OpenCall {
+  draft: Draft;
+  id: string;
+  name: string;
+  line: number;
+}
+
+/**
+ * Builds messages from a log in order, keeping the Messages API's tool rules: every tool_use is answered
+ * by a tool_result in the next user message, every tool_result answers a tool_use of the previous
+ * assistant message. A call still unanswered when the conversation moves on (a new prompt, a new model
+ * response after results, the end of the file) is dropped, as is a result for an unknown call.
+ */
+export class Assembler {
+  private readonly drafts: Draft[] = [];
+  private readonly open = new Map<string, OpenCall>();
+  private readonly answered = new Set<string>();
+  private readonly seenCalls = new Set<string>();
+
+  constructor(
+    private readonly file: string,
+    private readonly warnings: string[],
+  ) {}
+
+  /** Model output. `mergeKey` set: merge only into the draft with the same key (Claude Code message.id). */
+  assistant(blocks: ContentBlock[], line: number, id: string, createdAt?: number, mergeKey?: string): void {
+    const last = this.drafts.at(-1);
+    let target: Draft | undefined;
+    if (last?.kind === 'assistant' && (mergeKey === undefined || last.mergeKey === mergeKey)) {
+      target = last;
+    } else if (mergeKey !== undefined && last?.kind === 'results') {
+      // One response's blocks interleaved with the results of its first calls: keep them in one message.
+      const before = this.drafts.at(-2);
+      if (before?.kind === 'assistant' && before.mergeKey === mergeKey) target = before;
+    }
+    if (!target) {
+      if (last && last.kind !== 'assistant') this.closeOpen();
+      target = { id, role: 'assistant', kind: 'assistant', blocks: [], createdAt, mergeKey };
+      this.drafts.push(target);
+    }
+    for (const block of blocks) {
+      if (isToolUse(block)) {
+        if (this.seenCalls.has(block.id)) {
+          const sameMessage = target.blocks.some((b) => isToolUse(b) && b.id === block.id);
+          if (!sameMessage) this.warnings.push(`${this.file}:${line}: tool call ${block.id} appears twice; the repeat is dropped`);
+          continue;
+        }
+        this.seenCalls.add(block.id);
+        this.open.set(block.id, { draft: target, id: block.id, name: block.name, line });
+      }
+      target.blocks.push(block);
+    }
+  }
+
+  /** Tool results (and whatever else the same user line carried, kept after the results). */
+  results(results: ToolResultBlock[], others: ContentBlock[], line: number, id: string, createdAt?: number): void {
+    const accepted: ToolResultBlock[] = [];
+    for (const r of results) {
+      if (this.open.has(r.tool_use_id)) {
+        this.open.delete(r.tool_use_id);
+        this.answered.add(r.tool_use_id);
+        accepted.push(r);
+      } else if (this.answered.has(r.tool_use_id)) {
+        this.warnings.push(`${this.file}:${line}: a second result for tool call ${r.tool_use_id}; dropped`);
+      } else {
+        this.warnings.push(`${this.file}:${line}: tool result for ${r.tool_use_id} has no matching tool call before it; dropped`);
+      }
+    }
+    let last = this.drafts.at(-1);
+    if (accepted.length > 0 && last?.kind !== 'results') {
+      last = { id, role: 'user', kind: 'results', blocks: [], createdAt };
+      this.drafts.push(last);
+    }
+    if (last?.kind === 'results' && (accepted.length > 0 || others.length > 0)) {
+      const blocks = last.blocks;
+      last.blocks = [...blocks.filter(isToolResult), ...accepted, ...blocks.filter((b) => !isToolResult(b)), ...others];
+    } else if (others.length > 0) {
+      this.prompt(others, line, id, createdAt);
+    }
+  }
+
+  /** A user turn (or a synthetic summary standing in for one). */
+  prompt(content: string | ContentBlock[], line: number, id: string, createdAt?: number, synthetic?: SyntheticKind): void {
+    this.closeOpen();
+    const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    if (blocks.length === 0) return;
+    const draft: Draft = { id, role: 'user', kind: 'prompt', blocks, createdAt, synthetic };
+    if (typeof content === 'string') draft.text = content;
+    this.drafts.push(draft);
+  }
+
+  finish(): Message[] {
+    this.closeOpen();
+    return this.drafts
+      .filter((d) => d.blocks.length > 0)
+      .map((d) => {
+        const message: Message = { id: d.id, role: d.role, content: d.text !== undefined ? d.text : d.blocks };
+        if (d.synthetic) message.synthetic = d.synthetic;
+        if (d.createdAt !== undefined) message.createdAt = d.createdAt;
+        return message;
+      });
+  }
+
+  private closeOpen(): void {
+    for (const call of this.open.values()) {
+      call.draft.blocks = call.draft.blocks.filter((b) => !(isToolUse(b) && b.id === call.id));
+      this.warnings.push(`${this.file}:${call.line}: tool call ${call.id} (${call.name}) has no result; dropped`);
+    }
+    this.open.clear();
+  }
+}
+
+/** Drop empty and whitespace-only text blocks (the API rejects them). */
+export function nonBlank(blocks: readonly ContentBlock[]): ContentBlock[] {
+  return blocks.filter((b) => !(b.type === 'text' && typeof b.text === 'string' && b.text.trim() === ''));
+}

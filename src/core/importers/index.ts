@@ -1,0 +1,75 @@
+// Session importers: read a conversation saved by Splitpoint, the Anthropic Messages API, Claude Code or
+// the Codex CLI and turn it into Splitpoint's message model. Pure functions over text: no filesystem, no
+// `vscode`. Malformed input throws an ImportError that names the file, the line and the field; what can be
+// repaired (a tool call with no result, a result with no call, a rewound branch) is repaired and reported
+// in `warnings`.
+//
+// Formats, and what the import keeps:
+//  - splitpoint-jsonl: one Message per line, optionally after a header line. Exact round trip with
+//    serializeSplitpointJsonl.
+//  - anthropic-json: an array of MessageParam objects, or an object with a `messages` array (a saved request
+//    body; `system`, `tools`, `model`… are ignored). Messages get the deterministic ids imp_0, imp_1, ….
+//    Structural problems of the request (say, a tool_use with no tool_result) are reported as warnings.
+//  - claude-code-jsonl (~/.claude/projects/<project>/<session>.jsonl): user/assistant lines of the main
+//    chain, in file order. Assistant lines sharing `message.id` (Claude Code writes one content block per
+//    line) are merged into one message; consecutive tool results into one user message. Sidechain
+//    (sub-agent) lines — unless the whole file is one sub-agent's transcript —, meta and synthetic
+//    API-error lines and every other line type (summary titles,
+//    file-history-snapshot, system, progress, …) are skipped. When the parentUuid links are complete,
+//    turns abandoned by a rewind or an edit are skipped (with a warning). A compaction summary
+//    (`isCompactSummary`) becomes a synthetic 'summary' user message in its place; the history before it
+//    is kept (the import is the full history, not only what the model saw last). Message id = `uuid`.
+//  - codex-rollout-jsonl (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the older un-enveloped
+//    rollout lines): response_item messages, function/custom/local-shell calls and their outputs, mapped to
+//    text, tool_use and tool_result blocks (tool_use id = call_id). Reasoning items are dropped: their
+//    summaries carry no signature, and an unsigned thinking block would be rejected by the API. Developer
+//    and system messages and the harness's context injections (<environment_context>, <user_instructions>,
+//    AGENTS.md instructions) are skipped, as are event_msg, turn_context and session_meta lines. A
+//    `compacted` line becomes a synthetic 'summary' user message. Message id = `codex_<line>`.
+// For the last two, a tool call with no result or a result with no call is dropped with a warning naming
+// its line, so the output satisfies requestViolations(toApiMessages(messages)) for any well-formed session.
+//
+// Layout: detect.ts decides the format; one file per format (splitpoint, anthropic, claudeCode, codex);
+// assembler.ts rebuilds API-valid messages from agent logs; json.ts is the shared line plumbing. Message
+// shapes are checked by ../messageShape, the validator the session log and transcripts use too.
+
+import { importAnthropicJson } from './anthropic';
+import { importClaudeCode } from './claudeCode';
+import { importCodexRollout } from './codex';
+import { sniff } from './detect';
+import { parseJsonLines, stripBom } from './json';
+import { importSplitpointJsonl } from './splitpoint';
+import type { ImportResult, SessionFormat } from './types';
+
+export { serializeSplitpointJsonl } from './splitpoint';
+export {
+  ImportError,
+  SESSION_FORMATS,
+  SPLITPOINT_FORMAT_VERSION,
+  SPLITPOINT_HEADER_TYPE,
+  type ImportResult,
+  type SessionFormat,
+  type SplitpointHeader,
+  type SplitpointHeaderFields,
+} from './types';
+
+/** Which format `text` is in. Throws ImportError for an empty file or one in no supported format. */
+export function detectFormat(text: string, fileName: string): SessionFormat {
+  return sniff(stripBom(text), fileName).format;
+}
+
+/** Parse a session file in any supported format (detected from its content). */
+export function importSession(text: string, fileName: string): ImportResult {
+  const body = stripBom(text);
+  const sniffed = sniff(body, fileName);
+  switch (sniffed.format) {
+    case 'anthropic-json':
+      return importAnthropicJson(sniffed.json, fileName);
+    case 'splitpoint-jsonl':
+      return importSplitpointJsonl(parseJsonLines(body, fileName), fileName);
+    case 'claude-code-jsonl':
+      return importClaudeCode(parseJsonLines(body, fileName), fileName);
+    case 'codex-rollout-jsonl':
+      return importCodexRollout(parseJsonLines(body, fileName), fileName);
+  }
+}

@@ -1,0 +1,57 @@
+// What an import produces, the formats it knows, and the error it throws.
+import type { Message } from '../conversation';
+import { SplitpointError } from '../errors';
+
+export type SessionFormat = 'splitpoint-jsonl' | 'anthropic-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl';
+
+/** Human-readable name of each supported format (for error messages and pickers). */
+export const SESSION_FORMATS: Readonly<Record<SessionFormat, string>> = {
+  'splitpoint-jsonl': 'Splitpoint JSONL',
+  'anthropic-json': 'Anthropic Messages JSON (an array of messages, or an object with "messages")',
+  'claude-code-jsonl': 'Claude Code session JSONL (~/.claude/projects)',
+  'codex-rollout-jsonl': 'Codex CLI rollout JSONL (~/.codex/sessions)',
+};
+
+export const SPLITPOINT_HEADER_TYPE = 'splitpoint.header';
+export const SPLITPOINT_FORMAT_VERSION = 1;
+
+/** Optional fields of the Splitpoint JSONL header line; unknown extra fields survive a round trip. */
+export interface SplitpointHeaderFields {
+  sessionId?: string;
+  /** Epoch ms. */
+  createdAt?: number;
+  [extra: string]: unknown;
+}
+
+/** The header line as written: `{"type":"splitpoint.header","version":1,...}`. */
+export interface SplitpointHeader extends SplitpointHeaderFields {
+  type: typeof SPLITPOINT_HEADER_TYPE;
+  version: typeof SPLITPOINT_FORMAT_VERSION;
+}
+
+export interface ImportResult {
+  format: SessionFormat;
+  messages: Message[];
+  /** Things repaired or skipped, as `FILE:LINE: what happened` sentences. */
+  warnings: string[];
+  /** The header line of a Splitpoint JSONL file, when it has one. */
+  header?: SplitpointHeader;
+}
+
+/** A file that cannot be imported. `line` is 1-based (undefined for whole-file problems). */
+export class ImportError extends SplitpointError {
+  readonly file: string;
+  readonly line: number | undefined;
+  readonly field: string | undefined;
+  /** What is wrong, without the location prefix. */
+  readonly detail: string;
+
+  constructor(file: string, line: number | undefined, field: string | undefined, detail: string) {
+    super(`${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field}: ` : ''}${detail}`);
+    this.name = 'ImportError';
+    this.file = file;
+    this.line = line;
+    this.field = field;
+    this.detail = detail;
+  }
+}
