@@ -3,12 +3,28 @@
 //   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--max-output TOKENS] [--tokenizer NAME] [--json]
 //   splitpoint import FILE            (print any supported session as Splitpoint JSONL)
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
-import { kindOf, textOf, type Message } from './core/conversation';
-import { importSession, ImportError, serializeSplitpointJsonl } from './core/importers';
-import { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext } from './core/plan';
-import { getStrategy, resolveParams, STRATEGIES, StrategyParamError, UnknownStrategyError } from './core/strategies';
-import { createTokenizer, DEFAULT_TOKENIZER, TOKENIZER_NAMES } from './core/tokenizers';
-import { MemoizedMessageCounter } from './core/tokens';
+import {
+  createTokenizer,
+  DEFAULT_PLAN_CONTEXT,
+  DEFAULT_TOKENIZER,
+  errorMessage,
+  importSession,
+  ImportError,
+  isTokenizerName,
+  kindOf,
+  MemoizedMessageCounter,
+  resolveStrategy,
+  serializeSplitpointJsonl,
+  SplitpointError,
+  STRATEGIES,
+  StrategyParamError,
+  textOf,
+  TOKENIZER_NAMES,
+  UnknownStrategyError,
+  type CompactionPlan,
+  type Message,
+  type PlanContext,
+} from './core';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -19,7 +35,7 @@ export interface CliIO {
 export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 2;
 
-class UsageError extends Error {}
+class UsageError extends SplitpointError {}
 
 const HELP = `splitpoint — see and steer context compaction
 
@@ -131,7 +147,7 @@ function readInput(file: string, io: CliIO): string {
     return io.readFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ImportError(file, undefined, undefined, code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? (e as Error).message})`);
+    throw new ImportError(file, undefined, undefined, code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? errorMessage(e)})`);
   }
 }
 
@@ -149,27 +165,26 @@ function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number {
   const file = rest[0];
   const strategyName = one(args, '--strategy');
   if (!strategyName) throw new UsageError('plan needs --strategy NAME (see "splitpoint strategies")');
-  const def = getStrategy(strategyName);
   const overrides: Record<string, string> = {};
   for (const kv of args.flags.get('--param') ?? []) {
     const eq = kv.indexOf('=');
     if (eq <= 0) throw new UsageError(`--param expects k=v, got "${kv}"`);
     overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
   }
-  const params = resolveParams(def, overrides);
+  const strategy = resolveStrategy(strategyName, overrides);
   const tokenizerName = one(args, '--tokenizer') ?? DEFAULT_TOKENIZER;
-  if (!(TOKENIZER_NAMES as readonly string[]).includes(tokenizerName)) {
+  if (!isTokenizerName(tokenizerName)) {
     throw new UsageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(', ')}, got "${tokenizerName}"`);
   }
   const ctx: PlanContext = {
     ...DEFAULT_PLAN_CONTEXT,
     contextWindow: positiveInt('--window', one(args, '--window'), DEFAULT_PLAN_CONTEXT.contextWindow),
     maxOutputTokens: positiveInt('--max-output', one(args, '--max-output'), DEFAULT_PLAN_CONTEXT.maxOutputTokens),
-    tokens: new MemoizedMessageCounter(createTokenizer(tokenizerName as (typeof TOKENIZER_NAMES)[number])),
+    tokens: new MemoizedMessageCounter(createTokenizer(tokenizerName)),
   };
   const imported = importSession(readInput(file, io), file);
   for (const w of imported.warnings) io.stderr(`splitpoint: warning: ${w}\n`);
-  const plan = def.plan(imported.messages, params, ctx);
+  const plan = strategy.plan(imported.messages, ctx);
   if (args.flags.has('--json')) {
     io.stdout(JSON.stringify(planToJson(file, imported.format, tokenizerName, ctx, plan), null, 2) + '\n');
   } else {

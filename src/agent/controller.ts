@@ -4,21 +4,44 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { CalibratedCounter } from '../core/calibration';
-import { newMessageId, type Message } from '../core/conversation';
-import { Emitter, type Disposable } from '../core/events';
-import { CompactionPipeline, type CompactionOutcome, type PipelineSettings } from '../core/pipeline';
-import { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext } from '../core/plan';
-import { SessionFileStore, type CompactionRecord, type SessionLog, type SessionMeta } from '../core/session';
-import { getStrategy, resolveParams, STRATEGIES } from '../core/strategies';
-import { ReplacementCache } from '../core/strategies/common';
-import { planMicroCompact } from '../core/strategies/microCompact';
-import { CachingTextTokenizer } from '../core/textCountCache';
-import { summarize, SummarizationError } from '../core/summarize';
-import { createTokenizer, DEFAULT_TOKENIZER } from '../core/tokenizers';
-import { MemoizedMessageCounter } from '../core/tokens';
-import { TranscriptStore, writeFileAtomic } from '../core/transcripts';
-import { budgetTrigger } from '../core/triggers';
+import {
+  autoCompactThreshold,
+  budgetTrigger,
+  CachingTextTokenizer,
+  CalibratedCounter,
+  canUndo,
+  compactionInEffect,
+  CompactionPipeline,
+  createTokenizer,
+  DEFAULT_PLAN_CONTEXT,
+  DEFAULT_TOKENIZER,
+  Emitter,
+  errorMessage,
+  getStrategy,
+  MemoizedMessageCounter,
+  microCompactedView,
+  newMessageId,
+  planTokensOnView,
+  planWith,
+  ReplacementCache,
+  resolveParams,
+  SessionFileStore,
+  SplitpointError,
+  STRATEGIES,
+  SummarizationError,
+  summarize,
+  TranscriptStore,
+  writeFileAtomic,
+  type CompactionOutcome,
+  type CompactionRecord,
+  type Disposable,
+  type Message,
+  type PipelineSettings,
+  type PlanContext,
+  type SessionLog,
+  type SessionMeta,
+  type UndoOutcome,
+} from '../core';
 import { buildInspectorSession, messageDetail, planToView } from '../inspectorModel';
 import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../protocol';
 import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
@@ -46,7 +69,7 @@ export interface ControllerDeps {
   createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
 }
 
-export class MissingApiKeyError extends Error {
+export class MissingApiKeyError extends SplitpointError {
   constructor() {
     super('No Anthropic API key is set. Run "Splitpoint: Set API Key" to add one (it is kept in VS Code\'s secret storage).');
     this.name = 'MissingApiKeyError';
@@ -141,7 +164,7 @@ export class AgentController implements Disposable {
     try {
       return CalibratedCounter.fromJSON(this.counter, snapshot, options);
     } catch (e) {
-      this.deps.log.warn(`Ignoring the saved calibration for ${model}: ${(e as Error).message}`);
+      this.deps.log.warn(`Ignoring the saved calibration for ${model}: ${errorMessage(e)}`);
       return new CalibratedCounter(this.counter, options);
     }
   }
@@ -152,7 +175,7 @@ export class AgentController implements Disposable {
       all[this.settings.model] = this.calibration.toJSON();
       writeFileAtomic(this.calibrationFile(), JSON.stringify(all, null, 2));
     } catch (e) {
-      this.deps.log.warn(`Could not save the token calibration: ${(e as Error).message}`);
+      this.deps.log.warn(`Could not save the token calibration: ${errorMessage(e)}`);
     }
   }
 
@@ -279,7 +302,7 @@ export class AgentController implements Disposable {
     try {
       return resolveParams(def, this.settings.strategyParams[name] ?? {});
     } catch (e) {
-      this.deps.log.warn(`Ignoring splitpoint.strategyParams["${name}"]: ${(e as Error).message}`);
+      this.deps.log.warn(`Ignoring splitpoint.strategyParams["${name}"]: ${errorMessage(e)}`);
       return resolveParams(def, {});
     }
   }
@@ -330,7 +353,7 @@ export class AgentController implements Disposable {
       // Until the tokenizer has loaded (off the activation path, see warmup) nothing is counted.
       used: this.tokenizer.loaded ? this.pipelineInstance.currentTokens() : 0,
       window: this.settings.contextWindow,
-      threshold: this.settings.autoCompact.enabled ? Math.round(this.settings.autoCompact.threshold * this.settings.contextWindow) : null,
+      threshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
     };
   }
 
@@ -397,7 +420,7 @@ export class AgentController implements Disposable {
     try {
       agent = await this.ensureAgent();
     } catch (e) {
-      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: (e as Error).message, retryable: false });
+      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: errorMessage(e), retryable: false });
       return;
     }
     if (agent.busy) {
@@ -414,7 +437,7 @@ export class AgentController implements Disposable {
     try {
       await agent.run(prompt);
     } catch (e) {
-      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: (e as Error).message, retryable: false });
+      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: errorMessage(e), retryable: false });
     } finally {
       this.busyChanged.fire({ busy: this.busy, compacting: this.compacting });
       this.fireContext();
@@ -428,7 +451,7 @@ export class AgentController implements Disposable {
     try {
       await agent.retry();
     } catch (e) {
-      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: (e as Error).message, retryable: false });
+      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: errorMessage(e), retryable: false });
     } finally {
       this.busyChanged.fire({ busy: this.busy, compacting: this.compacting });
     }
@@ -670,14 +693,13 @@ export class AgentController implements Disposable {
     return outcome;
   }
 
-  undo(): CompactionOutcome {
+  undo(): UndoOutcome {
     if (this.busy) return { ok: false, reason: 'busy', message: 'Stop the agent before undoing a compaction.' };
     const outcome = this.pipelineInstance.undo();
     if (outcome.ok) {
-      const last = [...this.sessionLog.meta.compactions].reverse().find((c) => c.trigger !== 'undo' && c.id !== outcome.record.id);
-      const item = last ? this.chatLog.get(last.id) : undefined;
+      const item = this.chatLog.get(outcome.undone.id);
       if (item && item.kind === 'compaction') this.chatLog.upsert({ ...item, undone: true });
-      this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: `Undid the last compaction: the history is back from ${last?.transcriptPath ?? 'its transcript'}.` });
+      this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: `Undid the last compaction: the history is back from ${outcome.undone.transcriptPath}.` });
     } else if (outcome.reason !== 'noop') {
       this.noticed.fire({ level: 'error', message: outcome.message });
     } else {
@@ -701,14 +723,6 @@ export class AgentController implements Disposable {
   private buildInspector(source: string, readOnly: boolean, messages: readonly Message[], effective: readonly Message[], meta: SessionMeta): InspectorSession {
     const strategyParams: Record<string, Record<string, number>> = {};
     for (const s of STRATEGIES) strategyParams[s.name] = this.strategyParams(s.name);
-    const last = [...meta.compactions].reverse().find((c) => c.trigger !== 'undo');
-    // The compaction the current history comes from: an undo cancels the compaction before it.
-    const inEffect: CompactionRecord[] = [];
-    for (const c of meta.compactions) {
-      if (c.trigger === 'undo') inEffect.pop();
-      else inEffect.push(c);
-    }
-    const current = inEffect[inEffect.length - 1];
     const overhead = this.overheadParts();
     return buildInspectorSession({
       source,
@@ -720,36 +734,28 @@ export class AgentController implements Disposable {
       compactions: meta.compactions,
       ctx: this.ctx,
       overhead,
-      autoCompactThreshold: this.settings.autoCompact.enabled ? Math.round(this.settings.autoCompact.threshold * this.settings.contextWindow) : null,
+      autoCompactThreshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
       strategyParams,
-      canUndo: !readOnly && !!last && meta.compactions[meta.compactions.length - 1] === last,
-      tailStartId: readOnly ? null : (current?.tailStartId ?? null),
+      canUndo: !readOnly && canUndo(meta.compactions),
+      tailStartId: readOnly ? null : (compactionInEffect(meta.compactions)?.tailStartId ?? null),
     });
   }
 
   /** Plan a strategy on the current session or on given messages (inspected files). Pure. */
   preview(strategy: string, params: Record<string, number>, requestId: number, messages?: readonly Message[]): PlanView {
     const started = performance.now();
-    const def = getStrategy(strategy);
-    const plan: CompactionPlan = def.plan(messages ?? this.sessionLog.messages, resolveParams(def, params), this.ctx);
+    const plan = planWith(strategy, messages ?? this.sessionLog.messages, params, this.ctx);
     const view = planToView(plan, requestId, performance.now() - started);
-    // Strategies plan on the full history; the timeline and the usage bar show what the model sees
-    // (micro-compacted). Report before/after on that same base so the figures agree with the rows.
-    const effectiveBefore = messages ? this.microCompacted(messages) : this.pipelineInstance.effectiveMessages();
-    const effectiveAfter = plan.noop ? effectiveBefore : this.microCompacted(plan.output);
-    view.tokensBefore = this.counter.countMessages(effectiveBefore);
-    view.tokensAfter = plan.noop ? view.tokensBefore : this.counter.countMessages(effectiveAfter);
-    if (!plan.noop && plan.needsSummary && plan.syntheticIndex !== null) {
-      view.tokensAfter += plan.summaryTokensEstimate - this.counter.countMessage(effectiveAfter[plan.syntheticIndex]);
-    }
+    // Before/after on what the model sees (micro-compacted), so the figures agree with the rows.
+    const viewBefore = messages ? this.microCompacted(messages) : this.pipelineInstance.effectiveMessages();
+    Object.assign(view, planTokensOnView(plan, viewBefore, this.settings.microCompact, this.ctx));
     view.computeMs = performance.now() - started;
     return view;
   }
 
   /** What the model would see of `messages` under the current micro-compaction settings. */
   microCompacted(messages: readonly Message[]): Message[] {
-    const { keepRecent, minChars } = this.settings.microCompact;
-    return planMicroCompact(messages, { keepRecent, minChars }, this.ctx).output;
+    return microCompactedView(messages, this.settings.microCompact, this.ctx);
   }
 
   detail(id: string, messages?: readonly Message[], effective?: readonly Message[]): MessageDetail | undefined {
@@ -772,7 +778,7 @@ export class AgentController implements Disposable {
         this.tokenizer.warmup();
         this.fireContext();
       } catch (e) {
-        this.deps.log.error(`Tokenizer failed to load: ${(e as Error).message}`);
+        this.deps.log.error(`Tokenizer failed to load: ${errorMessage(e)}`);
       }
     }, 0);
   }

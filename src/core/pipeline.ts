@@ -4,13 +4,15 @@
 //   3. manual compact: the model's compact(focus) tool or the user's command, applied after the
 //      current tool batch.
 // Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
+import { undoTarget } from './compactionHistory';
 import { isTurnStart, newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
+import { errorMessage } from './errors';
 import { Emitter } from './events';
 import { assertPlanValid } from './invariants';
 import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
 import type { CompactionRecord, SessionLog } from './session';
-import { getStrategy, resolveParams, type StrategyName } from './strategies';
+import { planWith, type StrategyName } from './strategies';
 import type { SummaryResult } from './summarize';
 import { restoreTranscript, type TranscriptStore } from './transcripts';
 import type { Trigger, TriggerState } from './triggers';
@@ -64,6 +66,11 @@ export interface CompactOptions {
 export type CompactionOutcome =
   | { ok: true; record: CompactionRecord; plan: CompactionPlan; carriedOver: number }
   | { ok: false; reason: 'noop' | 'cancelled' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy'; message: string; plan?: CompactionPlan };
+
+/** What an undo did: the compaction it reverted and the record it wrote (trigger 'undo'). */
+export type UndoOutcome =
+  | { ok: true; record: CompactionRecord; undone: CompactionRecord; messages: readonly Message[]; carriedOver: number }
+  | { ok: false; reason: 'noop' | 'busy' | 'invalid' | 'transcript-failed' | 'conflict'; message: string };
 
 export interface CompactionFailure {
   strategy: string;
@@ -197,8 +204,7 @@ export class CompactionPipeline {
 
   /** What a strategy would do now (pure; nothing changes). */
   preview(strategy: string, params: Record<string, number | string> = {}): CompactionPlan {
-    const def = getStrategy(strategy);
-    return def.plan(this.deps.session.messages, resolveParams(def, params), this.deps.ctx);
+    return planWith(strategy, this.deps.session.messages, params, this.deps.ctx);
   }
 
   /** Compact now with any strategy. One compaction at a time; history is unchanged on any failure. */
@@ -222,11 +228,10 @@ export class CompactionPipeline {
     const snapshot = session.snapshot();
     let plan: CompactionPlan;
     try {
-      const def = getStrategy(o.strategy);
-      plan = def.plan(snapshot.messages, resolveParams(def, o.params ?? {}), this.deps.ctx);
+      plan = planWith(o.strategy, snapshot.messages, o.params ?? {}, this.deps.ctx);
       assertPlanValid(snapshot.messages, plan);
     } catch (e) {
-      return this.fail(o, 'invalid', (e as Error).message);
+      return this.fail(o, 'invalid', errorMessage(e));
     }
     if (plan.noop) return this.fail(o, 'noop', `Nothing to compact: ${plan.notes.join('; ')}`, plan);
 
@@ -246,7 +251,7 @@ export class CompactionPipeline {
     try {
       transcriptPath = this.deps.transcripts.save(session.id, session.messages, `compaction: ${o.strategy} (${o.trigger})`);
     } catch (e) {
-      return this.fail(o, 'transcript-failed', (e as Error).message, plan);
+      return this.fail(o, 'transcript-failed', errorMessage(e), plan);
     }
     const next = applyPlan(plan, { summary, transcriptPath });
     const record: CompactionRecord = {
@@ -269,7 +274,7 @@ export class CompactionPipeline {
     try {
       commit = session.commitRewrite(snapshot, next);
     } catch (e) {
-      return this.fail(o, 'transcript-failed', `Could not write the session: ${(e as Error).message}`, plan);
+      return this.fail(o, 'transcript-failed', `Could not write the session: ${errorMessage(e)}`, plan);
     }
     if (!commit.ok) return this.fail(o, 'conflict', `Compaction was not applied: ${commit.reason}. The history is unchanged.`, plan);
     // Both figures are what the next request carries (micro-compacted, calibrated, with overhead).
@@ -283,28 +288,30 @@ export class CompactionPipeline {
    * Undo the most recent compaction: the history comes back from its transcript, followed by any
    * messages added since. The current history is saved as a transcript first.
    */
-  undo(): CompactionOutcome {
+  undo(): UndoOutcome {
     const session = this.deps.session;
-    const last = [...session.meta.compactions].reverse().find((c) => c.trigger !== 'undo');
     const o: CompactOptions = { strategy: 'undo', trigger: 'undo' };
-    if (!last) return this.fail(o, 'noop', 'There is no compaction to undo.');
-    if (session.meta.compactions[session.meta.compactions.length - 1] !== last) {
-      return this.fail(o, 'noop', 'The last compaction was already undone.');
-    }
+    const fail = (reason: Exclude<UndoOutcome, { ok: true }>['reason'], message: string): UndoOutcome => {
+      this.fail(o, reason, message);
+      return { ok: false, reason, message };
+    };
+    const target = undoTarget(session.meta.compactions);
+    if (!target.ok) return fail('noop', target.message);
+    const undone = target.compaction;
     let restored: Message[];
     try {
-      restored = restoreTranscript(last.transcriptPath);
+      restored = restoreTranscript(undone.transcriptPath);
     } catch (e) {
-      return this.fail(o, 'invalid', (e as Error).message);
+      return fail('invalid', errorMessage(e));
     }
     const snapshot = session.snapshot();
-    const since = snapshot.messages.slice(last.resultLength);
+    const since = snapshot.messages.slice(undone.resultLength);
     const tokensBefore = this.currentTokens();
     let transcriptPath: string;
     try {
-      transcriptPath = this.deps.transcripts.save(session.id, snapshot.messages, `undo of ${last.id}`);
+      transcriptPath = this.deps.transcripts.save(session.id, snapshot.messages, `undo of ${undone.id}`);
     } catch (e) {
-      return this.fail(o, 'transcript-failed', (e as Error).message);
+      return fail('transcript-failed', errorMessage(e));
     }
     const next = [...restored, ...since];
     const record: CompactionRecord = {
@@ -323,16 +330,11 @@ export class CompactionPipeline {
       resultLength: next.length,
     };
     const commit = session.commitRewrite(snapshot, next);
-    if (!commit.ok) return this.fail(o, 'conflict', commit.reason);
+    if (!commit.ok) return fail('conflict', commit.reason);
     record.tokensAfter = this.currentTokens();
     session.addCompaction(record);
     this.didCompact.fire(record);
-    return {
-      ok: true,
-      record,
-      carriedOver: since.length,
-      plan: { strategy: 'undo', params: {}, noop: false, notes: [], splitIndex: 0, tailStartId: record.tailStartId, kept: [], archived: [], truncated: [], needsSummary: false, summarizerInput: null, tokensBefore: record.tokensBefore, tokensAfter: record.tokensAfter, summaryTokensEstimate: 0, output: next, syntheticIndex: null },
-    };
+    return { ok: true, record, undone, messages: next, carriedOver: since.length };
   }
 
   private overhead(): number {

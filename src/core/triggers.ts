@@ -8,6 +8,8 @@
 // so each evaluation does constant work (a structural trigger looks at the few events of one tick).
 // Every result carries a sentence saying why it fired or did not, for logs and the inspector.
 
+import { SplitpointError } from './errors';
+
 /** What a trigger looks at: a snapshot of the conversation at one check. */
 export interface TriggerState {
   /** Current (estimated or reported) size of the request in tokens. */
@@ -38,7 +40,7 @@ export const STRUCTURAL_EVENTS = ['message', 'tool-output', 'compacted', 'user-c
 export type StructuralEvent = (typeof STRUCTURAL_EVENTS)[number];
 
 /** A trigger was configured with a bad value: names the trigger and the field. */
-export class TriggerConfigError extends Error {
+export class TriggerConfigError extends SplitpointError {
   constructor(
     readonly trigger: string,
     readonly field: string,
@@ -125,6 +127,14 @@ function fractionTrigger(fraction: number): Trigger {
  */
 function fractionThreshold(fraction: number, contextWindow: number): number {
   return Math.ceil(fraction * contextWindow - 1e-6);
+}
+
+/**
+ * The request size (tokens) at which auto-compaction fires: what `budgetTrigger({ fraction })` fires
+ * at, for hosts that show it (context meter, inspector). Null when auto-compaction is off.
+ */
+export function autoCompactThreshold(autoCompact: { enabled: boolean; threshold: number }, contextWindow: number): number | null {
+  return autoCompact.enabled ? fractionThreshold(autoCompact.threshold, contextWindow) : null;
 }
 
 function headroomTrigger(headroomTokens: number): Trigger {

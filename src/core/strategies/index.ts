@@ -1,5 +1,6 @@
 // The strategy registry: every strategy's name, parameters (with defaults and bounds) and plan function.
 import type { Message } from '../conversation';
+import { SplitpointError } from '../errors';
 import type { CompactionPlan, PlanContext } from '../plan';
 import { planMicroCompact } from './microCompact';
 import { StrategyParamError } from './params';
@@ -144,7 +145,7 @@ export function getStrategy(name: string): StrategyDefinition {
   return def;
 }
 
-export class UnknownStrategyError extends Error {
+export class UnknownStrategyError extends SplitpointError {
   constructor(readonly strategy: string) {
     super(`unknown strategy "${strategy}"; known strategies: ${STRATEGY_NAMES.join(', ')}`);
     this.name = 'UnknownStrategyError';
@@ -177,6 +178,23 @@ export function resolveParams(def: StrategyDefinition, overrides: Record<string,
   return out;
 }
 
+/** A strategy with its parameters resolved and validated: ready to plan any history. */
+export interface ResolvedStrategy {
+  definition: StrategyDefinition;
+  params: Record<string, number>;
+  plan(messages: readonly Message[], ctx: PlanContext): CompactionPlan;
+}
+
+/**
+ * The one way to go from a strategy name and parameter overrides to a plan function: look the
+ * strategy up, resolve and validate its parameters (UnknownStrategyError, StrategyParamError).
+ */
+export function resolveStrategy(name: string, overrides: Record<string, number | string> = {}): ResolvedStrategy {
+  const definition = getStrategy(name);
+  const params = resolveParams(definition, overrides);
+  return { definition, params, plan: (messages, ctx) => definition.plan(messages, params, ctx) };
+}
+
 /** Plan with a strategy by name: resolve and validate parameters, then compute the (pure) plan. */
 export function planWith(
   name: string,
@@ -184,6 +202,5 @@ export function planWith(
   overrides: Record<string, number | string>,
   ctx: PlanContext,
 ): CompactionPlan {
-  const def = getStrategy(name);
-  return def.plan(messages, resolveParams(def, overrides), ctx);
+  return resolveStrategy(name, overrides).plan(messages, ctx);
 }

@@ -1,0 +1,96 @@
+// The engine's public surface: the ONLY module that code outside src/core imports (the agent, the
+// extension, the CLI, the inspector model). Enforced on the real module graph by
+// test/core/module-graph.test.ts and, per line, by ESLint's import rules.
+//
+// Public: the message model; token counting (the counter interface, the memo, the tokenizers, the
+// calibration); the strategies (registry, parameter resolution, planning) and the plan they produce;
+// the pipeline with its outcomes and the settings it runs under; the session log, transcripts and the
+// reading of its compaction records; the summarizer over an LLM client interface; triggers; session
+// importers; the request view (what the model sees after micro-compaction); the root error class.
+// Everything else under src/core (strategy internals, snapping, invariants, incremental
+// micro-compaction, JSON plumbing of the importers, …) is internal and may change without notice;
+// tests and benchmarks may reach into it to measure it, production code may not.
+
+// Errors
+export { errorMessage, SplitpointError } from './errors';
+
+// Messages
+export {
+  blocksOf,
+  isTurnStart,
+  kindOf,
+  newMessageId,
+  textOf,
+  toApiMessages,
+  toolNamesById,
+  toolResultText,
+  type ApiMessage,
+  type ContentBlock,
+  type Message,
+  type MessageKind,
+  type Role,
+  type TextBlock,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from './conversation';
+export { messageProblem, MessageShapeError } from './messageShape';
+
+// Events
+export { Emitter, type Disposable, type Event } from './events';
+
+// Token counting
+export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './tokens';
+export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './tokenizers';
+export { CachingTextTokenizer } from './textCountCache';
+export { CalibratedCounter, totalInputTokens, type InputUsage } from './calibration';
+
+// Plans and strategies
+export { applyPlan, DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type PlanEntry, type SummarizerInput, type TruncatedEntry } from './plan';
+export { ReplacementCache } from './replacementCache';
+export {
+  getStrategy,
+  planWith,
+  resolveParams,
+  resolveStrategy,
+  StrategyParamError,
+  STRATEGIES,
+  STRATEGY_NAMES,
+  UnknownStrategyError,
+  type ResolvedStrategy,
+  type StrategyDefinition,
+  type StrategyName,
+  type StrategyParamSpec,
+} from './strategies';
+export { microCompactedView, planTokensOnView } from './requestView';
+
+// Pipeline, triggers, sessions, transcripts
+export {
+  CompactionPipeline,
+  type CompactionFailure,
+  type CompactionOutcome,
+  type CompactionTriggerSource,
+  type PipelineSettings,
+  type PreparedRequest,
+  type UndoOutcome,
+} from './pipeline';
+export { autoCompactThreshold, budgetTrigger, type Trigger } from './triggers';
+export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session';
+export { canUndo, compactionInEffect, undoTarget, type UndoTarget } from './compactionHistory';
+export { TranscriptStore } from './transcripts';
+export { writeFileAtomic } from './fsAtomic';
+
+// Summarization
+export {
+  LlmError,
+  parsePromptTooLong,
+  summarize,
+  SummarizationError,
+  type LlmClient,
+  type LlmErrorKind,
+  type LlmRequest,
+  type LlmResponse,
+  type SummaryResult,
+} from './summarize';
+
+// Importers
+export { importSession, ImportError, serializeSplitpointJsonl, SESSION_FORMATS, type ImportResult, type SessionFormat } from './importers';
