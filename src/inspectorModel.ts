@@ -5,16 +5,18 @@ import {
   blocksOf,
   isTurnStart,
   kindOf,
+  STRATEGIES,
   toolNamesById,
   toolResultText,
+  type CompactionPlan,
+  type CompactionRecord,
   type ContentBlock,
   type Message,
+  type PlanContext,
+  type StrategyDefinition,
   type ToolResultBlock,
   type ToolUseBlock,
-} from './core/conversation';
-import type { CompactionPlan, PlanContext } from './core/plan';
-import type { CompactionRecord } from './core/session';
-import { STRATEGIES, type StrategyDefinition } from './core/strategies';
+} from './core';
 import type {
   CompactionView,
   InspectorSession,

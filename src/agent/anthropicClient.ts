@@ -2,7 +2,7 @@
 // here: the summarizer retries itself so retry-after is honoured, progress is reported and the user
 // can cancel between attempts.
 import Anthropic from '@anthropic-ai/sdk';
-import { LlmError, parsePromptTooLong, type LlmClient, type LlmRequest, type LlmResponse } from '../core/summarize';
+import { LlmError, parsePromptTooLong, type LlmClient, type LlmRequest, type LlmResponse } from '../core';
 
 export interface AnthropicClientOptions {
   apiKey: string;

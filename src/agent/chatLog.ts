@@ -3,8 +3,7 @@
 // atomic) so a window reload shows the same conversation.
 import { readFileSync } from 'node:fs';
 import type { ChatItem } from '../protocol';
-import { Emitter } from '../core/events';
-import { writeFileAtomic } from '../core/transcripts';
+import { Emitter, writeFileAtomic } from '../core';
 
 export type ChatLogChange = { kind: 'item'; item: ChatItem } | { kind: 'delta'; id: string; text: string } | { kind: 'reset' };
 

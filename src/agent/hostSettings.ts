@@ -1,6 +1,6 @@
 // The settings the controller needs, independent of where they come from (VS Code settings in the
 // extension, plain objects in tests).
-import type { StrategyName } from '../core/strategies';
+import type { StrategyName } from '../core';
 
 export interface HostSettings {
   model: string;

@@ -1,7 +1,7 @@
 // Typed access to the `splitpoint.*` settings. Read fresh on every change (no reload needed).
 import * as vscode from 'vscode';
 import type { HostSettings } from '../agent/hostSettings';
-import { STRATEGY_NAMES, type StrategyName } from '../core/strategies';
+import { STRATEGY_NAMES, type StrategyName } from '../core';
 
 export function readSettings(): HostSettings {
   const c = vscode.workspace.getConfiguration('splitpoint');
