@@ -2,14 +2,14 @@
 // serves pages built by src/webviewHtml.ts (same CSP as in VS Code) on 127.0.0.1, with a fake
 // `acquireVsCodeApi` loaded from its own <script nonce> file, and records what each page posts,
 // requests, logs and violates.
-import { createServer, type Server } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import * as esbuild from 'esbuild';
 import type { Browser, BrowserContext, ConsoleMessage, Dialog, Page, Request } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium';
+import { assertChromiumInstalled, launchChromium } from '../helpers/chromium';
+import { setUp, type Cleanup } from '../helpers/cleanup';
+import { startStaticServer, type StaticResponse } from '../helpers/staticServer';
 import type { ChatToHost, HostToChat } from '../../src/protocol';
 import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
 
@@ -153,73 +153,35 @@ export class WebviewHarness {
   private constructor(
     readonly origin: string,
     readonly browser: Browser,
-    private readonly server: Server,
-    private readonly dir: string,
     /** Every path the server was asked for (leaks show up here even if the page missed them). */
     readonly served: string[],
+    private readonly cleanup: Cleanup,
   ) {}
 
+  /** Builds the bundle, starts the server and the browser; if any step fails, stops what it started. */
   static async start(): Promise<WebviewHarness> {
-    const dir = await mkdtemp(join(tmpdir(), 'splitpoint-webview-'));
-    // Same options as esbuild.mjs's webview builds.
-    await esbuild.build({
-      entryPoints: { chat: join(ROOT, 'webview/chat/main.tsx'), sanitize: join(ROOT, 'test/webview/sanitize-entry.ts') },
-      outdir: dir,
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      target: 'chrome120',
-      jsx: 'automatic',
-      jsxImportSource: 'preact',
-      sourcemap: false,
-      logLevel: 'warning',
-      legalComments: 'none',
+    // The browser is the step most likely to be missing: say so before building anything.
+    assertChromiumInstalled();
+    return setUp(async (cleanup) => {
+      const dir = cleanup.add(await mkdtemp(join(tmpdir(), 'splitpoint-webview-')), (d) => rm(d, { recursive: true, force: true }));
+      // Same options as esbuild.mjs's webview builds.
+      await esbuild.build({
+        entryPoints: { chat: join(ROOT, 'webview/chat/main.tsx'), sanitize: join(ROOT, 'test/webview/sanitize-entry.ts') },
+        outdir: dir,
+        bundle: true,
+        platform: 'browser',
+        format: 'iife',
+        target: 'chrome120',
+        jsx: 'automatic',
+        jsxImportSource: 'preact',
+        sourcemap: false,
+        logLevel: 'warning',
+        legalComments: 'none',
+      });
+      const server = cleanup.add(await startStaticServer((url, origin) => route(url, origin, dir)), (s) => s.close());
+      const browser = cleanup.add(await launchChromium(), (b) => b.close());
+      return new WebviewHarness(server.origin, browser, server.served, cleanup);
     });
-    const served: string[] = [];
-    let origin = '';
-    const server = createServer((req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        served.push(url.pathname);
-        const send = (status: number, type: string, body: string | Buffer) => {
-          res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
-          res.end(body);
-        };
-        try {
-          if (url.pathname === '/chat.html' || url.pathname === '/sanitize.html') {
-            const theme: Theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';
-            const nonce = makeNonce();
-            const html = buildWebviewHtml({
-              title: 'Splitpoint Chat',
-              nonce,
-              cspSource: origin,
-              scriptUri: `${origin}/${url.pathname === '/chat.html' ? 'chat' : 'sanitize'}.js`,
-              styleUris: [`${origin}/test/theme-${theme}.css`, `${origin}/media/chat.css`],
-            });
-            // The fake VS Code API goes in as its own nonce'd script file, before the bundle.
-            const withFake = html.replace('</head>', `  <script nonce="${nonce}" src="${origin}/test/fake-vscode.js"></script>\n  </head>`);
-            send(200, 'text/html; charset=utf-8', withFake);
-          } else if (url.pathname === '/chat.js' || url.pathname === '/sanitize.js') {
-            send(200, 'text/javascript; charset=utf-8', await readFile(join(dir, url.pathname)));
-          } else if (url.pathname === '/media/chat.css' || url.pathname === '/media/shared.css') {
-            send(200, 'text/css; charset=utf-8', await readFile(join(ROOT, url.pathname)));
-          } else if (/^\/test\/(fake-vscode\.js|theme-(dark|light)\.css)$/.test(url.pathname)) {
-            const type = extname(url.pathname) === '.js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
-            send(200, type, await readFile(join(ROOT, 'test/webview', url.pathname.slice('/test/'.length))));
-          } else if (url.pathname === '/favicon.ico') {
-            send(204, 'image/x-icon', '');
-          } else {
-            send(404, 'text/plain', 'not found');
-          }
-        } catch (e) {
-          send(500, 'text/plain', String(e));
-        }
-      })();
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const browser = await launchChromium();
-    return new WebviewHarness(origin, browser, server, dir, served);
   }
 
   private tab: { context: BrowserContext; page: Page } | undefined;
@@ -247,9 +209,35 @@ export class WebviewHarness {
     return wp;
   }
 
+  /** Closes the browser and the server and removes the bundle. */
   async close(): Promise<void> {
-    await this.browser.close();
-    await new Promise<void>((done) => this.server.close(() => done()));
-    await rm(this.dir, { recursive: true, force: true });
+    await this.cleanup.run();
   }
+}
+
+const TEXT = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
+
+/** The pages (built by src/webviewHtml.ts, with the fake VS Code API), the bundles and the styles. */
+async function route(url: URL, origin: string, dir: string): Promise<StaticResponse | undefined> {
+  if (url.pathname === '/chat.html' || url.pathname === '/sanitize.html') {
+    const theme: Theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';
+    const nonce = makeNonce();
+    const html = buildWebviewHtml({
+      title: 'Splitpoint Chat',
+      nonce,
+      cspSource: origin,
+      scriptUri: `${origin}/${url.pathname === '/chat.html' ? 'chat' : 'sanitize'}.js`,
+      styleUris: [`${origin}/test/theme-${theme}.css`, `${origin}/media/chat.css`],
+    });
+    // The fake VS Code API goes in as its own nonce'd script file, before the bundle.
+    const withFake = html.replace('</head>', `  <script nonce="${nonce}" src="${origin}/test/fake-vscode.js"></script>\n  </head>`);
+    return { type: TEXT.html, body: withFake };
+  }
+  if (url.pathname === '/chat.js' || url.pathname === '/sanitize.js') return { type: TEXT.js, body: await readFile(join(dir, url.pathname)) };
+  if (url.pathname === '/media/chat.css' || url.pathname === '/media/shared.css') return { type: TEXT.css, body: await readFile(join(ROOT, url.pathname)) };
+  if (/^\/test\/(fake-vscode\.js|theme-(dark|light)\.css)$/.test(url.pathname)) {
+    const type = extname(url.pathname) === '.js' ? TEXT.js : TEXT.css;
+    return { type, body: await readFile(join(ROOT, 'test/webview', url.pathname.slice('/test/'.length))) };
+  }
+  return undefined;
 }

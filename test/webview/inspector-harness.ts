@@ -2,13 +2,14 @@
 // 127.0.0.1 with the page shell and CSP VS Code uses (plus a fake acquireVsCodeApi from its own
 // nonce'd script file), and plays the extension host: it turns sessions into InspectorSessions with
 // buildInspectorSession and answers preview / showMessage posts with the real engine.
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium';
+import { assertChromiumInstalled, launchChromium } from '../helpers/chromium';
+import { setUp } from '../helpers/cleanup';
+import { startStaticServer, type StaticResponse } from '../helpers/staticServer';
 import type { Message } from '../../src/core/conversation';
 import { applyPlan, type CompactionPlan, type PlanContext } from '../../src/core/plan';
 import type { CompactionRecord } from '../../src/core/session';
@@ -208,13 +209,7 @@ export interface HarnessServer {
 /** Serve the page shell, the bundle, the stylesheets and the fake API. Each page load gets a new nonce. */
 export async function startHarnessServer(bundle: { script: string }): Promise<HarnessServer> {
   const css = readFileSync(join(ROOT, 'media', 'inspector.css'), 'utf8');
-  let origin = '';
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin);
-    const send = (type: string, body: string, headers: Record<string, string> = {}) => {
-      res.writeHead(200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', ...headers });
-      res.end(body);
-    };
+  const server = await startStaticServer((url, origin): StaticResponse | undefined => {
     switch (url.pathname) {
       case '/': {
         const theme: Theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';
@@ -230,42 +225,42 @@ export async function startHarnessServer(bundle: { script: string }): Promise<Ha
         const html = shell.replace('<body>', `<body>\n    <script nonce="${nonce}" src="${origin}/fake-vscode.js"></script>`);
         if (html === shell) throw new Error('page shell has no <body>');
         const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1]?.replace(/&#39;/g, "'");
-        send('text/html', html, csp ? { 'content-security-policy': csp } : {});
-        return;
+        return { type: 'text/html', body: html, headers: csp ? { 'content-security-policy': csp } : {} };
       }
       case '/inspector.js':
-        send('text/javascript', readFileSync(bundle.script, 'utf8'));
-        return;
+        return { type: 'text/javascript', body: readFileSync(bundle.script, 'utf8') };
       case '/fake-vscode.js':
-        send('text/javascript', FAKE_VSCODE_JS);
-        return;
+        return { type: 'text/javascript', body: FAKE_VSCODE_JS };
       case '/inspector.css':
-        send('text/css', css);
-        return;
+        return { type: 'text/css', body: css };
       case '/theme-light.css':
-        send('text/css', themeCss('light'));
-        return;
+        return { type: 'text/css', body: themeCss('light') };
       case '/theme-dark.css':
-        send('text/css', themeCss('dark'));
-        return;
-      case '/favicon.ico':
-        res.writeHead(204);
-        res.end();
-        return;
+        return { type: 'text/css', body: themeCss('dark') };
       default:
-        res.writeHead(404);
-        res.end();
+        return undefined;
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no server address');
-  origin = `http://127.0.0.1:${addr.port}`;
-  return {
-    origin,
-    url: (theme: Theme = 'dark') => `${origin}/?theme=${theme}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { origin: server.origin, url: (theme: Theme = 'dark') => `${server.origin}/?theme=${theme}`, close: () => server.close() };
+}
+
+export interface InspectorHarness {
+  browser: Browser;
+  server: HarnessServer;
+  /** Closes the browser and the server and removes the bundle. */
+  close(): Promise<void>;
+}
+
+/** Bundle, server and browser for a test file; if any step fails, what was started is stopped. */
+export async function startInspectorHarness(): Promise<InspectorHarness> {
+  // The browser is the step most likely to be missing: say so before building anything.
+  assertChromiumInstalled();
+  return setUp(async (cleanup) => {
+    const bundle = cleanup.add(await buildInspectorBundle(), (b) => b.dispose());
+    const server = cleanup.add(await startHarnessServer(bundle), (s) => s.close());
+    const browser = cleanup.add(await launchBrowser(), (b) => b.close());
+    return { browser, server, close: () => cleanup.run() };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -453,9 +448,16 @@ export async function openInspector(browser: Browser, server: HarnessServer, ctx
   // by the browser protocol, so the page's CSP is untouched).
   await page.addInitScript('window.__name = function (f) { return f; };');
   const host = new InspectorHost(page, ctx);
-  await host.attach();
-  const ready = host.waitForPost((m) => m.type === 'ready', 10_000);
-  await page.goto(server.url(theme));
-  await ready;
+  try {
+    await host.attach();
+    const ready = host.waitForPost((m) => m.type === 'ready', 10_000);
+    // If the navigation fails, the wait still settles (rejects) on its own timer: not unhandled.
+    ready.catch(() => undefined);
+    await page.goto(server.url(theme));
+    await ready;
+  } catch (e) {
+    await page.close().catch(() => undefined);
+    throw e;
+  }
   return { page, host, errors };
 }

@@ -20,7 +20,7 @@ import { syntheticSession } from '../helpers/synthetic';
 import { gapTop, makeLayout, rowAt, rowTop, totalHeight, visibleRange } from '../../webview/inspector/layout';
 import { checkParam } from '../../webview/inspector/params';
 import { initialState, reduce, sessionChange, type InspectorState } from '../../webview/inspector/state';
-import { buildInspectorBundle, launchBrowser, openInspector, startHarnessServer, type HarnessServer, type InspectorHost, type SessionFixture, type Theme } from './inspector-harness';
+import { openInspector, startInspectorHarness, type HarnessServer, type InspectorHarness, type InspectorHost, type SessionFixture, type Theme } from './inspector-harness';
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -37,19 +37,16 @@ const PARAMS: Record<string, Record<string, number>> = {
 
 let browser: Browser;
 let server: HarnessServer;
-let bundle: Awaited<ReturnType<typeof buildInspectorBundle>>;
+let harness: InspectorHarness | undefined;
 
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  bundle = await buildInspectorBundle();
-  server = await startHarnessServer(bundle);
-  browser = await launchBrowser();
+  harness = await startInspectorHarness();
+  ({ browser, server } = harness);
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
-  bundle?.dispose();
+  await harness?.close();
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -243,8 +240,12 @@ describe('every strategy, previewed, applied and undone on the example session',
   });
 
   after(async () => {
-    await assertClean(page, host, errors);
-    await page.close();
+    if (!page) return; // the before hook failed and reported why
+    try {
+      await assertClean(page, host, errors);
+    } finally {
+      await page.close();
+    }
   });
 
   for (const def of STRATEGIES) {
