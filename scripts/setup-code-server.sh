@@ -1,28 +1,25 @@
 #!/usr/bin/env bash
 # Installs a real VS Code for end-to-end tests: code-server 4.100.3 (bundles VS Code 1.100, the newest
 # release whose engines.node is 20), into .e2e-cache/ (git-ignored). Idempotent: a second run that
-# finds it installed does nothing. See ../shared/notes/real-vscode-here.md for why each step exists.
+# finds it installed does nothing. `--check` only answers (exit 0: installed, 1: not).
+# Run it through scripts/setup-test-env.sh, which first installs the Debian packages the build needs.
+# See ../shared/notes/real-vscode-here.md for why each step exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE="${SPLITPOINT_E2E_CACHE:-$PWD/.e2e-cache}"
 VERSION=4.100.3
 BIN="$CACHE/code-server/node_modules/.bin/code-server"
 
-if [ -x "$BIN" ] && [ -f "$CACHE/code-server/.installed-$VERSION" ]; then
+installed() { [ -x "$BIN" ] && [ -f "$CACHE/code-server/.installed-$VERSION" ]; }
+if [ "${1:-}" = "--check" ]; then
+  installed
+  exit
+fi
+if installed; then
   echo "code-server $VERSION already installed in $CACHE/code-server"
   exit 0
 fi
-
-need_apt=()
-for pkg in libkrb5-dev libxkbfile-dev libsecret-1-dev pkg-config chromium; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
-done
-if [ ${#need_apt[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" != "0" ] && SUDO="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -q
-  $SUDO apt-get install -y -q --no-install-recommends "${need_apt[@]}"
-fi
+echo "Installing code-server $VERSION into $CACHE/code-server (2-3 minutes, once)"
 
 # code-server's inner @vscode/ripgrep postinstall downloads rg from GitHub (unreachable here); it
 # first looks for a cached archive, so put the rg binary from the npm package there.

@@ -12,11 +12,15 @@ export const ROOT = resolve(import.meta.dirname ?? __dirname, '../..');
 export const CACHE = process.env.SPLITPOINT_E2E_CACHE ?? join(ROOT, '.e2e-cache');
 export const CODE_SERVER_BIN = join(CACHE, 'code-server', 'node_modules', '.bin', 'code-server');
 
-/** Runs scripts/setup-code-server.sh (a no-op when code-server is already installed). */
+/**
+ * Throws a clear error unless code-server is installed. Installing is scripts/setup-test-env.sh's job
+ * (`npm test` and `npm run test:e2e` run it first), not a test hook's: a 2-3 minute install under a
+ * test timeout would fail for the wrong reason.
+ */
 export function ensureCodeServer(): void {
-  const r = spawnSync('bash', [join(ROOT, 'scripts', 'setup-code-server.sh')], { cwd: ROOT, encoding: 'utf8', timeout: 15 * 60_000 });
+  const r = spawnSync('bash', [join(ROOT, 'scripts', 'setup-code-server.sh'), '--check'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
   if (r.status !== 0 || !existsSync(CODE_SERVER_BIN)) {
-    throw new Error(`scripts/setup-code-server.sh failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+    throw new Error(`code-server is not installed in ${CACHE}: run \`bash scripts/setup-test-env.sh\` (npm test and npm run test:e2e run it first).`);
   }
 }
 

@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { buildSuite } from '../vscode/runTest.mjs';
+import { assertChromiumInstalled } from '../helpers/chromium';
 import { buildExtension, ensureCodeServer, freshDirs, installUnpacked, QUIET_SETTINGS, ROOT, startCodeServer, writeUserSettings, type CodeServer, type RunDirs } from './codeServer';
 import { launchBrowser, waitFor } from './workbench';
 
@@ -26,6 +27,8 @@ interface Report {
 
 before(
   async () => {
+    // What is missing is said first, before anything is built or started.
+    assertChromiumInstalled();
     ensureCodeServer();
     buildExtension();
     dirs = freshDirs('splitpoint-exthost');
@@ -56,7 +59,7 @@ exports.activate = () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.goto(`${server.url}/?folder=${encodeURIComponent(dirs.workspace)}`);
   },
-  { timeout: 20 * 60_000 },
+  { timeout: 5 * 60_000 },
 );
 
 after(async () => {
