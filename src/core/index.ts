@@ -1,6 +1,6 @@
 // The engine's public surface: the ONLY module that code outside src/core imports (the agent, the
 // extension, the CLI, the inspector model). Enforced on the real module graph by
-// test/core/module-graph.test.ts and, per line, by ESLint's import rules.
+// test/core/no-vscode.test.ts and, per line, by ESLint's import rules.
 //
 // Public: the message model; token counting (the counter interface, the memo, the tokenizers, the
 // calibration); the strategies (registry, parameter resolution, planning) and the plan they produce;
