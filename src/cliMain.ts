@@ -35,7 +35,9 @@ export interface CliIO {
 export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 2;
 
-class UsageError extends SplitpointError {}
+class UsageError extends SplitpointError {
+  override name = 'UsageError';
+}
 
 const HELP = `splitpoint — see and steer context compaction
 

@@ -4,12 +4,21 @@
 // rejected approvals, max_tokens). The UI follows along through AgentEvent.
 // No `vscode` import: this runs in plain Node (the extension glue maps events to chat items).
 import type Anthropic from '@anthropic-ai/sdk';
-import { newMessageId, type ContentBlock, type Message, type ToolResultBlock, type ToolUseBlock } from '../core/conversation';
-import { totalInputTokens, type CalibratedCounter } from '../core/calibration';
-import type { Disposable } from '../core/events';
-import type { CompactionPipeline } from '../core/pipeline';
-import type { SessionLog } from '../core/session';
-import { CharEstimateTokenizer, type TextTokenizer } from '../core/tokens';
+import {
+  CharEstimateTokenizer,
+  newMessageId,
+  SplitpointError,
+  totalInputTokens,
+  type CalibratedCounter,
+  type CompactionPipeline,
+  type ContentBlock,
+  type Disposable,
+  type Message,
+  type SessionLog,
+  type TextTokenizer,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from '../core';
 import type { AgentErrorInfo, AgentEvent, AgentRunResult, AgentRunStatus } from './agentEvents';
 import { toLlmError } from './anthropicClient';
 import { defaultSystemPrompt, messageStreamParams, requestOverheadTokens } from './modelRequest';
@@ -48,7 +57,7 @@ export interface AgentLoopOptions {
 }
 
 /** run() or retry() while a run is in progress. */
-export class AgentBusyError extends Error {
+export class AgentBusyError extends SplitpointError {
   constructor() {
     super('The agent is already working on a request. Wait for it to finish or stop it first.');
     this.name = 'AgentBusyError';
@@ -56,7 +65,7 @@ export class AgentBusyError extends Error {
 }
 
 /** retry() when there is nothing to retry, or run() with an empty prompt. */
-export class AgentStateError extends Error {
+export class AgentStateError extends SplitpointError {
   constructor(message: string) {
     super(message);
     this.name = 'AgentStateError';

@@ -1,8 +1,5 @@
 // What the agent loop tells its host: the events of a run, in order, and how the run ended.
-import type { Message } from '../core/conversation';
-import type { CompactionFailure, CompactionTriggerSource } from '../core/pipeline';
-import type { CompactionRecord } from '../core/session';
-import type { LlmErrorKind } from '../core/summarize';
+import type { CompactionFailure, CompactionRecord, CompactionTriggerSource, LlmErrorKind, Message } from '../core';
 import type { ApprovalRequest } from './tools';
 
 /** How a run ended. */

@@ -1,8 +1,7 @@
 // What every model call sends besides the history: the system prompt and the tool definitions,
 // what they cost in tokens, and the streamed request that carries them with the messages.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ApiMessage } from '../core/conversation';
-import type { TextTokenizer } from '../core/tokens';
+import type { ApiMessage, TextTokenizer } from '../core';
 import type { ToolDefinition } from './tools';
 
 /** Tokens a request spends outside its messages: the system prompt and the tool definitions. */

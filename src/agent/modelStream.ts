@@ -1,7 +1,7 @@
 // One streamed model call: provisional events as the stream arrives (text, thinking, tool calls),
 // then the complete reply, what was usable when the user stopped it, or the API error.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlock } from '../core/conversation';
+import type { ContentBlock } from '../core';
 import type { AgentErrorInfo, AgentEvent } from './agentEvents';
 import { toLlmError } from './anthropicClient';
 import { partialBlocks } from './replyBlocks';

@@ -1,7 +1,7 @@
 // The model's reply as session content: plain-data blocks, what survives a cancelled stream, and
 // tool_result blocks.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlock, ToolResultBlock } from '../core/conversation';
+import type { ContentBlock, ToolResultBlock } from '../core';
 import type { ToolResult } from './tools';
 
 export function toolResultBlock(toolUseId: string, r: ToolResult): ToolResultBlock {

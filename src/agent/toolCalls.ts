@@ -1,6 +1,6 @@
 // Running one reply's tool calls in order: each through the approval gate where the tool asks for
 // it, with events for the UI, and a tool_result for every call, also when the run is stopped.
-import type { ToolResultBlock, ToolUseBlock } from '../core/conversation';
+import type { ToolResultBlock, ToolUseBlock } from '../core';
 import type { AgentEvent } from './agentEvents';
 import { toolResultBlock } from './replyBlocks';
 import { CANCELLED_BY_USER, type ApprovalDecision, type ApprovalGate, type ApprovalRequest, type ToolExecutor, type ToolResult } from './tools';

@@ -1,6 +1,7 @@
 // search: matching lines across workspace text files, as "path:line: text".
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorMessage } from '../../core';
 import { optionalBool, optionalInt, requireString } from './args';
 import { looksBinary, SKIP_DIRS } from './files';
 import { capLines, formatBytes } from './format';
@@ -45,7 +46,7 @@ async function searchWorkspace(args: Record<string, unknown>, env: ToolEnvironme
     try {
       re = new RegExp(query, caseSensitive ? '' : 'i');
     } catch (e) {
-      throw new ToolError(`invalid regular expression: ${(e as Error).message}`);
+      throw new ToolError(`invalid regular expression: ${errorMessage(e)}`);
     }
     matcher = (line) => re.test(line);
   } else if (caseSensitive) {

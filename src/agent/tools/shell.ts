@@ -1,6 +1,7 @@
 // The shell runner behind run_command: one command in its own process group, interleaved output
 // with only the tail kept, and the whole process tree killed on timeout or abort.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { errorMessage } from '../../core';
 
 export interface CommandRun {
   /** Combined stdout/stderr in arrival order (the kept tail). */
@@ -51,7 +52,7 @@ export function runShellCommand(command: string, o: RunShellOptions): Promise<Co
         windowsHide: true,
       });
     } catch (e) {
-      const spawnError = (e as Error).message;
+      const spawnError = errorMessage(e);
       const nothing = { output: '', keptBytes: 0, droppedBytes: 0, exitCode: null, signal: null };
       resolvePromise({ ...nothing, timedOut: false, cancelled: false, lingering: false, spawnError });
       return;

@@ -1,5 +1,6 @@
 // The tool contract between the agent and a tool set: definitions in the Messages API's `tools`
 // shape, calls, results, the approval gate, and the context a call runs in.
+import { SplitpointError } from '../../core';
 
 /** A tool definition in the Messages API's `tools` shape (structurally an `Anthropic.Tool`). */
 export interface ToolDefinition {
@@ -68,7 +69,7 @@ export interface ToolExecutor {
 export const CANCELLED_BY_USER = 'Cancelled by the user.';
 
 /** A tool failed in a way the model should hear about (becomes an is_error tool_result). */
-export class ToolError extends Error {
+export class ToolError extends SplitpointError {
   constructor(message: string) {
     super(message);
     this.name = 'ToolError';

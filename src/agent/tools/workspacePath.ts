@@ -2,6 +2,7 @@
 // through symlinks.
 import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { errorMessage } from '../../core';
 import { ToolError } from './types';
 
 export interface ResolvedPath {
@@ -28,7 +29,7 @@ export function resolveWorkspacePath(root: string, input: unknown, what = 'path'
   try {
     rootReal = realpathSync(rootAbs);
   } catch (e) {
-    throw new ToolError(`the workspace folder is not accessible: ${(e as Error).message}`);
+    throw new ToolError(`the workspace folder is not accessible: ${errorMessage(e)}`);
   }
   const normalized = input.replace(/\\/g, '/');
   const abs = isAbsolute(normalized) ? resolve(normalized) : resolve(rootAbs, normalized);
