@@ -1,51 +1,49 @@
-// The chat sidebar: a WebviewViewProvider that renders webview/chat and relays validated intents
-// to the controller. State survives hide/show through the webview's own setState plus a fresh
-// 'state' message when it becomes visible again.
+// The chat sidebar: a WebviewViewProvider that renders webview/chat and hands every validated
+// message to its router (ChatFeature). State survives hide/show through the webview's own setState
+// plus a fresh 'state' message when it becomes visible again.
 import * as vscode from 'vscode';
+import { errorMessage } from '../core';
 import { parseChatToHost, type ChatState, type ChatToHost, type HostToChat } from '../protocol';
-import { buildWebviewHtml, makeNonce } from '../webviewHtml';
+import { DisposableStore, MutableDisposable } from './lifecycle';
+import { safeDescribe } from './safeDescribe';
+import { webviewHtmlFor, webviewOptions } from './webviewAssets';
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'splitpoint.chat';
   private view: vscode.WebviewView | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  /** The listeners of the view resolved last (a view is resolved again after it was disposed). */
+  private readonly viewSubscriptions = new MutableDisposable<DisposableStore>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly getState: () => Promise<ChatState>,
-    private readonly handlers: { onIntent: (msg: ChatToHost) => void },
+    private readonly onMessage: (msg: ChatToHost) => void,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     const webview = view.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    };
-    webview.html = buildWebviewHtml({
-      title: 'Splitpoint Chat',
-      nonce: makeNonce(),
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'chat.js')).toString(),
-      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css')).toString()],
-    });
-    this.disposables.push(
+    webview.options = webviewOptions(this.extensionUri);
+    webview.html = webviewHtmlFor(webview, this.extensionUri, { title: 'Splitpoint Chat', bundle: 'chat' });
+    const subs = new DisposableStore();
+    this.viewSubscriptions.value = subs;
+    subs.add(
       webview.onDidReceiveMessage((raw: unknown) => {
         const msg = parseChatToHost(raw);
-        if (!msg) {
-          this.log.warn(`Ignored a malformed message from the chat view: ${safeDescribe(raw)}`);
-          return;
-        }
-        if (msg.type === 'ready') this.sendState();
-        else this.handlers.onIntent(msg);
+        if (msg) this.onMessage(msg);
+        else this.log.warn(`Ignored a malformed message from the chat view: ${safeDescribe(raw)}`);
       }),
+    );
+    subs.add(
       view.onDidChangeVisibility(() => {
         if (view.visible) this.sendState();
       }),
+    );
+    subs.add(
       view.onDidDispose(() => {
-        this.view = undefined;
+        if (this.view === view) this.view = undefined;
+        if (this.viewSubscriptions.value === subs) this.viewSubscriptions.clear();
       }),
     );
   }
@@ -54,8 +52,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     return this.view?.visible ?? false;
   }
 
+  /** Sends the whole chat state (after a reset, a settings or API key change, or when shown again). */
   sendState(): void {
-    void this.getState().then((state) => this.post({ type: 'state', state }));
+    void this.getState().then(
+      (state) => this.post({ type: 'state', state }),
+      (e: unknown) => this.log.error(`Could not read the chat state: ${errorMessage(e)}`),
+    );
   }
 
   post(message: HostToChat): void {
@@ -68,15 +70,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
-  }
-}
-
-export function safeDescribe(raw: unknown): string {
-  try {
-    const s = JSON.stringify(raw);
-    return s === undefined ? String(raw) : s.length > 200 ? `${s.slice(0, 200)}…` : s;
-  } catch {
-    return typeof raw;
+    this.viewSubscriptions.dispose();
+    this.view = undefined;
   }
 }

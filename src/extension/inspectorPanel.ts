@@ -1,70 +1,81 @@
-// The context inspector: a WebviewPanel beside the editor. It renders what the host sends (the
-// session's rows, plans computed here in the extension host) and posts intents back.
+// The context inspector's panel: a WebviewPanel beside the editor that renders webview/inspector and
+// hands every validated message to its router (InspectorFeature).
 import * as vscode from 'vscode';
 import { parseInspectorToHost, type HostToInspector, type InspectorToHost } from '../protocol';
-import { buildWebviewHtml, makeNonce } from '../webviewHtml';
-import { safeDescribe } from './chatView';
+import { DisposableStore, MutableDisposable, toDisposable } from './lifecycle';
+import { safeDescribe } from './safeDescribe';
+import { webviewHtmlFor, webviewOptions } from './webviewAssets';
+
+/** An open panel with the listeners this class attached to it. */
+interface AttachedPanel extends vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+}
 
 export class InspectorPanel implements vscode.Disposable {
   static readonly viewType = 'splitpoint.inspector';
-  private panel: vscode.WebviewPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly current = new MutableDisposable<AttachedPanel>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly onIntent: (msg: InspectorToHost) => void,
+    private readonly onMessage: (msg: InspectorToHost) => void,
+    /** The panel became visible again (its webview may have been reloaded: send the session). */
+    private readonly onDidBecomeVisible: () => void,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.current.value !== undefined;
   }
 
   show(): void {
-    if (this.panel) {
-      this.panel.reveal(vscode.ViewColumn.Beside, false);
+    const open = this.current.value;
+    if (open) {
+      open.panel.reveal(vscode.ViewColumn.Beside, false);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(InspectorPanel.viewType, 'Splitpoint Inspector', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    });
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'splitpoint.svg');
-    const webview = panel.webview;
-    webview.html = buildWebviewHtml({
-      title: 'Splitpoint Inspector',
-      nonce: makeNonce(),
-      cspSource: webview.cspSource,
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'inspector.js')).toString(),
-      styleUris: [webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'inspector.css')).toString()],
-    });
-    this.panel = panel;
-    const subs = [
-      webview.onDidReceiveMessage((raw: unknown) => {
-        const msg = parseInspectorToHost(raw);
-        if (!msg) {
-          this.log.warn(`Ignored a malformed message from the inspector: ${safeDescribe(raw)}`);
-          return;
-        }
-        this.onIntent(msg);
-      }),
-      panel.onDidChangeViewState(() => {
-        if (panel.visible) this.onIntent({ type: 'ready' });
-      }),
-    ];
-    panel.onDidDispose(() => {
-      for (const s of subs) s.dispose();
-      this.panel = undefined;
-    }, null, this.disposables);
+    const panel = vscode.window.createWebviewPanel(
+      InspectorPanel.viewType,
+      'Splitpoint Inspector',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false },
+    );
+    this.attach(panel);
   }
 
   post(message: HostToInspector): void {
-    void this.panel?.webview.postMessage(message);
+    void this.current.value?.panel.webview.postMessage(message);
   }
 
   dispose(): void {
-    this.panel?.dispose();
-    for (const d of this.disposables) d.dispose();
+    this.current.dispose();
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'splitpoint.svg');
+    panel.webview.html = webviewHtmlFor(panel.webview, this.extensionUri, { title: 'Splitpoint Inspector', bundle: 'inspector' });
+    const subs = new DisposableStore();
+    const attached: AttachedPanel = { panel, dispose: () => subs.dispose() };
+    subs.add(
+      panel.webview.onDidReceiveMessage((raw: unknown) => {
+        const msg = parseInspectorToHost(raw);
+        if (msg) this.onMessage(msg);
+        else this.log.warn(`Ignored a malformed message from the inspector: ${safeDescribe(raw)}`);
+      }),
+    );
+    subs.add(
+      panel.onDidChangeViewState(() => {
+        if (panel.visible) this.onDidBecomeVisible();
+      }),
+    );
+    subs.add(
+      panel.onDidDispose(() => {
+        // The user closed it (or dispose() below did): forget it without disposing it again.
+        if (this.current.value === attached) this.current.clearAndLeak();
+        subs.dispose();
+      }),
+    );
+    // Disposing the slot (a new panel, or the extension shutting down) closes the panel too.
+    subs.add(toDisposable(() => panel.dispose()));
+    this.current.value = attached;
   }
 }

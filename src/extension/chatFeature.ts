@@ -1,0 +1,67 @@
+// The chat sidebar feature: the view, its router (one handler per message type), and the
+// controller's chat events relayed to it. Notices go to the chat when it is visible, otherwise
+// (and always for errors) to a notification.
+import * as vscode from 'vscode';
+import type { AgentController } from '../agent/controller';
+import type { ChatToHost } from '../protocol';
+import { ChatViewProvider } from './chatView';
+import { Disposable } from './lifecycle';
+import { createRouter, type FailureSink, type MessageHandlers } from './router';
+import { compactAndReport } from './sessionCommands';
+
+/** What the chat's buttons do beyond the controller, provided by the features that own it. */
+export interface ChatActions {
+  getApiKey(): Promise<string | undefined>;
+  promptForApiKey(): Promise<void>;
+  openInspector(): void;
+  openTranscript(path: string): Promise<void>;
+}
+
+export class ChatFeature extends Disposable {
+  private readonly view: ChatViewProvider;
+
+  constructor(extensionUri: vscode.Uri, controller: AgentController, actions: ChatActions, log: vscode.LogOutputChannel, sink: FailureSink) {
+    super();
+    const route = createRouter<ChatToHost>('Chat view', chatHandlers(controller, actions, () => this.sendState()), sink);
+    const state = async () => controller.chatState(!!(await actions.getApiKey()));
+    this.view = this.register(new ChatViewProvider(extensionUri, state, (msg) => void route(msg), log));
+    this.register(vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, this.view));
+    this.register(
+      controller.onDidChangeChat((c) => this.view.post(c.kind === 'item' ? { type: 'item', item: c.item } : { type: 'delta', id: c.id, text: c.text })),
+    );
+    this.register(controller.onDidResetChat(() => this.sendState()));
+    this.register(controller.onDidChangeBusy((b) => this.view.post({ type: 'busy', busy: b.busy, compacting: b.compacting })));
+    this.register(controller.onDidChangeContext((c) => this.view.post({ type: 'context', context: c })));
+    this.register(
+      controller.onNotice((n) => {
+        if (n.level === 'error') void vscode.window.showErrorMessage(`Splitpoint: ${n.message}`);
+        else if (!this.view.visible) void vscode.window.showInformationMessage(`Splitpoint: ${n.message}`);
+      }),
+    );
+  }
+
+  /** Sends the whole chat state again (the key or the settings changed). */
+  sendState(): void {
+    this.view.sendState();
+  }
+
+  reveal(): Promise<void> {
+    return this.view.reveal();
+  }
+}
+
+function chatHandlers(controller: AgentController, actions: ChatActions, sendState: () => void): MessageHandlers<ChatToHost> {
+  return {
+    ready: () => sendState(),
+    send: (msg) => controller.send(msg.text),
+    stop: () => controller.stop(),
+    retry: () => controller.retry(),
+    approve: (msg) => controller.approve(msg.toolUseId),
+    reject: (msg) => controller.reject(msg.toolUseId, msg.reason),
+    newChat: () => controller.newChat(),
+    setApiKey: () => actions.promptForApiKey(),
+    compact: (msg) => compactAndReport(controller, msg.focus),
+    openInspector: () => actions.openInspector(),
+    openTranscript: (msg) => actions.openTranscript(msg.path),
+  };
+}
