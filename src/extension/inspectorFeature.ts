@@ -1,4 +1,5 @@
-// The context inspector feature: the panel, what it shows (the current session, or a session file opened read-only),
+// The context inspector feature: the panel (restored after a window reload by a
+// WebviewPanelSerializer), what it shows (the current session, or a session file opened read-only),
 // its router (one handler per message type), and its commands.
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
@@ -35,6 +36,16 @@ export class InspectorFeature extends Disposable {
     super();
     const route = createRouter<InspectorToHost>('Inspector', this.handlers(transcripts), sink);
     this.panel = this.register(new InspectorPanel(extensionUri, (msg) => void route(msg), () => this.refresh(), log));
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(InspectorPanel.viewType, {
+        // After a window reload VS Code revives the panel: it shows the current session again. Its
+        // webview restores its own view state (getState) and posts 'ready', which sends the session.
+        deserializeWebviewPanel: async (webviewPanel) => {
+          this.inspected = undefined;
+          this.panel.restore(webviewPanel);
+        },
+      }),
+    );
     this.register(controller.onDidChangeSession(() => this.scheduleRefresh()));
     const command = (id: string, fn: () => unknown) => this.register(vscode.commands.registerCommand(id, fn));
     command('splitpoint.openInspector', () => this.showCurrent());

@@ -1,5 +1,6 @@
 // The context inspector's panel: a WebviewPanel beside the editor that renders webview/inspector and
-// hands every validated message to its router (InspectorFeature).
+// hands every validated message to its router (InspectorFeature). It is created by show(), or
+// re-attached by restore() when VS Code revives it after a window reload (WebviewPanelSerializer).
 import * as vscode from 'vscode';
 import { parseInspectorToHost, type HostToInspector, type InspectorToHost } from '../protocol';
 import { DisposableStore, MutableDisposable, toDisposable } from './lifecycle';
@@ -39,6 +40,12 @@ export class InspectorPanel implements vscode.Disposable {
       { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
       { ...webviewOptions(this.extensionUri), retainContextWhenHidden: false },
     );
+    this.attach(panel);
+  }
+
+  /** Takes over a panel VS Code revived after a reload; its webview posts 'ready' once loaded. */
+  restore(panel: vscode.WebviewPanel): void {
+    panel.webview.options = webviewOptions(this.extensionUri);
     this.attach(panel);
   }
 
