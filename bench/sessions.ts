@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ContentBlock, Message } from '../src/core/conversation';
-import { rng } from '../test/helpers/synthetic';
+import { int, pick, PROMPTS as SYNTHETIC_PROMPTS, rng, type Rand } from '../test/helpers/synthetic';
 import { REPO } from './lib';
 
 export const BENCH_SIZES = [100, 1_000, 10_000] as const;
@@ -76,15 +76,9 @@ function walk(path: string): string[] {
     .flatMap((name) => walk(join(path, name)));
 }
 
+/** The test generator's prompts, then some of the follow-ups real sessions are full of. */
 const PROMPTS = [
-  'The date parser fails on leap years; find out why and fix it.',
-  'Add a --json flag to the report command.',
-  'Why is the build slow? Profile it and suggest fixes.',
-  'Refactor the config loader to validate every field.',
-  'Write tests for the cache eviction policy.',
-  'Rename UserService to AccountService everywhere.',
-  'The CI job times out on the integration tests; investigate.',
-  'Make the HTTP client retry on 503 with backoff.',
+  ...SYNTHETIC_PROMPTS,
   'Can you explain how the streaming parser handles partial frames?',
   'Looks good. Now update the changelog and the README section on retries.',
   'That broke the Windows path handling, see the failing test output above.',
@@ -117,9 +111,6 @@ const TEST_NAMES = ['parses ISO dates', 'rejects invalid months', 'handles leap 
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-type Rand = () => number;
-const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
-const int = (r: Rand, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 /** A `cat -n` style read of about `bytes` characters from a real file, starting at a random line. */
 function readText(r: Rand, file: SourceFile, bytes: number): string {

@@ -15,7 +15,15 @@ export function rng(seed: number): () => number {
   };
 }
 
-const PROMPTS = [
+/** A seeded random source: a number in [0, 1) per call. */
+export type Rand = () => number;
+/** One of `xs`, drawn with `r`. */
+export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+/** An integer in [lo, hi], drawn with `r`. */
+export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
+
+/** Short prompts of the kind a person types to a coding agent (the bench adds more of its own). */
+export const PROMPTS: readonly string[] = [
   'The date parser fails on leap years; find out why and fix it.',
   'Add a --json flag to the report command.',
   'Why is the build slow? Profile it and suggest fixes.',
@@ -85,7 +93,7 @@ export function syntheticSession(o: SyntheticOptions): Message[] {
   const next = () => `syn_${(id++).toString(36).padStart(5, '0')}`;
   const perTurn = o.exchangesPerTurn ?? 6;
   while (out.length < o.messages) {
-    out.push({ id: next(), role: 'user', content: PROMPTS[Math.floor(r() * PROMPTS.length)] });
+    out.push({ id: next(), role: 'user', content: pick(r, PROMPTS) });
     const exchanges = 1 + Math.floor(r() * perTurn * 2);
     for (let e = 0; e < exchanges && out.length < o.messages - 2; e++) {
       const calls = r() < (o.parallel ?? 0.15) ? 2 + Math.floor(r() * 2) : 1;
