@@ -73,11 +73,12 @@ function runTestFile(file: string, chromium: string): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, SPLITPOINT_CHROMIUM: chromium };
   delete env.NODE_TEST_CONTEXT; // we are inside the runner; the child must run as a top-level `node --test`
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: `node --test` runs the file in a child of its own, which a kill must reach too.
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), PROMPT_MS);
+  const killer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), PROMPT_MS);
   return new Promise((done) =>
     child.once('close', (status) => {
       clearTimeout(killer);
@@ -96,7 +97,8 @@ describe('webview test files without a browser fail promptly, with the reason', 
       assert.ok(!r.output.includes('browserType.launch'), 'no Playwright launch error: the check comes first');
     });
 
-    test(`${file}, a browser that fails to launch: the harness stops its server and bundle and the file exits within ${PROMPT_MS / 1000} s`, { timeout: PROMPT_MS + 30_000 }, async () => {
+    const failedLaunch = `${file}, a browser that fails to launch: the harness stops its server and bundle and the file exits within ${PROMPT_MS / 1000} s`;
+    test(failedLaunch, { timeout: PROMPT_MS + 30_000 }, async () => {
       const r = await runTestFile(join(ROOT, file), NOT_A_BROWSER);
       assert.ok(r.ms < PROMPT_MS, `${file} ended in ${r.ms} ms (killed: it hung)\n${r.output.slice(-2000)}`);
       assert.notEqual(r.status, 0, 'the file fails');

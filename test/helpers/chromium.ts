@@ -30,7 +30,8 @@ export class ChromiumMissingError extends Error {
   ) {
     super(
       fromEnv
-        ? `SPLITPOINT_CHROMIUM=${path} is not an executable file. Point SPLITPOINT_CHROMIUM at a Chromium or Chrome executable, or unset it to use Debian's ${CHROMIUM_PACKAGE} at ${DEFAULT_CHROMIUM_PATH}.`
+        ? `SPLITPOINT_CHROMIUM=${path} is not an executable file. Point SPLITPOINT_CHROMIUM at a Chromium or Chrome executable, ` +
+            `or unset it to use Debian's ${CHROMIUM_PACKAGE} at ${DEFAULT_CHROMIUM_PATH}.`
         : `Chromium is not installed (no executable at ${path}); the webview tests, the end-to-end tests and the bench need it. ` +
             `Install the Debian package '${CHROMIUM_PACKAGE}': ${CHROMIUM_INSTALL_COMMAND} ` +
             `(or run: bash scripts/setup-test-env.sh), or set SPLITPOINT_CHROMIUM to another Chromium or Chrome executable.`,

@@ -20,7 +20,15 @@ import { syntheticSession } from '../helpers/synthetic';
 import { gapTop, makeLayout, rowAt, rowTop, totalHeight, visibleRange } from '../../webview/inspector/layout';
 import { checkParam } from '../../webview/inspector/params';
 import { initialState, reduce, sessionChange, type InspectorState } from '../../webview/inspector/state';
-import { openInspector, startInspectorHarness, type HarnessServer, type InspectorHarness, type InspectorHost, type SessionFixture, type Theme } from './inspector-harness';
+import {
+  openInspector,
+  startInspectorHarness,
+  type HarnessServer,
+  type InspectorHarness,
+  type InspectorHost,
+  type SessionFixture,
+  type Theme,
+} from './inspector-harness';
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..', '..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
