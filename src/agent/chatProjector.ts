@@ -1,0 +1,170 @@
+// What the chat shows of a run and of compactions: agent events become chat items (streamed text
+// and thinking as deltas, tool cards with their status, input, output and approval state),
+// compactions become dividers, and tool cards whose results micro-compaction now replaces in what
+// the model sees get a "truncated" badge. It writes to one ChatLog; it never talks to the model.
+import { newMessageId, type CompactionFailure, type CompactionRecord, type Message } from '../core';
+import type { AgentEvent } from './agentEvents';
+import type { ChatLog } from './chatLog';
+
+export class ChatProjector {
+  /** Streaming state: which chat item receives the deltas of content block i of step s of a run. */
+  private readonly streamItems = new Map<string, string>();
+
+  constructor(
+    private readonly chat: ChatLog,
+    /** What the model sees now (micro-compacted), for the truncated badges. */
+    private readonly effectiveMessages: () => readonly Message[],
+  ) {}
+
+  /** Project one agent event onto the chat. compaction-* events come through the pipeline instead. */
+  project(e: AgentEvent): void {
+    switch (e.type) {
+      case 'turn-started':
+        this.streamItems.clear();
+        break;
+      case 'text-delta':
+        this.streamed(e.runId, e.step, e.index, 'assistant', e.text);
+        break;
+      case 'thinking-delta':
+        this.streamed(e.runId, e.step, e.index, 'thinking', e.thinking);
+        break;
+      case 'tool-call-started':
+        this.chat.upsert({ kind: 'tool', id: e.toolUseId, name: e.name, input: '', status: 'running' });
+        break;
+      case 'tool-call-input':
+        this.chat.update(e.toolUseId, 'tool', { input: prettyJson(e.input), ...(e.name === 'run_command' ? { command: commandOf(e.input) } : {}) });
+        break;
+      case 'assistant-message':
+        this.settleStream(e.runId, e.step, '');
+        break;
+      case 'assistant-interrupted':
+        // On an error nothing was kept, so the streamed text is marked as such.
+        this.settleStream(e.runId, e.step, e.reason === 'cancelled' ? '\n\n*(stopped)*' : '\n\n*(interrupted by an error; not kept)*');
+        break;
+      case 'tool-awaiting-approval': {
+        const { toolUseId, diff, command } = e.request;
+        this.chat.update(toolUseId, 'tool', { status: 'awaiting-approval', ...(diff ? { diff } : {}), ...(command ? { command } : {}) });
+        break;
+      }
+      case 'tool-approval-resolved':
+        this.chat.update(e.toolUseId, 'tool', { status: e.approved ? 'running' : 'rejected' });
+        break;
+      case 'tool-running':
+        this.chat.update(e.toolUseId, 'tool', { status: 'running' });
+        break;
+      case 'tool-output': {
+        const item = this.chat.get(e.toolUseId);
+        if (item && item.kind === 'tool') this.chat.upsert({ ...item, output: (item.output ?? '') + e.chunk });
+        break;
+      }
+      case 'tool-result':
+        this.toolResult(e);
+        this.markTruncatedCards();
+        break;
+      case 'error':
+        this.error(e.message, e.retryable);
+        break;
+      case 'notice':
+        this.notice(e.message);
+        break;
+      case 'turn-ended':
+        this.markTruncatedCards();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** A compaction divider with tokens before/after and its transcript. */
+  compacted(r: CompactionRecord): void {
+    this.chat.upsert({
+      kind: 'compaction',
+      id: r.id,
+      strategy: r.strategy,
+      trigger: r.trigger,
+      tokensBefore: r.tokensBefore,
+      tokensAfter: r.tokensAfter,
+      transcriptPath: r.transcriptPath,
+      archivedCount: r.archivedCount,
+    });
+  }
+
+  compactionFailed(f: CompactionFailure): void {
+    if (f.reason === 'cancelled') this.notice(`Compaction (${f.strategy}) was cancelled; the history is unchanged.`);
+    else this.error(`Compaction (${f.strategy}, ${f.trigger}) failed: ${f.message}`, false);
+  }
+
+  /** The divider of an undone compaction is marked, and a notice says where the history came from. */
+  compactionUndone(undone: CompactionRecord): void {
+    const item = this.chat.get(undone.id);
+    if (item && item.kind === 'compaction') this.chat.upsert({ ...item, undone: true });
+    this.notice(`Undid the last compaction: the history is back from ${undone.transcriptPath}.`);
+  }
+
+  userPrompt(text: string): void {
+    this.chat.upsert({ kind: 'user', id: newMessageId('chat_u'), text });
+  }
+
+  notice(message: string): void {
+    this.chat.upsert({ kind: 'notice', id: newMessageId('note'), message });
+  }
+
+  error(message: string, retryable: boolean): void {
+    this.chat.upsert({ kind: 'error', id: newMessageId('err'), message, retryable });
+  }
+
+  /** Tool cards whose results micro-compaction now replaces in what the model sees get a badge. */
+  markTruncatedCards(): void {
+    for (const m of this.effectiveMessages()) {
+      if (!m.truncated) continue;
+      for (const r of m.truncated.results) {
+        const item = this.chat.get(r.toolUseId);
+        if (item && item.kind === 'tool' && !item.truncated) this.chat.upsert({ ...item, truncated: { originalChars: r.originalChars } });
+      }
+    }
+  }
+
+  private streamed(runId: string, step: number, index: number, kind: 'assistant' | 'thinking', text: string): void {
+    const key = `${runId}:${step}:${index}`;
+    const id = this.streamItems.get(key);
+    if (id) {
+      this.chat.appendText(id, text);
+      return;
+    }
+    const newId = newMessageId(kind === 'assistant' ? 'chat_a' : 'chat_t');
+    this.streamItems.set(key, newId);
+    this.chat.upsert({ kind, id: newId, text, streaming: true });
+  }
+
+  /** The streamed items of a step become final; `suffix` is appended to assistant text. */
+  private settleStream(runId: string, step: number, suffix: string): void {
+    for (const [key, id] of this.streamItems) {
+      if (!key.startsWith(`${runId}:${step}:`)) continue;
+      const item = this.chat.get(id);
+      if (item && (item.kind === 'assistant' || item.kind === 'thinking')) {
+        this.chat.upsert({ ...item, text: item.text + (item.kind === 'assistant' ? suffix : ''), streaming: false });
+      }
+    }
+  }
+
+  private toolResult(e: Extract<AgentEvent, { type: 'tool-result' }>): void {
+    const item = this.chat.get(e.toolUseId);
+    if (!item || item.kind !== 'tool') return;
+    const status = item.status === 'rejected' ? 'rejected' : e.cancelled ? 'cancelled' : e.isError ? 'error' : 'done';
+    this.chat.upsert({ ...item, status, output: e.output, isError: e.isError });
+  }
+}
+
+function prettyJson(v: unknown): string {
+  try {
+    return JSON.stringify(v, null, 2) ?? '';
+  } catch {
+    return String(v);
+  }
+}
+
+function commandOf(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const command = (input as { command?: unknown }).command;
+  return typeof command === 'string' ? command : undefined;
+}
