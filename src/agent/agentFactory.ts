@@ -1,0 +1,75 @@
+// How the host builds an agent loop: the Anthropic client for a key, the workspace tools (read-only
+// in an untrusted workspace or without a folder), the system prompt, and what those cost in tokens
+// per request (known before any agent exists, for the context meter and the inspector).
+import Anthropic from '@anthropic-ai/sdk';
+import type { CachingTextTokenizer, CalibratedCounter, CompactionPipeline } from '../core';
+import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
+import type { HostSettings } from './hostSettings';
+import { WorkspaceTools, type ApprovalGate } from './tools';
+
+export interface AgentFactoryDeps {
+  /** The workspace folder the tools are confined to (undefined: no folder open). */
+  workspaceRoot: string | undefined;
+  storageDir: string;
+  trusted: boolean;
+  tokenizer: CachingTextTokenizer;
+  /** Injected in tests. */
+  createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
+}
+
+export interface AgentRequest {
+  apiKey: string;
+  settings: HostSettings;
+  pipeline: CompactionPipeline;
+  calibration: CalibratedCounter;
+  approvals: ApprovalGate;
+  onEvent: (e: AgentEvent) => void;
+}
+
+export class AgentFactory {
+  private staticOverhead: { system: number; tools: number } | undefined;
+
+  constructor(private readonly deps: AgentFactoryDeps) {}
+
+  create(r: AgentRequest): AgentLoop {
+    const { settings } = r;
+    const client = this.deps.createClient
+      ? this.deps.createClient(r.apiKey, settings.baseUrl)
+      : new Anthropic({ apiKey: r.apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
+    const { tools, system } = this.toolsAndSystem(settings);
+    return new AgentLoop({
+      client,
+      model: settings.model,
+      maxTokens: settings.maxOutputTokens,
+      system,
+      pipeline: r.pipeline,
+      tools,
+      approvals: r.approvals,
+      calibration: r.calibration,
+      tokenizer: this.deps.tokenizer,
+      contextWindow: settings.contextWindow,
+      onEvent: r.onEvent,
+    });
+  }
+
+  /** System prompt and tool definitions, in tokens (the agent sends exactly these). Computed once. */
+  overheadParts(settings: HostSettings): { system: number; tools: number } {
+    if (!this.staticOverhead) {
+      const { tools, system } = this.toolsAndSystem(settings);
+      const systemTokens = this.deps.tokenizer.countText(system);
+      this.staticOverhead = { system: systemTokens, tools: requestOverheadTokens(this.deps.tokenizer, system, tools.definitions()) - systemTokens };
+    }
+    return this.staticOverhead;
+  }
+
+  /** The agent's tools and system prompt (read-only tools in an untrusted workspace or without a folder). */
+  private toolsAndSystem(settings: HostSettings): { tools: WorkspaceTools; system: string } {
+    const readOnly = !this.deps.trusted || !this.deps.workspaceRoot;
+    const tools = new WorkspaceTools({
+      root: this.deps.workspaceRoot ?? this.deps.storageDir,
+      readOnly,
+      limits: { defaultCommandTimeoutMs: settings.commandTimeoutMs },
+    });
+    return { tools, system: defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot }) };
+  }
+}
