@@ -1,54 +1,47 @@
-// The host-side brain of the extension, free of `vscode` so it is tested in plain Node: one chat
-// session at a time (its model history, its chat log, its pipeline and agent loop), approvals,
-// manual compaction, inspector previews/apply/undo, and session listing/resume.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
+// The host-side brain of the extension, free of `vscode` so it is tested in plain Node. A facade:
+// it wires parts that each do one job and re-exposes their events to the extension.
+//   SessionScope      one chat session (history, chat log, pipeline, agent loop), swapped as one
+//   ChatProjector     agent events and compactions -> chat items (inside the scope)
+//   ApprovalBroker    pending approvals, early decisions, reject-all on stop / new chat
+//   CalibrationStore  the token calibration per model, kept across restarts
+//   AgentFactory      client, tools and system prompt for an agent loop; their token overhead
+//   SummaryRunner     LLM summaries for the pipeline, cancellable from the host
+//   InspectorService  inspector views, previews and details on the engine's public calls
+import { join } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
 import {
   autoCompactThreshold,
-  budgetTrigger,
   CachingTextTokenizer,
-  CalibratedCounter,
-  canUndo,
-  compactionInEffect,
-  CompactionPipeline,
   createTokenizer,
-  DEFAULT_PLAN_CONTEXT,
   DEFAULT_TOKENIZER,
   Emitter,
   errorMessage,
-  getStrategy,
   MemoizedMessageCounter,
-  microCompactedView,
-  newMessageId,
-  planTokensOnView,
-  planWith,
-  ReplacementCache,
-  resolveParams,
   SessionFileStore,
-  SplitpointError,
-  STRATEGIES,
-  SummarizationError,
-  summarize,
-  TranscriptStore,
-  writeFileAtomic,
+  type CalibratedCounter,
+  type CompactionFailure,
   type CompactionOutcome,
+  type CompactionPipeline,
   type CompactionRecord,
   type Disposable,
   type Message,
   type PipelineSettings,
-  type PlanContext,
   type SessionLog,
-  type SessionMeta,
   type UndoOutcome,
 } from '../core';
-import { buildInspectorSession, messageDetail, planToView } from '../inspectorModel';
 import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../protocol';
-import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
-import { AnthropicLlmClient } from './anthropicClient';
-import { ChatLog } from './chatLog';
+import type { AgentEvent, AgentLoop } from './agent';
+import { AgentFactory } from './agentFactory';
+import { ApprovalBroker } from './approvalBroker';
+import { CalibrationStore } from './calibrationStore';
+import { pipelineSettingsFor, strategyParamsFor, transcriptDirFor } from './engineSettings';
 import type { HostSettings } from './hostSettings';
-import { WorkspaceTools, type ApprovalDecision, type ApprovalGate, type ApprovalRequest } from './tools';
+import { InspectorService } from './inspectorService';
+import { MissingApiKeyError } from './missingApiKeyError';
+import { SessionScope } from './sessionScope';
+import { SummaryRunner } from './summaryRunner';
+
+export { MissingApiKeyError } from './missingApiKeyError';
 
 export interface ControllerLog {
   info(message: string): void;
@@ -69,13 +62,6 @@ export interface ControllerDeps {
   createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
 }
 
-export class MissingApiKeyError extends SplitpointError {
-  constructor() {
-    super('No Anthropic API key is set. Run "Splitpoint: Set API Key" to add one (it is kept in VS Code\'s secret storage).');
-    this.name = 'MissingApiKeyError';
-  }
-}
-
 export interface SessionSummary {
   id: string;
   title: string;
@@ -83,33 +69,22 @@ export interface SessionSummary {
   compactions: number;
 }
 
-/** An approval waiting for the user's click. */
-interface PendingApproval {
-  resolve: (d: ApprovalDecision) => void;
-}
+/** What compactNow takes: strategy and params default to the settings; the trigger to 'manual'. */
+type CompactNowOptions = { focus?: string; strategy?: string; params?: Record<string, number>; trigger?: 'manual' | 'inspector' };
 
 export class AgentController implements Disposable {
   private readonly store: SessionFileStore;
   private readonly tokenizer: CachingTextTokenizer;
   private readonly counter: MemoizedMessageCounter;
+  private readonly calibrations: CalibrationStore;
+  private readonly agents: AgentFactory;
+  private readonly summaries: SummaryRunner;
+  private readonly approvals: ApprovalBroker;
+  private readonly inspector: InspectorService;
   private calibration: CalibratedCounter;
   private settings: HostSettings;
-  private sessionLog!: SessionLog;
-  private chatLog!: ChatLog;
-  private pipelineInstance!: CompactionPipeline;
-  private agent: AgentLoop | undefined;
-  private agentKey: string | undefined;
-  private readonly approvals = new Map<string, PendingApproval>();
-  /** Decisions that arrived before the agent asked (the card is shown as soon as the call streams in). */
-  private readonly earlyDecisions = new Map<string, ApprovalDecision>();
-  private sessionSubs: Disposable[] = [];
+  private scope: SessionScope;
   private compacting = false;
-  private manualAbort: AbortController | undefined;
-  /** Streaming state: which chat item receives the deltas of content block i of step s. */
-  private streamItems = new Map<string, string>();
-  private staticOverhead: { system: number; tools: number } | undefined;
-  /** The plan context the pipeline uses; settings changes update it in place. */
-  private ctx!: PlanContext;
 
   private readonly busyChanged = new Emitter<{ busy: boolean; compacting: boolean }>();
   private readonly contextChanged = new Emitter<ContextMeter>();
@@ -134,49 +109,19 @@ export class AgentController implements Disposable {
     // Short texts (placeholders, prompts, tool names) repeat endlessly: remember their counts.
     this.tokenizer = new CachingTextTokenizer(createTokenizer(DEFAULT_TOKENIZER));
     this.counter = new MemoizedMessageCounter(this.tokenizer);
-    this.calibration = this.loadCalibration(this.settings.model);
-    const latest = this.store.list()[0];
-    if (latest) this.openSession(latest.id);
-    else this.openSession(undefined);
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Calibration: the ratio between the API's reported input tokens and our o200k estimate, per
-  // model, kept across restarts (small requests are too noisy to learn from).
-
-  private calibrationFile(): string {
-    return join(this.deps.storageDir, 'calibration.json');
-  }
-
-  private readCalibrations(): Record<string, unknown> {
-    try {
-      const all = JSON.parse(readFileSync(this.calibrationFile(), 'utf8')) as unknown;
-      return typeof all === 'object' && all !== null && !Array.isArray(all) ? (all as Record<string, unknown>) : {};
-    } catch {
-      return {};
-    }
-  }
-
-  private loadCalibration(model: string): CalibratedCounter {
-    const options = { model, minEstimatedTokens: 1_000 };
-    const snapshot = this.readCalibrations()[model];
-    if (snapshot === undefined) return new CalibratedCounter(this.counter, options);
-    try {
-      return CalibratedCounter.fromJSON(this.counter, snapshot, options);
-    } catch (e) {
-      this.deps.log.warn(`Ignoring the saved calibration for ${model}: ${errorMessage(e)}`);
-      return new CalibratedCounter(this.counter, options);
-    }
-  }
-
-  private saveCalibration(): void {
-    try {
-      const all = this.readCalibrations();
-      all[this.settings.model] = this.calibration.toJSON();
-      writeFileAtomic(this.calibrationFile(), JSON.stringify(all, null, 2));
-    } catch (e) {
-      this.deps.log.warn(`Could not save the token calibration: ${errorMessage(e)}`);
-    }
+    this.calibrations = new CalibrationStore(join(deps.storageDir, 'calibration.json'), this.counter, deps.log);
+    this.calibration = this.calibrations.load(this.settings.model);
+    this.agents = new AgentFactory({ ...deps, tokenizer: this.tokenizer });
+    this.summaries = new SummaryRunner({ getApiKey: deps.getApiKey, settings: () => this.settings, tokenizer: this.tokenizer, log: deps.log });
+    this.approvals = new ApprovalBroker({ isAwaitingApproval: (id) => this.scope.isAwaitingApproval(id), log: deps.log });
+    this.inspector = new InspectorService({
+      current: () => this.scope,
+      settings: () => this.settings,
+      counter: this.counter,
+      strategyParams: (name) => this.strategyParams(name),
+      overheadParts: () => this.agents.overheadParts(this.settings),
+    });
+    this.scope = this.openScope(this.store.list()[0]?.id);
   }
 
   /** The current calibration factor (API-reported / local estimate). */
@@ -188,13 +133,13 @@ export class AgentController implements Disposable {
   // Sessions
 
   get session(): SessionLog {
-    return this.sessionLog;
+    return this.scope.session;
   }
   get pipeline(): CompactionPipeline {
-    return this.pipelineInstance;
+    return this.scope.pipeline;
   }
   get busy(): boolean {
-    return this.agent?.busy ?? false;
+    return this.scope.busy;
   }
 
   listSessions(): SessionSummary[] {
@@ -204,120 +149,67 @@ export class AgentController implements Disposable {
   /** Start a new, empty chat (the current one stays on disk and can be resumed). */
   newChat(): void {
     if (this.busy) void this.stop();
-    this.openSession(undefined);
+    this.switchSession(undefined);
   }
 
   resume(id: string): void {
     if (!this.store.list().some((m) => m.id === id)) throw new Error(`There is no saved session "${id}".`);
     if (this.busy) void this.stop();
-    this.openSession(id);
+    this.switchSession(id);
   }
 
-  private openSession(id: string | undefined): void {
-    for (const s of this.sessionSubs) s.dispose();
-    this.sessionSubs = [];
-    this.agent?.dispose();
-    this.agent = undefined;
-    this.chatLog?.dispose();
-    this.sessionLog?.dispose();
-    this.rejectAllApprovals('The chat was closed.');
-    if (id) {
-      const { log, errors } = this.store.load(id);
-      for (const e of errors) this.deps.log.warn(`Session ${e.file}:${e.line}: ${e.message} (line skipped)`);
-      this.sessionLog = log;
-    } else {
-      this.sessionLog = this.store.create(newMessageId('chat'), 'New chat');
-    }
-    mkdirSync(this.store.dir, { recursive: true });
-    this.chatLog = ChatLog.load(join(this.store.dir, `${this.sessionLog.id.replace(/[^A-Za-z0-9_-]/g, '_')}.chat.json`));
-    this.pipelineInstance = new CompactionPipeline(
-      {
-        session: this.sessionLog,
-        transcripts: new TranscriptStore({ dir: this.transcriptDir() }),
-        ctx: (this.ctx = this.planContext()),
-        summarizer: (input, focus, signal) => this.runSummarizer(input, focus, signal),
-        overheadTokens: () => this.overheadTokens(),
-        scale: () => this.calibration.factor,
-      },
-      this.pipelineSettings(),
-    );
-    this.sessionSubs.push(
-      this.chatLog.onDidChange((c) => {
-        if (c.kind === 'reset') this.chatReset.fire();
-        else this.chatChanged.fire(c);
-      }),
-      this.sessionLog.onDidChange(() => {
-        this.sessionChanged.fire();
-        this.fireContext();
-      }),
-      this.pipelineInstance.onWillCompact((e) => this.onCompactionStarted(e.strategy, e.trigger, e.summarizing)),
-      this.pipelineInstance.onDidCompact((r) => this.onCompacted(r)),
-      this.pipelineInstance.onDidFail((f) => {
-        this.setCompacting(false);
-        if (f.reason === 'cancelled') {
-          this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: `Compaction (${f.strategy}) was cancelled; the history is unchanged.` });
-          return;
-        }
-        this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: `Compaction (${f.strategy}, ${f.trigger}) failed: ${f.message}`, retryable: false });
-        this.noticed.fire({ level: 'error', message: `Compaction failed: ${f.message}` });
-      }),
-    );
+  private switchSession(id: string | undefined): void {
+    this.scope.dispose();
+    this.approvals.rejectAll('The chat was closed.');
+    this.scope = this.openScope(id);
     this.chatReset.fire();
     this.sessionChanged.fire();
     this.fireContext();
   }
 
-  private transcriptDir(): string {
-    const folder = this.settings.transcriptFolder;
-    if (isAbsolute(folder)) return folder;
-    return this.deps.workspaceRoot ? resolve(this.deps.workspaceRoot, folder) : join(this.deps.storageDir, 'transcripts');
-  }
-
-  private planContext(): PlanContext {
-    return {
-      ...DEFAULT_PLAN_CONTEXT,
-      tokens: this.counter,
-      contextWindow: this.settings.contextWindow,
-      maxOutputTokens: this.settings.maxOutputTokens,
-      copies: new ReplacementCache(),
-    };
+  private openScope(id: string | undefined): SessionScope {
+    return new SessionScope({
+      store: this.store,
+      id,
+      settings: this.settings,
+      pipelineSettings: this.pipelineSettings(),
+      counter: this.counter,
+      transcriptDir: transcriptDirFor(this.settings, this.deps.workspaceRoot, this.deps.storageDir),
+      summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal),
+      overheadTokens: () => this.overheadTokens(),
+      scale: () => this.calibration.factor,
+      log: this.deps.log,
+      hooks: {
+        chatChanged: (c) => (c.kind === 'reset' ? this.chatReset.fire() : this.chatChanged.fire(c)),
+        sessionChanged: () => {
+          this.sessionChanged.fire();
+          this.fireContext();
+        },
+        compactionStarted: (e) => this.onCompactionStarted(e.strategy, e.trigger, e.summarizing),
+        compacted: (r) => this.onCompacted(r),
+        compactionFailed: (f) => this.onCompactionFailed(f),
+      },
+    });
   }
 
   private pipelineSettings(): PipelineSettings {
-    const s = this.settings;
-    return {
-      microCompact: { enabled: true, keepRecent: s.microCompact.keepRecent, minChars: s.microCompact.minChars },
-      autoCompact: {
-        enabled: s.autoCompact.enabled,
-        strategy: s.autoCompact.strategy,
-        params: this.strategyParams(s.autoCompact.strategy),
-        trigger: budgetTrigger({ fraction: s.autoCompact.threshold }),
-      },
-    };
+    return pipelineSettingsFor(this.settings, (name) => this.strategyParams(name));
   }
 
   /** Settings defaults for a strategy, validated (bad settings fall back to the built-in defaults). */
   strategyParams(name: string): Record<string, number> {
-    const def = getStrategy(name);
-    try {
-      return resolveParams(def, this.settings.strategyParams[name] ?? {});
-    } catch (e) {
-      this.deps.log.warn(`Ignoring splitpoint.strategyParams["${name}"]: ${errorMessage(e)}`);
-      return resolveParams(def, {});
-    }
+    return strategyParamsFor(this.settings, name, (m) => this.deps.log.warn(m));
   }
 
   /** Apply changed settings without a reload. */
   updateSettings(settings: HostSettings): void {
-    const modelChanged = settings.model !== this.settings.model || settings.baseUrl !== this.settings.baseUrl || settings.maxOutputTokens !== this.settings.maxOutputTokens;
+    const old = this.settings;
+    const modelChanged = settings.model !== old.model || settings.baseUrl !== old.baseUrl || settings.maxOutputTokens !== old.maxOutputTokens;
     this.settings = settings;
-    this.pipelineInstance.updateSettings(this.pipelineSettings());
-    this.ctx.contextWindow = settings.contextWindow;
-    this.ctx.maxOutputTokens = settings.maxOutputTokens;
+    this.scope.applySettings(settings, this.pipelineSettings());
     if (modelChanged && !this.busy) {
-      this.agent?.dispose();
-      this.agent = undefined;
-      this.calibration = this.loadCalibration(settings.model);
+      this.scope.dropAgent();
+      this.calibration = this.calibrations.load(settings.model);
     }
     this.fireContext();
     this.sessionChanged.fire();
@@ -325,10 +217,7 @@ export class AgentController implements Disposable {
 
   /** The API key changed (set or cleared): rebuild the client on next use. */
   apiKeyChanged(): void {
-    if (!this.busy) {
-      this.agent?.dispose();
-      this.agent = undefined;
-    }
+    if (!this.busy) this.scope.dropAgent();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -336,9 +225,9 @@ export class AgentController implements Disposable {
 
   chatState(hasApiKey: boolean): ChatState {
     return {
-      sessionId: this.sessionLog.id,
-      title: this.sessionLog.meta.title,
-      items: this.chatLog.all(),
+      sessionId: this.scope.session.id,
+      title: this.scope.session.meta.title,
+      items: this.scope.chatLog.all(),
       busy: this.busy,
       compacting: this.compacting,
       context: this.contextMeter(),
@@ -351,7 +240,7 @@ export class AgentController implements Disposable {
   contextMeter(): ContextMeter {
     return {
       // Until the tokenizer has loaded (off the activation path, see warmup) nothing is counted.
-      used: this.tokenizer.loaded ? this.pipelineInstance.currentTokens() : 0,
+      used: this.tokenizer.loaded ? this.scope.pipeline.currentTokens() : 0,
       window: this.settings.contextWindow,
       threshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
     };
@@ -361,55 +250,25 @@ export class AgentController implements Disposable {
     this.contextChanged.fire(this.contextMeter());
   }
 
+  private overheadTokens(): number {
+    const parts = this.agents.overheadParts(this.settings);
+    return parts.system + parts.tools;
+  }
+
   private async ensureAgent(): Promise<AgentLoop> {
     const key = await this.deps.getApiKey();
     if (!key) throw new MissingApiKeyError();
-    if (this.agent && this.agentKey === key) return this.agent;
-    this.agent?.dispose();
-    const client = this.deps.createClient ? this.deps.createClient(key, this.settings.baseUrl) : new Anthropic({ apiKey: key, baseURL: this.settings.baseUrl, maxRetries: 2 });
-    const { tools, system } = this.toolsAndSystem();
-    const gate: ApprovalGate = { request: (req, signal) => this.awaitApproval(req, signal) };
-    this.agent = new AgentLoop({
-      client,
-      model: this.settings.model,
-      maxTokens: this.settings.maxOutputTokens,
-      system,
-      pipeline: this.pipelineInstance,
-      tools,
-      approvals: gate,
-      calibration: this.calibration,
-      tokenizer: this.tokenizer,
-      contextWindow: this.settings.contextWindow,
-      onEvent: (e) => this.onAgentEvent(e),
-    });
-    this.agentKey = key;
-    return this.agent;
-  }
-
-  /** The agent's tools and system prompt (read-only tools in an untrusted workspace or without a folder). */
-  private toolsAndSystem(): { tools: WorkspaceTools; system: string } {
-    const readOnly = !this.deps.trusted || !this.deps.workspaceRoot;
-    const tools = new WorkspaceTools({
-      root: this.deps.workspaceRoot ?? this.deps.storageDir,
-      readOnly,
-      limits: { defaultCommandTimeoutMs: this.settings.commandTimeoutMs },
-    });
-    return { tools, system: defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot }) };
-  }
-
-  /** System prompt and tool definitions, in tokens (the agent sends exactly these; known before it exists). */
-  private overheadParts(): { system: number; tools: number } {
-    if (!this.staticOverhead) {
-      const { tools, system } = this.toolsAndSystem();
-      const systemTokens = this.tokenizer.countText(system);
-      this.staticOverhead = { system: systemTokens, tools: requestOverheadTokens(this.tokenizer, system, tools.definitions()) - systemTokens };
-    }
-    return this.staticOverhead;
-  }
-
-  private overheadTokens(): number {
-    const parts = this.overheadParts();
-    return parts.system + parts.tools;
+    const scope = this.scope;
+    return scope.agentFor(key, () =>
+      this.agents.create({
+        apiKey: key,
+        settings: this.settings,
+        pipeline: scope.pipeline,
+        calibration: this.calibration,
+        approvals: this.approvals,
+        onEvent: (e) => this.onAgentEvent(scope, e),
+      }),
+    );
   }
 
   /** Send a prompt. Errors (no key, busy) become chat items; nothing throws to the view. */
@@ -420,176 +279,75 @@ export class AgentController implements Disposable {
     try {
       agent = await this.ensureAgent();
     } catch (e) {
-      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: errorMessage(e), retryable: false });
+      this.scope.chat.error(errorMessage(e), false);
       return;
     }
     if (agent.busy) {
-      this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: 'The agent is still working; stop it or wait before sending another message.' });
+      this.scope.chat.notice('The agent is still working; stop it or wait before sending another message.');
       return;
     }
-    if (this.sessionLog.messages.length === 0 && this.sessionLog.meta.title === 'New chat') {
-      this.sessionLog.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60));
+    const session = this.scope.session;
+    if (session.messages.length === 0 && session.meta.title === 'New chat') {
+      session.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60));
       // The chat view shows the title from its state: send it again.
       this.chatReset.fire();
     }
-    this.chatLog.upsert({ kind: 'user', id: newMessageId('chat_u'), text: prompt });
-    this.busyChanged.fire({ busy: true, compacting: this.compacting });
+    this.scope.chat.userPrompt(prompt);
+    this.fireBusy(true);
     try {
       await agent.run(prompt);
     } catch (e) {
-      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: errorMessage(e), retryable: false });
+      this.scope.chat.error(errorMessage(e), false);
     } finally {
-      this.busyChanged.fire({ busy: this.busy, compacting: this.compacting });
+      this.fireBusy(this.busy);
       this.fireContext();
     }
   }
 
   async retry(): Promise<void> {
-    const agent = this.agent;
+    const agent = this.scope.agent;
     if (!agent || agent.busy || !agent.canRetry) return;
-    this.busyChanged.fire({ busy: true, compacting: this.compacting });
+    this.fireBusy(true);
     try {
       await agent.retry();
     } catch (e) {
-      this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: errorMessage(e), retryable: false });
+      this.scope.chat.error(errorMessage(e), false);
     } finally {
-      this.busyChanged.fire({ busy: this.busy, compacting: this.compacting });
+      this.fireBusy(this.busy);
     }
   }
 
   async stop(): Promise<void> {
-    this.manualAbort?.abort();
-    this.rejectAllApprovals('Stopped by the user.');
-    await this.agent?.stop();
-    this.busyChanged.fire({ busy: this.busy, compacting: this.compacting });
+    this.summaries.abort();
+    this.approvals.rejectAll('Stopped by the user.');
+    await this.scope.agent?.stop();
+    this.fireBusy(this.busy);
+  }
+
+  private fireBusy(busy: boolean): void {
+    this.busyChanged.fire({ busy, compacting: this.compacting });
   }
 
   approve(toolUseId: string): void {
-    this.resolveApproval(toolUseId, { approved: true });
+    this.approvals.decide(toolUseId, { approved: true });
   }
 
   reject(toolUseId: string, reason?: string): void {
-    this.resolveApproval(toolUseId, { approved: false, reason: reason?.trim() || 'The user rejected this change.' });
+    this.approvals.decide(toolUseId, { approved: false, reason: reason?.trim() || 'The user rejected this change.' });
   }
 
-  private resolveApproval(toolUseId: string, decision: ApprovalDecision): void {
-    const pending = this.approvals.get(toolUseId);
-    if (!pending) {
-      const item = this.chatLog.get(toolUseId);
-      if (item && item.kind === 'tool' && item.status === 'awaiting-approval') this.earlyDecisions.set(toolUseId, decision);
-      else this.deps.log.warn(`No approval is pending for ${toolUseId}; ignored.`);
-      return;
-    }
-    this.approvals.delete(toolUseId);
-    pending.resolve(decision);
-  }
-
-  private awaitApproval(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    return new Promise((resolveDecision) => {
-      const done = (d: ApprovalDecision) => {
-        signal.removeEventListener('abort', onAbort);
-        resolveDecision(d);
-      };
-      const onAbort = () => {
-        this.approvals.delete(req.toolUseId);
-        done({ approved: false, reason: 'Stopped by the user.' });
-      };
-      if (signal.aborted) return onAbort();
-      const early = this.earlyDecisions.get(req.toolUseId);
-      if (early) {
-        this.earlyDecisions.delete(req.toolUseId);
-        return resolveDecision(early);
-      }
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.approvals.set(req.toolUseId, { resolve: done });
-    });
-  }
-
-  private rejectAllApprovals(reason: string): void {
-    this.earlyDecisions.clear();
-    for (const [id, p] of this.approvals) {
-      this.approvals.delete(id);
-      p.resolve({ approved: false, reason });
-    }
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Agent events -> chat items
-
-  private onAgentEvent(e: AgentEvent): void {
+  /** An event of the agent of `scope`: its chat shows it (while current); the host hears what concerns it. */
+  private onAgentEvent(scope: SessionScope, e: AgentEvent): void {
+    if (scope === this.scope) scope.chat.project(e);
     switch (e.type) {
-      case 'turn-started':
-        this.streamItems.clear();
-        break;
-      case 'text-delta':
-      case 'thinking-delta': {
-        const key = `${e.runId}:${e.step}:${e.index}`;
-        let id = this.streamItems.get(key);
-        const text = e.type === 'text-delta' ? e.text : e.thinking;
-        if (!id) {
-          id = newMessageId(e.type === 'text-delta' ? 'chat_a' : 'chat_t');
-          this.streamItems.set(key, id);
-          this.chatLog.upsert(e.type === 'text-delta' ? { kind: 'assistant', id, text, streaming: true } : { kind: 'thinking', id, text, streaming: true });
-        } else {
-          this.chatLog.appendText(id, text);
-        }
-        break;
-      }
-      case 'tool-call-started':
-        this.chatLog.upsert({ kind: 'tool', id: e.toolUseId, name: e.name, input: '', status: 'running' });
-        break;
-      case 'tool-call-input':
-        this.chatLog.update(e.toolUseId, 'tool', { input: prettyJson(e.input), ...(e.name === 'run_command' ? { command: commandOf(e.input) } : {}) });
-        break;
-      case 'assistant-message':
-      case 'assistant-interrupted': {
-        // The streamed items become final; on an error nothing was kept, so streamed text is marked as such.
-        for (const [key, id] of this.streamItems) {
-          if (!key.startsWith(`${e.runId}:${e.step}:`)) continue;
-          const item = this.chatLog.get(id);
-          if (item && (item.kind === 'assistant' || item.kind === 'thinking')) {
-            const suffix = e.type === 'assistant-interrupted' ? (e.reason === 'cancelled' ? '\n\n*(stopped)*' : '\n\n*(interrupted by an error; not kept)*') : '';
-            this.chatLog.upsert({ ...item, text: item.text + (item.kind === 'assistant' ? suffix : ''), streaming: false });
-          }
-        }
-        break;
-      }
       case 'tool-awaiting-approval':
-        this.chatLog.update(e.request.toolUseId, 'tool', { status: 'awaiting-approval', ...(e.request.diff ? { diff: e.request.diff } : {}), ...(e.request.command ? { command: e.request.command } : {}) });
         this.noticed.fire({ level: 'info', message: `Splitpoint is waiting for your approval: ${e.request.title}` });
         break;
-      case 'tool-approval-resolved':
-        this.chatLog.update(e.toolUseId, 'tool', { status: e.approved ? 'running' : 'rejected' });
-        break;
-      case 'tool-running':
-        this.chatLog.update(e.toolUseId, 'tool', { status: 'running' });
-        break;
-      case 'tool-output': {
-        const item = this.chatLog.get(e.toolUseId);
-        if (item && item.kind === 'tool') this.chatLog.upsert({ ...item, output: (item.output ?? '') + e.chunk });
-        break;
-      }
-      case 'tool-result': {
-        const item = this.chatLog.get(e.toolUseId);
-        if (item && item.kind === 'tool') {
-          const status = item.status === 'rejected' ? 'rejected' : e.cancelled ? 'cancelled' : e.isError ? 'error' : 'done';
-          this.chatLog.upsert({ ...item, status, output: e.output, isError: e.isError });
-        }
-        this.markTruncatedCards();
-        break;
-      }
       case 'usage':
-        this.saveCalibration();
+        this.calibrations.save(this.settings.model, this.calibration);
         this.fireContext();
         break;
-      case 'error':
-        this.chatLog.upsert({ kind: 'error', id: newMessageId('err'), message: e.message, retryable: e.retryable });
-        break;
-      case 'notice':
-        this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: e.message });
-        break;
       case 'turn-ended':
-        this.markTruncatedCards();
         this.fireContext();
         break;
       default:
@@ -598,24 +356,13 @@ export class AgentController implements Disposable {
     }
   }
 
-  /** Tool cards whose results micro-compaction now replaces in what the model sees get a badge. */
-  private markTruncatedCards(): void {
-    for (const m of this.pipelineInstance.effectiveMessages()) {
-      if (!m.truncated) continue;
-      for (const r of m.truncated.results) {
-        const item = this.chatLog.get(r.toolUseId);
-        if (item && item.kind === 'tool' && !item.truncated) this.chatLog.upsert({ ...item, truncated: { originalChars: r.originalChars } });
-      }
-    }
-  }
-
   // -------------------------------------------------------------------------------------------
   // Compaction
 
   private setCompacting(on: boolean, strategy?: string): void {
     this.compacting = on;
-    this.busyChanged.fire({ busy: this.busy, compacting: on });
-    this.compactionProgress.fire({ running: on, strategy, abort: on ? () => this.manualAbort?.abort() : undefined });
+    this.fireBusy(this.busy);
+    this.compactionProgress.fire({ running: on, strategy, abort: on ? () => this.summaries.abort() : undefined });
   }
 
   private onCompactionStarted(strategy: string, trigger: string, summarizing: boolean): void {
@@ -630,60 +377,29 @@ export class AgentController implements Disposable {
       this.fireContext();
       return;
     }
-    this.chatLog.upsert({
-      kind: 'compaction',
-      id: r.id,
-      strategy: r.strategy,
-      trigger: r.trigger,
-      tokensBefore: r.tokensBefore,
-      tokensAfter: r.tokensAfter,
-      transcriptPath: r.transcriptPath,
-      archivedCount: r.archivedCount,
-    });
+    this.scope.chat.compacted(r);
     this.deps.log.info(`Compaction ${r.strategy} (${r.trigger}): ${r.tokensBefore} -> ${r.tokensAfter} tokens; transcript ${r.transcriptPath}`);
     this.fireContext();
   }
 
-  private async runSummarizer(input: Parameters<typeof summarize>[0], focus: string | undefined, signal?: AbortSignal) {
-    const key = await this.deps.getApiKey();
-    if (!key) {
-      return { ok: false as const, attempts: 0, error: new SummarizationError('failed', new MissingApiKeyError().message) };
-    }
-    const client = new AnthropicLlmClient({ apiKey: key, baseURL: this.settings.baseUrl, model: this.settings.model });
-    const merged = this.mergeSignals(signal);
-    return summarize(input, {
-      client,
-      tokenizer: this.tokenizer,
-      contextWindow: this.settings.contextWindow,
-      maxSummaryTokens: Math.min(this.settings.maxOutputTokens, 4_096),
-      focus,
-      signal: merged,
-      onRetry: (r) => this.deps.log.warn(`Summary attempt ${r.attempt} failed (${r.error.message}); retrying in ${r.delayMs} ms`),
-    });
-  }
-
-  /** The summary can be cancelled from the progress notification too. */
-  private mergeSignals(signal?: AbortSignal): AbortSignal {
-    this.manualAbort = new AbortController();
-    if (!signal) return this.manualAbort.signal;
-    const ac = this.manualAbort;
-    if (signal.aborted) ac.abort();
-    else signal.addEventListener('abort', () => ac.abort(), { once: true });
-    return ac.signal;
+  private onCompactionFailed(f: CompactionFailure): void {
+    this.setCompacting(false);
+    this.scope.chat.compactionFailed(f);
+    if (f.reason !== 'cancelled') this.noticed.fire({ level: 'error', message: `Compaction failed: ${f.message}` });
   }
 
   /**
    * Compact now with the configured (or given) strategy. While the agent works, the compaction is
    * queued and runs after the current tool batch.
    */
-  async compactNow(o: { focus?: string; strategy?: string; params?: Record<string, number>; trigger?: 'manual' | 'inspector' } = {}): Promise<CompactionOutcome | { ok: 'queued' }> {
+  async compactNow(o: CompactNowOptions = {}): Promise<CompactionOutcome | { ok: 'queued' }> {
     const strategy = o.strategy ?? this.settings.autoCompact.strategy;
     if (this.busy) {
-      this.pipelineInstance.requestCompaction(o.trigger ?? 'manual', o.focus, strategy);
-      this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: `Compaction (${strategy}) will run after the current tool calls.` });
+      this.scope.pipeline.requestCompaction(o.trigger ?? 'manual', o.focus, strategy);
+      this.scope.chat.notice(`Compaction (${strategy}) will run after the current tool calls.`);
       return { ok: 'queued' };
     }
-    const outcome = await this.pipelineInstance.compact({
+    const outcome = await this.scope.pipeline.compact({
       strategy,
       params: o.params ?? this.strategyParams(strategy),
       focus: o.focus,
@@ -695,16 +411,9 @@ export class AgentController implements Disposable {
 
   undo(): UndoOutcome {
     if (this.busy) return { ok: false, reason: 'busy', message: 'Stop the agent before undoing a compaction.' };
-    const outcome = this.pipelineInstance.undo();
-    if (outcome.ok) {
-      const item = this.chatLog.get(outcome.undone.id);
-      if (item && item.kind === 'compaction') this.chatLog.upsert({ ...item, undone: true });
-      this.chatLog.upsert({ kind: 'notice', id: newMessageId('note'), message: `Undid the last compaction: the history is back from ${outcome.undone.transcriptPath}.` });
-    } else if (outcome.reason !== 'noop') {
-      this.noticed.fire({ level: 'error', message: outcome.message });
-    } else {
-      this.noticed.fire({ level: 'info', message: outcome.message });
-    }
+    const outcome = this.scope.pipeline.undo();
+    if (outcome.ok) this.scope.chat.compactionUndone(outcome.undone);
+    else this.noticed.fire({ level: outcome.reason === 'noop' ? 'info' : 'error', message: outcome.message });
     return outcome;
   }
 
@@ -712,63 +421,31 @@ export class AgentController implements Disposable {
   // Inspector
 
   inspectorSession(): InspectorSession {
-    return this.buildInspector('Current session', false, this.sessionLog.messages, this.pipelineInstance.effectiveMessages(), this.sessionLog.meta);
+    return this.inspector.currentSession();
   }
 
   /** Any session file (a transcript, or another agent's session) as a read-only inspector view. */
   inspectorFor(source: string, messages: Message[], effective: readonly Message[]): InspectorSession {
-    return this.buildInspector(source, true, messages, effective, { id: source, title: source, createdAt: 0, updatedAt: 0, compactions: [] });
-  }
-
-  private buildInspector(source: string, readOnly: boolean, messages: readonly Message[], effective: readonly Message[], meta: SessionMeta): InspectorSession {
-    const strategyParams: Record<string, Record<string, number>> = {};
-    for (const s of STRATEGIES) strategyParams[s.name] = this.strategyParams(s.name);
-    const overhead = this.overheadParts();
-    return buildInspectorSession({
-      source,
-      readOnly,
-      sessionId: meta.id,
-      title: meta.title,
-      messages,
-      effective,
-      compactions: meta.compactions,
-      ctx: this.ctx,
-      overhead,
-      autoCompactThreshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
-      strategyParams,
-      canUndo: !readOnly && canUndo(meta.compactions),
-      tailStartId: readOnly ? null : (compactionInEffect(meta.compactions)?.tailStartId ?? null),
-    });
+    return this.inspector.sessionFor(source, messages, effective);
   }
 
   /** Plan a strategy on the current session or on given messages (inspected files). Pure. */
   preview(strategy: string, params: Record<string, number>, requestId: number, messages?: readonly Message[]): PlanView {
-    const started = performance.now();
-    const plan = planWith(strategy, messages ?? this.sessionLog.messages, params, this.ctx);
-    const view = planToView(plan, requestId, performance.now() - started);
-    // Before/after on what the model sees (micro-compacted), so the figures agree with the rows.
-    const viewBefore = messages ? this.microCompacted(messages) : this.pipelineInstance.effectiveMessages();
-    Object.assign(view, planTokensOnView(plan, viewBefore, this.settings.microCompact, this.ctx));
-    view.computeMs = performance.now() - started;
-    return view;
+    return this.inspector.preview(strategy, params, requestId, messages);
   }
 
   /** What the model would see of `messages` under the current micro-compaction settings. */
   microCompacted(messages: readonly Message[]): Message[] {
-    return microCompactedView(messages, this.settings.microCompact, this.ctx);
+    return this.inspector.microCompacted(messages);
   }
 
   detail(id: string, messages?: readonly Message[], effective?: readonly Message[]): MessageDetail | undefined {
-    const list = messages ?? this.sessionLog.messages;
-    const eff = effective ?? this.pipelineInstance.effectiveMessages();
-    const i = list.findIndex((m) => m.id === id);
-    if (i === -1) return undefined;
-    return messageDetail(list[i], eff[i] ?? list[i], this.counter.countMessage(eff[i] ?? list[i]));
+    return this.inspector.detail(id, messages, effective);
   }
 
   /** Transcript paths this session knows (the only ones a webview may ask to open). */
   knownTranscripts(): Set<string> {
-    return new Set(this.sessionLog.meta.compactions.map((c) => c.transcriptPath));
+    return this.inspector.knownTranscripts();
   }
 
   /** Warm the tokenizer's ranks off the activation path. */
@@ -784,24 +461,10 @@ export class AgentController implements Disposable {
   }
 
   dispose(): void {
-    this.manualAbort?.abort();
-    this.rejectAllApprovals('The extension is shutting down.');
-    for (const s of this.sessionSubs) s.dispose();
-    this.agent?.dispose();
-    this.chatLog.dispose();
-    this.sessionLog.dispose();
-    for (const e of [this.busyChanged, this.contextChanged, this.sessionChanged, this.chatReset, this.chatChanged, this.noticed, this.compactionProgress]) e.dispose();
+    this.summaries.abort();
+    this.approvals.rejectAll('The extension is shutting down.');
+    this.scope.dispose();
+    const emitters = [this.busyChanged, this.contextChanged, this.sessionChanged, this.chatReset, this.chatChanged, this.noticed, this.compactionProgress];
+    for (const e of emitters) e.dispose();
   }
-}
-
-function prettyJson(v: unknown): string {
-  try {
-    return JSON.stringify(v, null, 2) ?? '';
-  } catch {
-    return String(v);
-  }
-}
-
-function commandOf(input: unknown): string | undefined {
-  return typeof input === 'object' && input !== null && typeof (input as { command?: unknown }).command === 'string' ? (input as { command: string }).command : undefined;
 }
