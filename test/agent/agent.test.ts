@@ -9,7 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, reply, type LoopbackOptions, type ValidRequest, type WireBlock, type WireMessage } from '../loopback/anthropic-server';
-import { AgentBusyError, AgentLoop, AgentStateError, defaultSystemPrompt, MAX_TOKENS_NOT_EXECUTED, type AgentEvent, type AgentEventType } from '../../src/agent/agent';
+import {
+  AgentBusyError,
+  AgentLoop,
+  AgentStateError,
+  defaultSystemPrompt,
+  MAX_TOKENS_NOT_EXECUTED,
+  type AgentEvent,
+  type AgentEventType,
+} from '../../src/agent/agent';
 import { CANCELLED_BY_USER, WorkspaceTools, type ApprovalDecision, type ApprovalRequest } from '../../src/agent/tools';
 import { CalibratedCounter } from '../../src/core/calibration';
 import { toApiMessages, type Message } from '../../src/core/conversation';
@@ -65,6 +73,8 @@ async function rig(o: RigOptions = {}): Promise<Rig> {
   writeFileSync(join(ws, 'src', 'main.ts'), "import { add } from './math';\nconsole.log(add(2, 2));\n");
   const session = new SessionLog(newSessionMeta('s1', 'agent test'));
   const calibration = new CalibratedCounter(new MemoizedMessageCounter(new CharEstimateTokenizer()));
+  // Assigned once the agent exists; the pipeline's overhead callback reads it later.
+  // eslint-disable-next-line prefer-const
   let agentRef: AgentLoop | undefined;
   const pipeline = new CompactionPipeline(
     {
@@ -284,7 +294,8 @@ describe('approvals', () => {
   test('edit_file approved: the file changes and the approval request carried the diff', async () => {
     const r = await rig();
     try {
-      r.server.queue.toolUse([{ name: 'edit_file', input: { path: 'src/math.ts', old_string: 'return a - b; // BUG', new_string: 'return a + b;' }, id: 'toolu_edit' }]).text('Fixed.');
+      const edit = { path: 'src/math.ts', old_string: 'return a - b; // BUG', new_string: 'return a + b;' };
+      r.server.queue.toolUse([{ name: 'edit_file', input: edit, id: 'toolu_edit' }]).text('Fixed.');
       const result = await r.agent.run('Fix add.');
       assert.equal(result.status, 'completed');
       assert.equal(readFileSync(join(r.ws, 'src', 'math.ts'), 'utf8'), 'export function add(a: number, b: number) {\n  return a + b;\n}\n');
@@ -294,6 +305,7 @@ describe('approvals', () => {
       assert.equal(req.tool, 'edit_file');
       assert.equal(req.diff?.path, 'src/math.ts');
       assert.match(req.diff!.unified, /^--- a\/src\/math\.ts\n\+\+\+ b\/src\/math\.ts\n@@ -1,3 \+1,3 @@\n export function add/);
+      // eslint-disable-next-line no-regex-spaces -- a diff line: the sign, then two spaces of indentation
       assert.match(req.diff!.unified, /\n-  return a - b; \/\/ BUG\n\+  return a \+ b;\n/);
       assert.deepEqual(r.of('tool-awaiting-approval').map((e) => e.request), [req]);
       assert.deepEqual(r.of('tool-approval-resolved').map((e) => [e.toolUseId, e.approved]), [['toolu_edit', true]]);
@@ -667,11 +679,13 @@ describe('compaction', () => {
     };
     const r = await rig({ settings, contextWindow: 12_000 });
     try {
-      writeFileSync(join(r.ws, 'big.ts'), Array.from({ length: 150 }, (_, i) => `export const value${i} = compute(${i}); // some padding text`).join('\n') + '\n');
+      const lines = Array.from({ length: 150 }, (_, i) => `export const value${i} = compute(${i}); // some padding text`);
+      writeFileSync(join(r.ws, 'big.ts'), lines.join('\n') + '\n');
       let calls = 0;
       // Explanations accumulate (micro-compaction only replaces old tool results), so the budget trips.
       const note = 'Reading the next part of the file to check every computed value. '.repeat(25);
-      r.server.responder = () => (++calls <= 8 ? reply.toolUse('read_file', { path: 'big.ts', start_line: calls }, { text: note }) : reply.text('Read it all.'));
+      r.server.responder = () =>
+        ++calls <= 8 ? reply.toolUse('read_file', { path: 'big.ts', start_line: calls }, { text: note }) : reply.text('Read it all.');
       const result = await r.agent.run('Read big.ts eight times.');
       assert.equal(result.status, 'completed');
       assert.equal(result.steps, 9);
@@ -682,7 +696,10 @@ describe('compaction', () => {
       assert.ok(started.every((e) => e.trigger === 'auto' && e.runId === result.runId));
       assert.equal(r.of('compaction-failed').length, 0);
       assert.ok(r.server.requests.every((q) => q.status === 200), 'every request was valid for the API');
-      assert.ok(r.server.messageRequests.some((q) => JSON.stringify(q.body.messages).includes('[Previous: used read_file]')), 'micro-compaction replaced old results in a request');
+      assert.ok(
+        r.server.messageRequests.some((q) => JSON.stringify(q.body.messages).includes('[Previous: used read_file]')),
+        'micro-compaction replaced old results in a request',
+      );
       assert.ok(r.of('request-started').some((e) => e.truncatedResults > 0));
       // One prompt, so the tail opens with a synthetic message at a tool-exchange boundary.
       assert.ok(r.session.messages[0].synthetic, 'the compacted history opens with a synthetic message');

@@ -281,7 +281,11 @@ describe('AnthropicLlmClient.complete', () => {
       const tiny = new AnthropicLlmClient({ apiKey: KEY, baseURL, model: 'tiny' });
       await assert.rejects(
         tiny.complete({ system: 'system prompt words', messages: [{ role: 'user', content: 'many words here '.repeat(10) }], maxTokens: 50 }),
-        (e: unknown) => e instanceof LlmError && e.kind === 'prompt_too_long' && e.maxPromptTokens === 10 && e.promptTokens === (server.messageRequests[0] as ValidRequest).inputTokens,
+        (e: unknown) =>
+          e instanceof LlmError &&
+          e.kind === 'prompt_too_long' &&
+          e.maxPromptTokens === 10 &&
+          e.promptTokens === (server.messageRequests[0] as ValidRequest).inputTokens,
       );
       const client = new AnthropicLlmClient({ apiKey: KEY, baseURL, model: MODEL });
       server.queue.hang();

@@ -138,7 +138,12 @@ test('without an API key the chat shows how to set one and nothing is sent', asy
 test('auto-compaction during a chat shows a divider with tokens before/after and its transcript', async () => {
   const r = await rig();
   try {
-    const c = r.make({ contextWindow: 6_000, maxOutputTokens: 1_000, autoCompact: { enabled: true, threshold: 0.5, strategy: 'recursive-summarization' }, strategyParams: { 'recursive-summarization': { maxEventsToKeep: 2, overlapSize: 1 } } });
+    const c = r.make({
+      contextWindow: 6_000,
+      maxOutputTokens: 1_000,
+      autoCompact: { enabled: true, threshold: 0.5, strategy: 'recursive-summarization' },
+      strategyParams: { 'recursive-summarization': { maxEventsToKeep: 2, overlapSize: 1 } },
+    });
     r.server.responder = (req) => (req.body.system === SUMMARY_SYSTEM_PROMPT ? reply.text('SUMMARY of the chat so far.') : undefined);
     for (let i = 0; i < 6; i++) {
       r.server.queue.text(`Answer ${i}: ${'a long explanation of the code. '.repeat(60)}`);
