@@ -327,4 +327,18 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.deepEqual(await after.locator('article.item.user').allInnerTexts(), prompts);
     assert.equal(await after.locator('section.item.compaction').count(), dividers);
   });
+
+  step(9, 'inspector-restored-after-reload', async () => {
+    // The inspector tab survived the reload of step 8 (a WebviewPanelSerializer revives it when it is
+    // shown) and shows the current session again, with its split point and past compactions.
+    const tab = editorTab(page, /^Splitpoint Inspector$/);
+    await tab.first().waitFor({ timeout: UI_TIMEOUT });
+    await tab.first().click();
+    const frame = await inspector();
+    const timeline = frame.locator('.timeline[role="listbox"]');
+    await timeline.waitFor({ timeout: UI_TIMEOUT });
+    await frame.locator('[data-marker="current-split"]').waitFor({ timeout: UI_TIMEOUT });
+    await frame.locator('.history-item').first().waitFor({ timeout: UI_TIMEOUT });
+    assert.ok(Number(await timeline.getAttribute('data-count')) >= 4, 'the restored timeline lists the history');
+  });
 });
