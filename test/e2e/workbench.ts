@@ -48,26 +48,36 @@ export async function webviewFrame(page: Page, marker: string, timeoutMs = 30_00
   );
 }
 
-/** Runs a command through the command palette (F1), by its full title, e.g. "Splitpoint: Open Inspector". */
-export async function runCommand(page: Page, title: string): Promise<void> {
+/**
+ * Runs a command through the command palette (F1), by its full title, e.g. "Splitpoint: Open Inspector".
+ * The palette lists the commands registered when it opens and adds none while open, and a command an
+ * extension contributes is registered only with the extension's contributions (after a reload, a
+ * moment after the workbench and even the cached activity-bar entries appear). So until the command
+ * is listed, the palette is closed and opened again.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');
+  const row = widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
   await waitFor(
-    'the command palette',
+    `the command "${title}" in the command palette`,
     async () => {
       if (!(await input.isVisible())) {
         // F1 works from anywhere, webviews included (they forward keybindings to the workbench).
         await page.keyboard.press('F1');
         await input.waitFor({ state: 'visible', timeout: 2_000 });
       }
-      return true;
+      await input.fill(`>${title}`);
+      const listed = await row.waitFor({ state: 'visible', timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!listed) await page.keyboard.press('Escape');
+      return listed;
     },
-    20_000,
-    500,
+    timeoutMs,
+    250,
   );
-  await input.fill(`>${title}`);
-  const row = widget.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
   await row.click();
 }
 
