@@ -42,8 +42,8 @@ const concurrency = e2e ? ['--test-concurrency=1'] : [];
 // A hang fails, promptly and by name, instead of holding the run until CI kills it. Node 20 applies
 // --test-timeout to each test file as a whole (the runner cancels the file and reports it by path;
 // Node 22+ applies it to each test too), so it is a per-file budget: the slowest unit file, the
-// invariants property test, takes about 50 s alone on a 2-core machine; the end-to-end file about
-// 3 minutes, with its own 3-minute limit per step.
+// invariants property test, takes about 50 s alone on a 2-core machine; the end-to-end files about
+// 10 s and 25-35 s (each step of the long one also has its own 3-minute limit).
 const timeout = `--test-timeout=${e2e ? 15 * 60_000 : 180_000}`;
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', timeout, ...concurrency, ...files], {
   stdio: 'inherit',
