@@ -1,11 +1,11 @@
 // ESLint (flat config): typescript-eslint's recommended rules, the layer boundaries of
-// ../shared/DESIGN.md ("core <- agent <- extension; webview <- protocol; never back up"), no import
-// cycles, and the size limits (files 500 lines, functions 120). `npm run lint`; part of `npm test`.
-// The module-graph test (test/core/no-vscode.test.ts) proves the same boundaries transitively, on
-// the graph esbuild resolves; these rules name the offending line while you type.
+// ../shared/DESIGN.md ("core <- agent <- extension; webview <- protocol; never back up") and the size
+// limits (files 500 lines, functions 120). `npm run lint`; part of `npm test`.
+// The module-graph test (test/core/no-vscode.test.ts) proves the same boundaries transitively on the
+// graph esbuild resolves, and that there are no import cycles (type-only imports included, which
+// import-x's no-cycle skips); these rules name the offending line while you type.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /** Core internals: anything under src/core but its public surface (src/core/index.ts). */
@@ -37,17 +37,12 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ['**/*.{ts,tsx,mjs,js}'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] })],
-    },
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: 'module',
       globals: { ...globals.node },
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true }],
