@@ -23,7 +23,11 @@ const LAZY_MODULES = {
 const lazyTokenizer = {
   name: 'lazy-tokenizer',
   setup(build) {
-    const filter = new RegExp(`^(${Object.keys(LAZY_MODULES).map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const filter = new RegExp(
+      `^(${Object.keys(LAZY_MODULES)
+        .map((m) => m.replace(/[/.]/g, '\\$&'))
+        .join('|')})$`,
+    );
     build.onResolve({ filter }, (args) => ({ path: `./tokenizer/${LAZY_MODULES[args.path]}.js`, external: true }));
   },
 };

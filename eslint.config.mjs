@@ -31,7 +31,16 @@ const NODE_FROM_WEBVIEW = { group: ['node:*'], message: 'Webviews run in a brows
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', '.e2e-cache/**', '.vscode-test/**', 'test-artifacts/**', '**/.scratch/**', 'bench/results/**'],
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.e2e-cache/**',
+      '.vscode-test/**',
+      'test-artifacts/**',
+      '**/.scratch/**',
+      'bench/results/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

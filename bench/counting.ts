@@ -9,7 +9,22 @@ import { createTokenizer, warmupTokenizer, type TokenizerName } from '../src/cor
 import { CharEstimateTokenizer, countMessageWith, MemoizedMessageCounter, type TextTokenizer } from '../src/core/tokens';
 import type { ColdMethod } from './children/child';
 import { sizeLabel, type BenchContext } from './context';
-import { fmtBytes, fmtInt, fmtMs, fmtPct, fmtRatio, log, median, REPO, runChild, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
+import {
+  fmtBytes,
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  log,
+  median,
+  REPO,
+  runChild,
+  sample,
+  stat,
+  type SectionResult,
+  type Table,
+  type TargetResult,
+} from './lib';
 import { benchExchange, type BenchSize } from './sessions';
 
 const requireHere = createRequire(__filename);
@@ -61,7 +76,9 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       rankRuns[encoder].push(runChild<RankLoadRun>(ctx.childScript, ['rank-load', encoder], { nodeArgs: ['--expose-gc'] }));
     }
   }
-  log(`rank load: js-tiktoken ${fmtMs(median(rankRuns['js-tiktoken'].map((r) => r.loadMs)))}, gpt-tokenizer ${fmtMs(median(rankRuns['gpt-tokenizer'].map((r) => r.loadMs)))}`);
+  log(
+    `rank load: js-tiktoken ${fmtMs(median(rankRuns['js-tiktoken'].map((r) => r.loadMs)))}, gpt-tokenizer ${fmtMs(median(rankRuns['gpt-tokenizer'].map((r) => r.loadMs)))}`,
+  );
 
   // --- Cold counts, fresh process per (size, method, run); methods interleaved across runs.
   const cold = new Map<string, ColdRun[]>();
@@ -75,7 +92,8 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     }
     log(`cold counts at ${size} messages done`);
   }
-  const coldMed = (size: number, method: ColdMethod, field: keyof ColdRun = 'ms') => median((cold.get(`${size}:${method}`) ?? []).map((r) => Number(r[field])));
+  const coldMed = (size: number, method: ColdMethod, field: keyof ColdRun = 'ms') =>
+    median((cold.get(`${size}:${method}`) ?? []).map((r) => Number(r[field])));
   const coldTokens = (size: number, method: ColdMethod) => (cold.get(`${size}:${method}`) ?? [])[0]?.tokens;
 
   // --- Warm, in this process: the encoders and per-turn recounts.
@@ -86,7 +104,10 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
   const encoderData: Record<number, unknown> = {};
   const perTurn: Record<number, Record<string, number[]>> = {};
   const accuracy: Record<number, { o200k: number; json4: number; text4: number; meanAbsMessageError: number }> = {};
-  const encoderRows: Record<number, { tiktokenMBs: number; gptMBs: number; chars: number; texts: number; differing: number; tiktokenTotal: number; gptTotal: number }> = {};
+  const encoderRows: Record<
+    number,
+    { tiktokenMBs: number; gptMBs: number; chars: number; texts: number; differing: number; tiktokenTotal: number; gptTotal: number }
+  > = {};
 
   for (const size of ctx.sizes) {
     const messages = ctx.sessions.get(size)!;
@@ -165,7 +186,13 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
   // --- Tables.
   const sizes = ctx.sizes;
   const header = ['method', ...sizes.flatMap((s) => [sizeLabel(ctx, s), 'ratio'])];
-  const row = (label: string, value: (s: BenchSize) => number, baseline: (s: BenchSize) => number, fmt = fmtMs, ratio: 'speedup' | 'ratio' = 'speedup') => [
+  const row = (
+    label: string,
+    value: (s: BenchSize) => number,
+    baseline: (s: BenchSize) => number,
+    fmt = fmtMs,
+    ratio: 'speedup' | 'ratio' = 'speedup',
+  ) => [
     label,
     ...sizes.flatMap((s) => {
       const v = value(s);
@@ -204,8 +231,16 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     columns: header,
     rows: [
       row('js-tiktoken: load ranks + one pass (baseline)', baseLoadPass, baseLoadPass),
-      row('Splitpoint memoized, gpt-tokenizer: load ranks + first count', (s) => coldMed(s, 'gpt-memo') + coldMed(s, 'gpt-memo', 'loadMs'), baseLoadPass),
-      row('Splitpoint background, gpt-tokenizer: load ranks + sliced count (wall)', (s) => coldMed(s, 'gpt-background', 'elapsedMs'), baseLoadPass),
+      row(
+        'Splitpoint memoized, gpt-tokenizer: load ranks + first count',
+        (s) => coldMed(s, 'gpt-memo') + coldMed(s, 'gpt-memo', 'loadMs'),
+        baseLoadPass,
+      ),
+      row(
+        'Splitpoint background, gpt-tokenizer: load ranks + sliced count (wall)',
+        (s) => coldMed(s, 'gpt-background', 'elapsedMs'),
+        baseLoadPass,
+      ),
     ],
   };
   const baseBlock = basePass;
@@ -215,10 +250,34 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     rows: [
       row('js-tiktoken, one uncached pass (baseline: all one step)', baseBlock, baseBlock, fmtMs, 'ratio'),
       row('Splitpoint memoized countMessages, gpt-tokenizer (one step)', (s) => coldMed(s, 'gpt-memo'), baseBlock, fmtMs, 'ratio'),
-      row('Splitpoint background count: longest counting slice (wall time)', (s) => coldMed(s, 'gpt-background', 'longestSliceMs'), baseBlock, fmtMs, 'ratio'),
-      row('  … the same in process CPU time (not stretched by other processes; GC helper threads count too)', (s) => coldMed(s, 'gpt-background', 'longestSliceCpuMs'), baseBlock, fmtMs, 'ratio'),
-      row('  … longest gap between ticks of a 1 ms timer meanwhile (includes the rank load)', (s) => coldMed(s, 'gpt-background', 'maxEventLoopDelayMs'), baseBlock, fmtMs, 'ratio'),
-      row('  … rank load, gpt-tokenizer (one synchronous step, not sliceable)', (s) => coldMed(s, 'gpt-background', 'loadMs'), baseBlock, fmtMs, 'ratio'),
+      row(
+        'Splitpoint background count: longest counting slice (wall time)',
+        (s) => coldMed(s, 'gpt-background', 'longestSliceMs'),
+        baseBlock,
+        fmtMs,
+        'ratio',
+      ),
+      row(
+        '  … the same in process CPU time (not stretched by other processes; GC helper threads count too)',
+        (s) => coldMed(s, 'gpt-background', 'longestSliceCpuMs'),
+        baseBlock,
+        fmtMs,
+        'ratio',
+      ),
+      row(
+        '  … longest gap between ticks of a 1 ms timer meanwhile (includes the rank load)',
+        (s) => coldMed(s, 'gpt-background', 'maxEventLoopDelayMs'),
+        baseBlock,
+        fmtMs,
+        'ratio',
+      ),
+      row(
+        '  … rank load, gpt-tokenizer (one synchronous step, not sliceable)',
+        (s) => coldMed(s, 'gpt-background', 'loadMs'),
+        baseBlock,
+        fmtMs,
+        'ratio',
+      ),
     ],
     notes: [
       'ratio = step / baseline (smaller is better).',
@@ -235,15 +294,26 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       row('Splitpoint memoized counter (gpt-tokenizer): countMessages(all)', (s) => median(perTurn[s].memo), baseTurn),
       row('chars/4 of JSON.stringify(messages) (seeds)', (s) => median(perTurn[s].json4), baseTurn),
     ],
-    notes: ['Warm process; medians of 31 (memoized), 3-5 (recounts) and 7 (chars/4) runs; ratio = baseline / time. The memoized cost is one new message encoded plus a memo lookup per message; the pipeline keeps a running total instead (item 2).'],
+    notes: [
+      'Warm process; medians of 31 (memoized), 3-5 (recounts) and 7 (chars/4) runs; ratio = baseline / time. The memoized cost is one new message encoded plus a memo lookup per message; the pipeline keeps a running total instead (item 2).',
+    ],
   };
   const encTable: Table = {
     title: '1e. The encoders: o200k throughput over every text the counter counts (warm, merge cache cleared per pass)',
     columns: ['encoder', ...sizes.flatMap((s) => [sizeLabel(ctx, s), 'ratio'])],
     rows: [
       ['js-tiktoken (baseline)', ...sizes.flatMap((s) => [`${encoderRows[s].tiktokenMBs.toFixed(2)} MB/s`, fmtRatio(1)])],
-      ['gpt-tokenizer', ...sizes.flatMap((s) => [`${encoderRows[s].gptMBs.toFixed(2)} MB/s`, fmtRatio(encoderRows[s].gptMBs / encoderRows[s].tiktokenMBs)])],
-      ['texts with different counts', ...sizes.flatMap((s) => [`${encoderRows[s].differing} of ${fmtInt(encoderRows[s].texts)}`, encoderRows[s].tiktokenTotal === encoderRows[s].gptTotal ? 'totals equal' : 'TOTALS DIFFER'])],
+      [
+        'gpt-tokenizer',
+        ...sizes.flatMap((s) => [`${encoderRows[s].gptMBs.toFixed(2)} MB/s`, fmtRatio(encoderRows[s].gptMBs / encoderRows[s].tiktokenMBs)]),
+      ],
+      [
+        'texts with different counts',
+        ...sizes.flatMap((s) => [
+          `${encoderRows[s].differing} of ${fmtInt(encoderRows[s].texts)}`,
+          encoderRows[s].tiktokenTotal === encoderRows[s].gptTotal ? 'totals equal' : 'TOTALS DIFFER',
+        ]),
+      ],
     ],
     notes: [`MB = 10^6 UTF-16 code units of text (${sizes.map((s) => `${fmtBytes(encoderRows[s].chars)} at ${s} msgs`).join(', ')}).`],
   };
@@ -252,11 +322,23 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     title: `1f. Rank loading (one synchronous step; fresh process each, median of ${rankReps})`,
     columns: ['encoder', 'load', 'ratio', 'heap retained', 'first countText after load'],
     rows: [
-      ['js-tiktoken (baseline)', fmtMs(rl('js-tiktoken', 'loadMs')), fmtRatio(1), fmtBytes(rl('js-tiktoken', 'heapBytes')), fmtMs(rl('js-tiktoken', 'firstCallMs'))],
-      ['gpt-tokenizer', fmtMs(rl('gpt-tokenizer', 'loadMs')), fmtRatio(rl('gpt-tokenizer', 'loadMs') / rl('js-tiktoken', 'loadMs')), fmtBytes(rl('gpt-tokenizer', 'heapBytes')), fmtMs(rl('gpt-tokenizer', 'firstCallMs'))],
+      [
+        'js-tiktoken (baseline)',
+        fmtMs(rl('js-tiktoken', 'loadMs')),
+        fmtRatio(1),
+        fmtBytes(rl('js-tiktoken', 'heapBytes')),
+        fmtMs(rl('js-tiktoken', 'firstCallMs')),
+      ],
+      [
+        'gpt-tokenizer',
+        fmtMs(rl('gpt-tokenizer', 'loadMs')),
+        fmtRatio(rl('gpt-tokenizer', 'loadMs') / rl('js-tiktoken', 'loadMs')),
+        fmtBytes(rl('gpt-tokenizer', 'heapBytes')),
+        fmtMs(rl('gpt-tokenizer', 'firstCallMs')),
+      ],
     ],
     notes: [
-      `ratio = load / baseline load (smaller is better). ${existsSync(join(REPO, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js')) ? "Loaded from dist/tokenizer/*.js, the files the extension requires on first use (esbuild.mjs)." : 'Loaded from the encoders bundled into the child script (dist/tokenizer/ was not built).'} "first countText": the first call after the load, which compiles the encoder's hot paths.`,
+      `ratio = load / baseline load (smaller is better). ${existsSync(join(REPO, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js')) ? 'Loaded from dist/tokenizer/*.js, the files the extension requires on first use (esbuild.mjs).' : 'Loaded from the encoders bundled into the child script (dist/tokenizer/ was not built).'} "first countText": the first call after the load, which compiles the encoder's hot paths.`,
     ],
   };
   const accTable: Table = {
@@ -264,8 +346,14 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     columns: ['estimate', ...sizes.flatMap((s) => [sizeLabel(ctx, s), 'error'])],
     rows: [
       ['o200k tokens, gpt-tokenizer = js-tiktoken (baseline)', ...sizes.flatMap((s) => [fmtInt(accuracy[s].o200k), fmtPct(0)])],
-      ['chars/4 of JSON.stringify(messages) (seeds)', ...sizes.flatMap((s) => [fmtInt(accuracy[s].json4), fmtPct(accuracy[s].json4 / accuracy[s].o200k - 1)])],
-      ["chars/4 per text, with Splitpoint's framing ('chars/4' tokenizer)", ...sizes.flatMap((s) => [fmtInt(accuracy[s].text4), fmtPct(accuracy[s].text4 / accuracy[s].o200k - 1)])],
+      [
+        'chars/4 of JSON.stringify(messages) (seeds)',
+        ...sizes.flatMap((s) => [fmtInt(accuracy[s].json4), fmtPct(accuracy[s].json4 / accuracy[s].o200k - 1)]),
+      ],
+      [
+        "chars/4 per text, with Splitpoint's framing ('chars/4' tokenizer)",
+        ...sizes.flatMap((s) => [fmtInt(accuracy[s].text4), fmtPct(accuracy[s].text4 / accuracy[s].o200k - 1)]),
+      ],
       ['  … mean |error| per message', ...sizes.flatMap((s) => ['', `${(accuracy[s].meanAbsMessageError * 100).toFixed(1)}%`])],
     ],
     notes: [
@@ -276,7 +364,11 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
   // --- Targets.
   const targets: TargetResult[] = [];
   const speedup = basePass(largest) / coldMed(largest, 'gpt-memo');
-  const identical = sizes.every((s) => (['gpt-memo', 'tiktoken-memo', 'gpt-background'] as ColdMethod[]).every((m) => coldTokens(s, m) === coldTokens(s, 'tiktoken-pass')) && encoderRows[s].differing === 0);
+  const identical = sizes.every(
+    (s) =>
+      (['gpt-memo', 'tiktoken-memo', 'gpt-background'] as ColdMethod[]).every((m) => coldTokens(s, m) === coldTokens(s, 'tiktoken-pass')) &&
+      encoderRows[s].differing === 0,
+  );
   targets.push({
     target: 'cold counting >= 4x faster than one js-tiktoken pass, identical counts',
     status: speedup >= 4 && identical ? 'met' : 'missed',
@@ -302,7 +394,9 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       cold: Object.fromEntries(cold),
       rankLoad: rankRuns,
       encoders: encoderData,
-      perTurn: Object.fromEntries(Object.entries(perTurn).map(([s, v]) => [s, Object.fromEntries(Object.entries(v).map(([k, xs]) => [k, stat(xs)]))])),
+      perTurn: Object.fromEntries(
+        Object.entries(perTurn).map(([s, v]) => [s, Object.fromEntries(Object.entries(v).map(([k, xs]) => [k, stat(xs)]))]),
+      ),
       accuracy,
       warmBackground: bg,
     },

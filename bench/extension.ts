@@ -49,8 +49,15 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   try {
     prepareScratchCopy(pkgDir);
-    const build = spawnSync(process.execPath, [join(REPO, 'esbuild.mjs'), '--production'], { cwd: pkgDir, encoding: 'utf8', timeout: 180_000 });
-    production = build.status === 0 ? { ok: true } : { ok: false, reason: `node esbuild.mjs --production failed: ${(build.stderr || build.stdout).slice(-300)}` };
+    const build = spawnSync(process.execPath, [join(REPO, 'esbuild.mjs'), '--production'], {
+      cwd: pkgDir,
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
+    production =
+      build.status === 0
+        ? { ok: true }
+        : { ok: false, reason: `node esbuild.mjs --production failed: ${(build.stderr || build.stdout).slice(-300)}` };
   } catch (e) {
     production = { ok: false, reason: (e as Error).message };
   }
@@ -59,8 +66,15 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
   else {
     const out = join(ctx.tmp, 'splitpoint.vsix');
     const t = performance.now();
-    const r = spawnSync('npx', ['--no-install', '@vscode/vsce', 'package', '--no-dependencies', '-o', out], { cwd: pkgDir, encoding: 'utf8', timeout: 240_000 });
-    vsix = r.status === 0 && existsSync(out) ? { ok: true, path: out, ms: performance.now() - t } : { ok: false, reason: `vsce package failed: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-3).join(' ')}` };
+    const r = spawnSync('npx', ['--no-install', '@vscode/vsce', 'package', '--no-dependencies', '-o', out], {
+      cwd: pkgDir,
+      encoding: 'utf8',
+      timeout: 240_000,
+    });
+    vsix =
+      r.status === 0 && existsSync(out)
+        ? { ok: true, path: out, ms: performance.now() - t }
+        : { ok: false, reason: `vsce package failed: ${(r.stderr || r.stdout || String(r.error)).trim().split('\n').slice(-3).join(' ')}` };
   }
   log(`production build: ${production.ok ? 'ok' : production.reason}; vsix: ${vsix.ok ? 'ok' : vsix.reason}`);
 
@@ -69,11 +83,16 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
   const minimal = join(ctx.tmp, 'minimal-extension.js');
   writeFileSync(minimal, MINIMAL_EXTENSION);
   const activate = (bundle: string, repo: string, i: number) =>
-    runChild<ActivationRun>(ctx.activationScript, [bundle, join(ctx.tmp, `ws-${i}`), join(ctx.tmp, `storage-${i}`)], { nodeArgs: ['--expose-gc'], env: { SPLITPOINT_REPO: repo }, timeoutMs: 60_000 });
+    runChild<ActivationRun>(ctx.activationScript, [bundle, join(ctx.tmp, `ws-${i}`), join(ctx.tmp, `storage-${i}`)], {
+      nodeArgs: ['--expose-gc'],
+      env: { SPLITPOINT_REPO: repo },
+      timeoutMs: 60_000,
+    });
   const runs: Record<string, ActivationRun[]> = { minimal: [] };
   const bundles: Array<[string, string, string]> = [];
   if (existsSync(devBundle)) bundles.push(['development build (dist/extension.js)', devBundle, REPO]);
-  if (production.ok && existsSync(join(pkgDir, 'dist', 'extension.js'))) bundles.push(['production build (minified)', join(pkgDir, 'dist', 'extension.js'), pkgDir]);
+  if (production.ok && existsSync(join(pkgDir, 'dist', 'extension.js')))
+    bundles.push(['production build (minified)', join(pkgDir, 'dist', 'extension.js'), pkgDir]);
   for (const [label] of bundles) runs[label] = [];
   for (let i = 0; i < reps; i++) {
     runs.minimal.push(activate(minimal, REPO, i));
@@ -81,27 +100,39 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
   }
   data.activation = runs;
   if (bundles.length === 0) {
-    tables.push({ title: '6a. Activation', columns: ['measure', 'result'], rows: [['activation', 'not available: dist/extension.js does not exist (src/extension/extension.ts not built)']] });
+    tables.push({
+      title: '6a. Activation',
+      columns: ['measure', 'result'],
+      rows: [['activation', 'not available: dist/extension.js does not exist (src/extension/extension.ts not built)']],
+    });
     targets.push({ target: 'activation (reported; no numeric target)', status: 'not available', detail: 'no extension bundle' });
   } else {
     const med = (label: string, f: (r: ActivationRun) => number) => median(runs[label].map(f));
     const base = med('minimal', (r) => r.totalMs);
     const errors = bundles.map(([label]) => runs[label].find((r) => r.error)?.error).filter(Boolean);
     const rowsFor = (label: string): string[][] => {
-      if (runs[label].some((r) => r.error)) return [[label, `not available: activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`, '']];
+      if (runs[label].some((r) => r.error))
+        return [[label, `not available: activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`, '']];
       return [
         [`${label}: require(bundle)`, fmtMs(med(label, (r) => r.requireMs)), fmtRatio(med(label, (r) => r.requireMs) / base)],
         [`${label}: activate()`, fmtMs(med(label, (r) => r.activateMs)), fmtRatio(med(label, (r) => r.activateMs) / base)],
         [`${label}: require + activate`, fmtMs(med(label, (r) => r.totalMs)), fmtRatio(med(label, (r) => r.totalMs) / base)],
         [`${label}: heap retained after activate()`, fmtBytes(med(label, (r) => r.heapActivateBytes)), ''],
         [`${label}: heap retained 2 s later`, fmtBytes(med(label, (r) => r.heapAfter2sBytes)), ''],
-        [`${label}: longest event-loop block in the 2 s after activation`, fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs)), fmtRatio(med(label, (r) => r.maxEventLoopDelayAfterMs) / base)],
+        [
+          `${label}: longest event-loop block in the 2 s after activation`,
+          fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs)),
+          fmtRatio(med(label, (r) => r.maxEventLoopDelayAfterMs) / base),
+        ],
       ];
     };
     tables.push({
       title: '6a. Activation (fresh process per run, `vscode` stubbed); ratio = value / baseline',
       columns: ['measure', 'time / heap', 'ratio'],
-      rows: [['minimal extension, one command: require + activate (baseline)', fmtMs(base), fmtRatio(1)], ...bundles.flatMap(([label]) => rowsFor(label))],
+      rows: [
+        ['minimal extension, one command: require + activate (baseline)', fmtMs(base), fmtRatio(1)],
+        ...bundles.flatMap(([label]) => rowsFor(label)),
+      ],
       notes: [
         `Median of ${reps} runs each. The stub answers settings with package.json's contributed defaults; the workspace and storage folders are empty scratch folders. "2 s later": the extension defers work off the activation path (the tokenizer's rank load in a setTimeout); a chain of 1 ms timers started right after activate() records the longest gap between its ticks, i.e. how long that deferred work blocks the host thread when it runs.`,
         ...(errors.length ? [`activate() errors: ${errors.join('; ')}`] : []),
@@ -115,22 +146,39 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
         detail: `${label}: require + activate ${fmtMs(med(label, (r) => r.totalMs))} (minimal extension ${fmtMs(base)}); heap after activate ${fmtBytes(med(label, (r) => r.heapActivateBytes))}, 2 s later ${fmtBytes(med(label, (r) => r.heapAfter2sBytes))}; the deferred work then blocks the thread for ${fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs))}`,
       });
     } else {
-      targets.push({ target: 'activation time (reported)', status: 'not available', detail: `activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}` });
+      targets.push({
+        target: 'activation time (reported)',
+        status: 'not available',
+        detail: `activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`,
+      });
     }
   }
 
   // --- Sizes.
   const files = new Set<string>();
-  for (const dir of [join(REPO, 'dist'), join(pkgDir, 'dist')]) for (const f of listFiles(dir)) if (!f.endsWith('.map')) files.add(relative(dir, f));
+  for (const dir of [join(REPO, 'dist'), join(pkgDir, 'dist')])
+    for (const f of listFiles(dir)) if (!f.endsWith('.map')) files.add(relative(dir, f));
   const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : undefined);
   const gzOf = (path: string) => (existsSync(path) ? gzipSync(readFileSync(path)).length : undefined);
   const sizeRows = [...files].sort().map((f) => {
     const dev = sizeOf(join(REPO, 'dist', f));
     const prod = production.ok ? sizeOf(join(pkgDir, 'dist', f)) : undefined;
-    return [`dist/${f}`, fmtBytes(dev), prod === undefined ? (production.ok ? 'not built' : 'n/a') : fmtBytes(prod), dev && prod ? fmtRatio(prod / dev) : 'n/a', fmtBytes(production.ok ? gzOf(join(pkgDir, 'dist', f)) : gzOf(join(REPO, 'dist', f)))];
+    return [
+      `dist/${f}`,
+      fmtBytes(dev),
+      prod === undefined ? (production.ok ? 'not built' : 'n/a') : fmtBytes(prod),
+      dev && prod ? fmtRatio(prod / dev) : 'n/a',
+      fmtBytes(production.ok ? gzOf(join(pkgDir, 'dist', f)) : gzOf(join(REPO, 'dist', f))),
+    ];
   });
   const vsixSize = vsix.ok ? statSync(vsix.path).size : undefined;
-  sizeRows.push(['.vsix (npx @vscode/vsce package --no-dependencies)', 'n/a', vsix.ok ? fmtBytes(vsixSize) : `not available: ${vsix.reason}`, 'n/a', vsix.ok ? '(zip)' : 'n/a']);
+  sizeRows.push([
+    '.vsix (npx @vscode/vsce package --no-dependencies)',
+    'n/a',
+    vsix.ok ? fmtBytes(vsixSize) : `not available: ${vsix.reason}`,
+    'n/a',
+    vsix.ok ? '(zip)' : 'n/a',
+  ]);
   tables.push({
     title: '6b. Sizes: development build (baseline) vs production build; ratio = production / development',
     columns: ['file', 'development (npm run build)', 'production (--production)', 'ratio', 'gzip of the shipped build'],
@@ -141,7 +189,14 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
     ],
   });
   data.sizes = Object.fromEntries(
-    [...files].map((f) => [f, { dev: sizeOf(join(REPO, 'dist', f)), production: production.ok ? sizeOf(join(pkgDir, 'dist', f)) : undefined, gzip: production.ok ? gzOf(join(pkgDir, 'dist', f)) : gzOf(join(REPO, 'dist', f)) }]),
+    [...files].map((f) => [
+      f,
+      {
+        dev: sizeOf(join(REPO, 'dist', f)),
+        production: production.ok ? sizeOf(join(pkgDir, 'dist', f)) : undefined,
+        gzip: production.ok ? gzOf(join(pkgDir, 'dist', f)) : gzOf(join(REPO, 'dist', f)),
+      },
+    ]),
   );
   data.vsix = vsix.ok ? { bytes: vsixSize, entries: vsixEntries(vsix.path) } : { available: false, reason: vsix.reason };
   targets.push({

@@ -21,7 +21,20 @@ import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
 import { MemoizedMessageCounter } from '../src/core/tokens';
 import type { InspectorSession, PlanView } from '../src/protocol';
 import { sizeLabel, type BenchContext } from './context';
-import { fmtBytes, fmtMs, fmtRatio, log, median, notAvailable, REPO, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
+import {
+  fmtBytes,
+  fmtMs,
+  fmtRatio,
+  log,
+  median,
+  notAvailable,
+  REPO,
+  sample,
+  stat,
+  type SectionResult,
+  type Table,
+  type TargetResult,
+} from './lib';
 import type { BenchSize } from './sessions';
 import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium';
 import { buildInspectorSession, planToView } from '../src/inspectorModel';
@@ -43,14 +56,19 @@ interface PageRun {
 
 export async function benchInspector(ctx: BenchContext): Promise<SectionResult> {
   const bundle = join(REPO, 'dist', 'webview', 'inspector.js');
-  if (!existsSync(bundle)) return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
-  if (!existsSync(join(REPO, 'src', 'webviewHtml.ts'))) return notAvailable('inspector', TITLE, 'src/webviewHtml.ts (the page shell) does not exist', [TARGET]);
+  if (!existsSync(bundle))
+    return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
+  if (!existsSync(join(REPO, 'src', 'webviewHtml.ts')))
+    return notAvailable('inspector', TITLE, 'src/webviewHtml.ts (the page shell) does not exist', [TARGET]);
   if (!existsSync(CHROMIUM_PATH)) return notAvailable('inspector', TITLE, `${CHROMIUM_PATH} is not installed`, [TARGET]);
 
   // --- Host side: the InspectorSession and the plan views, with the real engine (warm counter).
   const tokenizer = createTokenizer('gpt-tokenizer');
   warmupTokenizer(tokenizer);
-  const host: Record<number, { session: InspectorSession; json: string; buildMs: number[]; plans: Record<string, PlanView>; planMs: Record<string, number[]> }> = {};
+  const host: Record<
+    number,
+    { session: InspectorSession; json: string; buildMs: number[]; plans: Record<string, PlanView>; planMs: Record<string, number[]> }
+  > = {};
   for (const size of ctx.sizes) {
     const messages = ctx.sessions.get(size)!;
     const counter = new MemoizedMessageCounter(tokenizer);
@@ -75,16 +93,25 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
       }));
     const buildMs = sample(build, ctx.quick ? 2 : 7, 1);
     if (!Array.isArray(session.rows) || session.rows.length !== messages.length) {
-      return notAvailable('inspector', TITLE, `buildInspectorSession returned ${session.rows?.length} rows for ${messages.length} messages`, [TARGET]);
+      return notAvailable(
+        'inspector',
+        TITLE,
+        `buildInspectorSession returned ${session.rows?.length} rows for ${messages.length} messages`,
+        [TARGET],
+      );
     }
     const plans: Record<string, PlanView> = {};
     const planMs: Record<string, number[]> = {};
     for (const strategy of STRATEGIES_CLICKED) {
-      planMs[strategy] = sample(() => {
-        const t = performance.now();
-        const plan = planWith(strategy, messages, {}, pctx);
-        plans[strategy] = planToView(plan, 0, performance.now() - t);
-      }, ctx.quick ? 2 : 7, 1);
+      planMs[strategy] = sample(
+        () => {
+          const t = performance.now();
+          const plan = planWith(strategy, messages, {}, pctx);
+          plans[strategy] = planToView(plan, 0, performance.now() - t);
+        },
+        ctx.quick ? 2 : 7,
+        1,
+      );
     }
     host[size] = { session, json: JSON.stringify({ type: 'session', session }), buildMs, plans, planMs };
   }
@@ -132,7 +159,9 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
       row('plan answer -> highlight painted', (s) => pm(s, (p) => p.paintMs)),
       row('preview click -> highlight painted, with an instant host', (s) => pm(s, (p) => p.clickToPaintMs)),
       row('host: buildInspectorSession (memo warm)', (s) => median(host[s].buildMs)),
-      row(`host: plan() + planToView for a preview (${STRATEGIES_CLICKED.join(', ')})`, (s) => median(STRATEGIES_CLICKED.flatMap((k) => host[s].planMs[k]))),
+      row(`host: plan() + planToView for a preview (${STRATEGIES_CLICKED.join(', ')})`, (s) =>
+        median(STRATEGIES_CLICKED.flatMap((k) => host[s].planMs[k])),
+      ),
       row('page load -> webview ready (bundle parse + first render)', (s) => m(s, (r) => r.readyMs)),
     ],
     notes: [
@@ -155,21 +184,41 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
     targets,
     data: {
       pages: runs,
-      host: Object.fromEntries(Object.entries(host).map(([s, h]) => [s, { payloadChars: h.json.length, buildMs: stat(h.buildMs), planMs: Object.fromEntries(Object.entries(h.planMs).map(([k, xs]) => [k, stat(xs)])) }])),
+      host: Object.fromEntries(
+        Object.entries(host).map(([s, h]) => [
+          s,
+          {
+            payloadChars: h.json.length,
+            buildMs: stat(h.buildMs),
+            planMs: Object.fromEntries(Object.entries(h.planMs).map(([k, xs]) => [k, stat(xs)])),
+          },
+        ]),
+      ),
     },
   };
 }
 
-async function measurePage(page: import('playwright-core').Page, url: string, sessionJson: string, plans: Record<string, PlanView>): Promise<PageRun> {
+async function measurePage(
+  page: import('playwright-core').Page,
+  url: string,
+  sessionJson: string,
+  plans: Record<string, PlanView>,
+): Promise<PageRun> {
   // The in-page timing lives in bench/inspector/page-probe.js (a script file the page loads), so
   // nothing here depends on how this file is transpiled.
-  type Probe = { firstRender(json: string, row: string): Promise<{ firstRowMs: number; firstPaintMs: number }>; preview(strategy: string): Promise<PageRun['previews'][number]> };
+  type Probe = {
+    firstRender(json: string, row: string): Promise<{ firstRowMs: number; firstPaintMs: number }>;
+    preview(strategy: string): Promise<PageRun['previews'][number]>;
+  };
   type BenchWindow = { __bench: { readyAt: number | null; plans: unknown }; __benchProbe: Probe };
   await page.goto(url);
   await page.waitForFunction(() => (window as unknown as BenchWindow).__bench?.readyAt != null, null, { timeout: 15_000 });
   const readyMs = await page.evaluate(() => (window as unknown as BenchWindow).__bench.readyAt as number);
   await page.evaluate((p) => ((window as unknown as BenchWindow).__bench.plans = p), plans);
-  const render = await page.evaluate(([json, row]) => (window as unknown as BenchWindow).__benchProbe.firstRender(json, row), [sessionJson, ROW] as const);
+  const render = await page.evaluate(([json, row]) => (window as unknown as BenchWindow).__benchProbe.firstRender(json, row), [
+    sessionJson,
+    ROW,
+  ] as const);
   // Let the first render settle before previews.
   await page.waitForTimeout(300);
   const previews: PageRun['previews'] = [];
@@ -195,9 +244,18 @@ async function serve(bundle: string): Promise<{ url: string; close(): Promise<vo
     if (path === '/') {
       const nonce = makeNonce();
       const styles = ['/theme.css', '/inspector.css'].filter((p) => existsSync(files[p][1])).map((p) => `${origin}${p}`);
-      const shell = buildWebviewHtml({ scriptUri: `${origin}/inspector.js`, styleUris: styles, cspSource: origin, nonce, title: 'Splitpoint Inspector' });
+      const shell = buildWebviewHtml({
+        scriptUri: `${origin}/inspector.js`,
+        styleUris: styles,
+        cspSource: origin,
+        nonce,
+        title: 'Splitpoint Inspector',
+      });
       // The fake API and the probe run before the bundle: their own nonce'd script files, first in <body>.
-      const html = shell.replace('<body>', `<body>\n    <script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n    <script nonce="${nonce}" src="${origin}/page-probe.js"></script>`);
+      const html = shell.replace(
+        '<body>',
+        `<body>\n    <script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n    <script nonce="${nonce}" src="${origin}/page-probe.js"></script>`,
+      );
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
       return;

@@ -132,7 +132,12 @@ function cell(s: string): string {
 }
 
 export function tableMarkdown(t: Table): string {
-  const lines = [`#### ${t.title}`, '', `| ${t.columns.map(cell).join(' | ')} |`, `| ${t.columns.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`];
+  const lines = [
+    `#### ${t.title}`,
+    '',
+    `| ${t.columns.map(cell).join(' | ')} |`,
+    `| ${t.columns.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+  ];
   for (const row of t.rows) lines.push(`| ${row.map(cell).join(' | ')} |`);
   if (t.notes?.length) lines.push('', ...t.notes.map((n) => `- ${n}`));
   return lines.join('\n');
@@ -185,7 +190,9 @@ export function runChild<T>(script: string, args: string[], o: ChildOptions = {}
     cwd: REPO,
   });
   if (r.status !== 0) {
-    throw new Error(`child ${script} ${args.join(' ')} failed (status ${r.status}, signal ${r.signal}): ${(r.stderr || r.stdout || String(r.error)).slice(-2000)}`);
+    throw new Error(
+      `child ${script} ${args.join(' ')} failed (status ${r.status}, signal ${r.signal}): ${(r.stderr || r.stdout || String(r.error)).slice(-2000)}`,
+    );
   }
   const lines = r.stdout.trim().split('\n');
   return JSON.parse(lines[lines.length - 1]) as T;

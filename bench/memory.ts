@@ -18,7 +18,11 @@ export async function benchMemory(ctx: BenchContext): Promise<SectionResult> {
   const runs = new Map<BenchSize, MemoryRun[]>();
   for (const size of ctx.sizes) {
     const reps = ctx.quick ? 1 : size >= 10_000 ? 3 : 1;
-    for (let i = 0; i < reps; i++) runs.set(size, [...(runs.get(size) ?? []), runChild<MemoryRun>(ctx.childScript, ['memory', String(size)], { nodeArgs: ['--expose-gc'], timeoutMs: 300_000 })]);
+    for (let i = 0; i < reps; i++)
+      runs.set(size, [
+        ...(runs.get(size) ?? []),
+        runChild<MemoryRun>(ctx.childScript, ['memory', String(size)], { nodeArgs: ['--expose-gc'], timeoutMs: 300_000 }),
+      ]);
   }
   log('memory done');
   const sizes = ctx.sizes;
@@ -29,9 +33,18 @@ export async function benchMemory(ctx: BenchContext): Promise<SectionResult> {
   const steps: Array<[string, (r: MemoryRun) => number]> = [
     ['session messages retained (baseline)', sessionHeap],
     ['+ gpt-tokenizer ranks', (r) => retainedAt(r, 'gpt-tokenizer ranks loaded') - retainedAt(r, 'session generated')],
-    ['+ token memo (every message counted)', (r) => retainedAt(r, 'session counted (memo filled)') - retainedAt(r, 'gpt-tokenizer ranks loaded')],
-    ['+ pipeline micro-compacted view', (r) => retainedAt(r, 'pipeline synced (micro-compacted view)') - retainedAt(r, 'session counted (memo filled)')],
-    ['+ one plan of every strategy, held', (r) => retainedAt(r, 'all plans held') - retainedAt(r, 'pipeline synced (micro-compacted view)')],
+    [
+      '+ token memo (every message counted)',
+      (r) => retainedAt(r, 'session counted (memo filled)') - retainedAt(r, 'gpt-tokenizer ranks loaded'),
+    ],
+    [
+      '+ pipeline micro-compacted view',
+      (r) => retainedAt(r, 'pipeline synced (micro-compacted view)') - retainedAt(r, 'session counted (memo filled)'),
+    ],
+    [
+      '+ one plan of every strategy, held',
+      (r) => retainedAt(r, 'all plans held') - retainedAt(r, 'pipeline synced (micro-compacted view)'),
+    ],
     ['retained at the end, above the start', (r) => retainedAt(r, 'all plans held') - start(r)],
     ['peak heapUsed, above the start (sampled)', (r) => r.peakHeapUsed - start(r)],
     ['peak heapUsed, absolute', (r) => r.peakHeapUsed],

@@ -65,10 +65,17 @@ export async function benchPipeline(ctx: BenchContext): Promise<SectionResult> {
     const messages = ctx.sessions.get(size)!;
     const counter = new MemoizedMessageCounter(new CachingTextTokenizer(tokenizer));
     counter.countMessages(messages);
-    firstSyncCached[size] = sample(() => {
-      const session = new SessionLog(newSessionMeta('bench-cached'), messages);
-      new CompactionPipeline({ session, transcripts: new TranscriptStore({ dir }), ctx: { ...DEFAULT_PLAN_CONTEXT, tokens: counter } }, SETTINGS).checkTrigger();
-    }, ctx.quick ? 3 : 9, 1);
+    firstSyncCached[size] = sample(
+      () => {
+        const session = new SessionLog(newSessionMeta('bench-cached'), messages);
+        new CompactionPipeline(
+          { session, transcripts: new TranscriptStore({ dir }), ctx: { ...DEFAULT_PLAN_CONTEXT, tokens: counter } },
+          SETTINGS,
+        ).checkTrigger();
+      },
+      ctx.quick ? 3 : 9,
+      1,
+    );
   }
 
   const sizes = ctx.sizes;
@@ -90,12 +97,15 @@ export async function benchPipeline(ctx: BenchContext): Promise<SectionResult> {
       row('(once per pipeline) first sync of the existing history, memo warm', (t) => t.firstSync),
       [
         '  … with CachingTextTokenizer (opt-in) in front of the encoder',
-        ...sizes.flatMap((sz) => [fmtMs(median(firstSyncCached[sz])), fmtRatio(median(firstSyncCached[sz]) / median(firstSyncCached[small]))]),
+        ...sizes.flatMap((sz) => [
+          fmtMs(median(firstSyncCached[sz])),
+          fmtRatio(median(firstSyncCached[sz]) / median(firstSyncCached[small])),
+        ]),
       ],
     ],
     notes: [
       `Median of ${reps} fresh pipelines x ${turnsPerRep} turns per size (sizes interleaved; a full GC after each pipeline's first sync), in a warm process. Each turn appends an exchange of two new message objects (a read_file call and its 4 KB result); in the first row they are counted (gpt-tokenizer, its merge cache cleared first so every size encodes them from scratch) inside the timed check, in the second beforehand. The trigger is evaluated every turn but never fires (no compaction runs).`,
-      "The first sync (a new pipeline over an existing history: a session reload, or after a compaction) builds the micro-compacted copies of every old tool result; they are new objects, so their placeholder texts go through the encoder again unless the short-text count cache (src/core/textCountCache.ts) is in front of it.",
+      'The first sync (a new pipeline over an existing history: a session reload, or after a compaction) builds the micro-compacted copies of every old tool result; they are new objects, so their placeholder texts go through the encoder again unless the short-text count cache (src/core/textCountCache.ts) is in front of it.',
       'prepareRequest() also converts the whole history to the wire form (toApiMessages), which is linear in the history by nature: the request carries every message.',
     ],
   };
@@ -115,7 +125,13 @@ export async function benchPipeline(ctx: BenchContext): Promise<SectionResult> {
     tables: [table],
     targets,
     data: Object.fromEntries(
-      Object.entries(samples).map(([sz, t]) => [sz, { ...Object.fromEntries(Object.entries(t).map(([k, xs]) => [k, stat(xs as number[])])), firstSyncCached: stat(firstSyncCached[Number(sz)]) }]),
+      Object.entries(samples).map(([sz, t]) => [
+        sz,
+        {
+          ...Object.fromEntries(Object.entries(t).map(([k, xs]) => [k, stat(xs as number[])])),
+          firstSyncCached: stat(firstSyncCached[Number(sz)]),
+        },
+      ]),
     ),
   };
 }
@@ -129,9 +145,19 @@ function emptySamples(): TurnSamples {
   return { checkTrigger: [], checkTriggerPrecounted: [], prepareRequest: [], json4: [], firstSync: [] };
 }
 
-function runTurns(messages: readonly Message[], counter: MemoizedMessageCounter, dir: string, rep: number, turns: number, out: TurnSamples): void {
+function runTurns(
+  messages: readonly Message[],
+  counter: MemoizedMessageCounter,
+  dir: string,
+  rep: number,
+  turns: number,
+  out: TurnSamples,
+): void {
   const session = new SessionLog(newSessionMeta(`bench-${rep}`), messages);
-  const pipeline = new CompactionPipeline({ session, transcripts: new TranscriptStore({ dir }), ctx: { ...DEFAULT_PLAN_CONTEXT, tokens: counter } }, SETTINGS);
+  const pipeline = new CompactionPipeline(
+    { session, transcripts: new TranscriptStore({ dir }), ctx: { ...DEFAULT_PLAN_CONTEXT, tokens: counter } },
+    SETTINGS,
+  );
   let t = performance.now();
   pipeline.checkTrigger();
   out.firstSync.push(performance.now() - t);

@@ -17,7 +17,21 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
   const tokenizer = createTokenizer('gpt-tokenizer');
   warmupTokenizer(tokenizer);
   const clearMergeCache = (requireHere('gpt-tokenizer/encoding/o200k_base') as { clearMergeCache(): void }).clearMergeCache;
-  const data: Record<string, Record<number, { cold: ReturnType<typeof stat>; warm: ReturnType<typeof stat>; warmP90: number; archived: number; truncated: number; noop: boolean; tokensAfter: number }>> = {};
+  const data: Record<
+    string,
+    Record<
+      number,
+      {
+        cold: ReturnType<typeof stat>;
+        warm: ReturnType<typeof stat>;
+        warmP90: number;
+        archived: number;
+        truncated: number;
+        noop: boolean;
+        tokensAfter: number;
+      }
+    >
+  > = {};
 
   for (const size of ctx.sizes) {
     const messages = ctx.sessions.get(size)!;
@@ -64,7 +78,15 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
       const cachedCtx = { ...DEFAULT_PLAN_CONTEXT, tokens: cachedCounter };
       let plan: CompactionPlan | undefined;
       const warm = sample(() => (plan = def.plan(messages, params, cachedCtx)), ctx.quick ? 5 : 21, 3);
-      (data[CACHED_ROW] ??= {})[size] = { cold: stat(cold), warm: stat(warm), warmP90: quantile(warm, 0.9), archived: plan!.archived.length, truncated: plan!.truncated.length, noop: plan!.noop, tokensAfter: plan!.tokensAfter };
+      (data[CACHED_ROW] ??= {})[size] = {
+        cold: stat(cold),
+        warm: stat(warm),
+        warmP90: quantile(warm, 0.9),
+        archived: plan!.archived.length,
+        truncated: plan!.truncated.length,
+        noop: plan!.noop,
+        tokensAfter: plan!.tokensAfter,
+      };
     }
     log(`plans at ${size} messages done`);
   }
@@ -72,9 +94,13 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
   const sizes = ctx.sizes;
   const large = sizes[sizes.length - 1];
   const table: Table = {
-    title: '3. plan() per strategy, default parameters: cold (nothing counted yet) / warm (memo full); ratio = warm / cold (baseline: the cold plan)',
+    title:
+      '3. plan() per strategy, default parameters: cold (nothing counted yet) / warm (memo full); ratio = warm / cold (baseline: the cold plan)',
     columns: ['strategy', ...sizes.flatMap((s) => [`${sizeLabel(ctx, s)} cold`, 'warm', 'ratio']), `warm < ${FRAME_MS} ms at ${large}`],
-    rows: [...STRATEGIES.map((def) => ({ name: def.name, label: `${def.name}${def.usesSummarizer ? ' (LLM)' : ''}`, llm: def.usesSummarizer })), { name: CACHED_ROW, label: CACHED_ROW, llm: false }].map(({ name, label, llm }) => {
+    rows: [
+      ...STRATEGIES.map((def) => ({ name: def.name, label: `${def.name}${def.usesSummarizer ? ' (LLM)' : ''}`, llm: def.usesSummarizer })),
+      { name: CACHED_ROW, label: CACHED_ROW, llm: false },
+    ].map(({ name, label, llm }) => {
       const d = data[name];
       const w = d[large].warm.median;
       return [
@@ -86,7 +112,12 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
     notes: [
       `Warm plans run as the extension host runs them: the message memo full, CachingTextTokenizer (short-text counts) in front of the encoder, and a per-session ReplacementCache, so micro-compact reuses the copies of the ${fmtInt(data['micro-compact'][large].truncated)} messages whose old tool results it replaces (at ${large} messages) instead of building and counting them again. The last row is micro-compact without those caches.`,
       'Cold: a new MemoizedMessageCounter per run (ranks loaded, gpt-tokenizer merge cache cleared), so the plan pays for counting every message; warm: the counter already holds every message. Medians of 3-5 cold and 21 warm runs in a warm process.',
-      `What the plans do at ${large} messages: ` + STRATEGIES.map((def) => `${def.name} ${data[def.name][large].noop ? 'no-op' : `archives ${fmtInt(data[def.name][large].archived)} msgs -> ${fmtInt(data[def.name][large].tokensAfter)} tok`}`).join('; ') + '.',
+      `What the plans do at ${large} messages: ` +
+        STRATEGIES.map(
+          (def) =>
+            `${def.name} ${data[def.name][large].noop ? 'no-op' : `archives ${fmtInt(data[def.name][large].archived)} msgs -> ${fmtInt(data[def.name][large].tokensAfter)} tok`}`,
+        ).join('; ') +
+        '.',
     ],
   };
 

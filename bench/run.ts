@@ -36,7 +36,10 @@ const SECTIONS: Array<[string, string, (ctx: BenchContext) => Promise<SectionRes
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
-  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = args
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const started = Date.now();
   const loadStart = loadavg();
   const tmp = mkdtempSync(join(tmpdir(), 'splitpoint-bench-'));
@@ -155,7 +158,19 @@ function git(command: string): string {
 }
 
 function render(
-  meta: { date: string; durationS: number; commit: string; dirty: boolean; node: string; cpu: string; cores: number; loadavgStart: number[]; loadavgEnd: number[]; quick: boolean; sessions: Array<{ messages: number; tokens?: number; jsonChars: number }> },
+  meta: {
+    date: string;
+    durationS: number;
+    commit: string;
+    dirty: boolean;
+    node: string;
+    cpu: string;
+    cores: number;
+    loadavgStart: number[];
+    loadavgEnd: number[];
+    quick: boolean;
+    sessions: Array<{ messages: number; tokens?: number; jsonChars: number }>;
+  },
   results: SectionResult[],
 ): string {
   const out: string[] = [];
@@ -166,12 +181,18 @@ function render(
   );
   out.push(
     'Sessions (bench/sessions.ts: tool-heavy coding sessions, reads of 1-40 KB real source files, command outputs, searches, edits, short prompts): ' +
-      meta.sessions.map((s) => `${fmtInt(s.messages)} messages = ${fmtInt(s.tokens ?? NaN)} o200k tokens (${(s.jsonChars / 1e6).toFixed(2)} MB of JSON)`).join('; ') +
+      meta.sessions
+        .map(
+          (s) => `${fmtInt(s.messages)} messages = ${fmtInt(s.tokens ?? NaN)} o200k tokens (${(s.jsonChars / 1e6).toFixed(2)} MB of JSON)`,
+        )
+        .join('; ') +
       '.',
     '',
   );
   out.push('## Targets', '', '| target | status | where we are |', '| --- | --- | --- |');
-  for (const r of results) for (const t of r.targets) out.push(`| ${t.target} | ${t.status === 'missed' ? '**missed**' : t.status} | ${t.detail.replace(/\|/g, '\\|')} |`);
+  for (const r of results)
+    for (const t of r.targets)
+      out.push(`| ${t.target} | ${t.status === 'missed' ? '**missed**' : t.status} | ${t.detail.replace(/\|/g, '\\|')} |`);
   out.push('');
   for (const r of results) {
     out.push(`## ${r.title}`, '');

@@ -95,7 +95,7 @@ const SAY = [
   'The test output points at the month table; reading it now.',
   'Found it: the loop uses `<=` where the bound is exclusive.',
   'Running the suite again to confirm the fix.',
-  "That covers the happy path; now the error cases.",
+  'That covers the happy path; now the error cases.',
   'Searching for other call sites that depend on the old behaviour.',
   'The config schema needs a new optional field; updating the types and the validator together.',
 ];
@@ -107,10 +107,20 @@ const THINK = [
   'There are two code paths that build the cache key and they disagree on normalisation of trailing slashes. ',
 ];
 
-const TEST_NAMES = ['parses ISO dates', 'rejects invalid months', 'handles leap years', 'retries on 503', 'gives up after max attempts', 'evicts least recently used', 'keeps pinned entries', 'reads nested config', 'reports unknown keys', 'streams partial frames'];
+const TEST_NAMES = [
+  'parses ISO dates',
+  'rejects invalid months',
+  'handles leap years',
+  'retries on 503',
+  'gives up after max attempts',
+  'evicts least recently used',
+  'keeps pinned entries',
+  'reads nested config',
+  'reports unknown keys',
+  'streams partial frames',
+];
 
 const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
 
 /** A `cat -n` style read of about `bytes` characters from a real file, starting at a random line. */
 function readText(r: Rand, file: SourceFile, bytes: number): string {
@@ -146,7 +156,10 @@ function commandOutput(r: Rand, bytes: number): { command: string; text: string;
       const ok = r() < 0.93;
       if (!ok) failed++;
       push(`${ok ? '✔' : '✖'} ${pick(r, TEST_NAMES)} (${(r() * 40).toFixed(2)}ms)`);
-      if (!ok) push(`  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  ${int(r, 1, 31)} !== ${int(r, 1, 31)}\n      at TestContext.<anonymous> (test/date.test.ts:${int(r, 10, 400)}:${int(r, 3, 30)})`);
+      if (!ok)
+        push(
+          `  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  ${int(r, 1, 31)} !== ${int(r, 1, 31)}\n      at TestContext.<anonymous> (test/date.test.ts:${int(r, 10, 400)}:${int(r, 3, 30)})`,
+        );
     }
     push(`ℹ tests ${out.length} ℹ pass ${out.length - failed} ℹ fail ${failed}`);
     return { command: 'npm test', text: out.join('\n'), error: failed > 0 };
@@ -155,7 +168,9 @@ function commandOutput(r: Rand, bytes: number): { command: string; text: string;
     const files = sourcePool();
     while (size < bytes) {
       const f = pick(r, files);
-      push(`${f.path}(${int(r, 1, f.lines.length)},${int(r, 1, 60)}): error TS${int(r, 2300, 2800)}: Type '${pick(r, ['string', 'number | undefined', 'Message[]', 'unknown'])}' is not assignable to type '${pick(r, ['never', 'string', 'readonly Message[]', 'Record<string, number>'])}'.`);
+      push(
+        `${f.path}(${int(r, 1, f.lines.length)},${int(r, 1, 60)}): error TS${int(r, 2300, 2800)}: Type '${pick(r, ['string', 'number | undefined', 'Message[]', 'unknown'])}' is not assignable to type '${pick(r, ['never', 'string', 'readonly Message[]', 'Record<string, number>'])}'.`,
+      );
     }
     return { command: 'npx tsc --noEmit', text: out.join('\n'), error: true };
   }
@@ -203,13 +218,22 @@ export function benchSession(o: BenchSessionOptions): Message[] {
       if (out.length < o.messages) add({ id: next(), role: 'assistant', content: [{ type: 'text', text: pick(r, SAY) }] });
       continue;
     }
-    add({ id: next(), role: 'user', content: r() < 0.1 ? `${pick(r, PROMPTS)}\n\n${commandOutput(r, int(r, 200, 1500)).text}` : pick(r, PROMPTS) });
+    add({
+      id: next(),
+      role: 'user',
+      content: r() < 0.1 ? `${pick(r, PROMPTS)}\n\n${commandOutput(r, int(r, 200, 1500)).text}` : pick(r, PROMPTS),
+    });
     const exchanges = int(r, 1, 12);
     for (let e = 0; e < exchanges && out.length < o.messages - 2; e++) {
       const calls = r() < 0.15 ? int(r, 2, 3) : 1;
       const uses: ContentBlock[] = [];
       const results: ContentBlock[] = [];
-      if (r() < 0.2) uses.push({ type: 'thinking', thinking: Array.from({ length: int(r, 1, 4) }, () => pick(r, THINK)).join(''), signature: `sig${toolId}` });
+      if (r() < 0.2)
+        uses.push({
+          type: 'thinking',
+          thinking: Array.from({ length: int(r, 1, 4) }, () => pick(r, THINK)).join(''),
+          signature: `sig${toolId}`,
+        });
       if (r() < 0.5) uses.push({ type: 'text', text: pick(r, SAY) });
       for (let c = 0; c < calls; c++) {
         toolId++;
@@ -231,11 +255,25 @@ export function benchSession(o: BenchSessionOptions): Message[] {
             const line = int(r, 1, g.lines.length);
             return `${g.path}:${line}:${g.lines[line - 1].trim().slice(0, 120)}`;
           });
-          uses.push({ type: 'tool_use', id: tid, name: 'search', input: { pattern: pick(r, ['isLeap(', 'retry', 'export function', 'TODO', 'new Map(']), path: 'src' } });
+          uses.push({
+            type: 'tool_use',
+            id: tid,
+            name: 'search',
+            input: { pattern: pick(r, ['isLeap(', 'retry', 'export function', 'TODO', 'new Map(']), path: 'src' },
+          });
           results.push({ type: 'tool_result', tool_use_id: tid, content: hits.length ? hits.join('\n') : 'No matches found' });
         } else if (kind < 0.82) {
           const old = someLines(r, f, int(r, 1, 4)).join('\n');
-          uses.push({ type: 'tool_use', id: tid, name: 'edit_file', input: { path: f.path, old_string: old, new_string: old.replace(/\b(\w)(\w*)\b/, (_m, a: string, b: string) => a.toUpperCase() + b) + '\n  // handled' } });
+          uses.push({
+            type: 'tool_use',
+            id: tid,
+            name: 'edit_file',
+            input: {
+              path: f.path,
+              old_string: old,
+              new_string: old.replace(/\b(\w)(\w*)\b/, (_m, a: string, b: string) => a.toUpperCase() + b) + '\n  // handled',
+            },
+          });
           results.push({ type: 'tool_result', tool_use_id: tid, content: `Edited ${f.path}: 1 replacement.` });
         } else if (kind < 0.92) {
           const names = Array.from({ length: int(r, 3, 15) }, () => pick(r, files).path);
@@ -244,13 +282,21 @@ export function benchSession(o: BenchSessionOptions): Message[] {
         } else {
           const content = someLines(r, f, int(r, 5, overBudget() ? 8 : 40)).join('\n');
           uses.push({ type: 'tool_use', id: tid, name: 'write_file', input: { path: `src/generated/${toolId}.ts`, content } });
-          results.push({ type: 'tool_result', tool_use_id: tid, content: `Wrote ${content.length} characters to src/generated/${toolId}.ts.` });
+          results.push({
+            type: 'tool_result',
+            tool_use_id: tid,
+            content: `Wrote ${content.length} characters to src/generated/${toolId}.ts.`,
+          });
         }
       }
       add({ id: next(), role: 'assistant', content: uses });
       add({ id: next(), role: 'user', content: results });
     }
-    add({ id: next(), role: 'assistant', content: [{ type: 'text', text: `${pick(r, SAY)} Done: ${pick(r, PROMPTS).toLowerCase()} is handled and the tests pass.` }] });
+    add({
+      id: next(),
+      role: 'assistant',
+      content: [{ type: 'text', text: `${pick(r, SAY)} Done: ${pick(r, PROMPTS).toLowerCase()} is handled and the tests pass.` }],
+    });
   }
   return out;
 }

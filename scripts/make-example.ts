@@ -8,7 +8,11 @@ const messages = syntheticSession({ messages: 60, seed: 7, exchangesPerTurn: 3 }
   if (typeof m.content === 'string') return m;
   return {
     ...m,
-    content: m.content.map((b) => (b.type === 'tool_result' && typeof b.content === 'string' && b.content.length > 3000 ? { ...b, content: b.content.slice(0, 3000) } : b)),
+    content: m.content.map((b) =>
+      b.type === 'tool_result' && typeof b.content === 'string' && b.content.length > 3000
+        ? { ...b, content: b.content.slice(0, 3000) }
+        : b,
+    ),
   };
 });
 writeFileSync('examples/session.jsonl', serializeSplitpointJsonl(messages, { sessionId: 'example', createdAt: 1763856000000 }));

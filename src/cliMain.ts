@@ -129,7 +129,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 
 function listStrategies(args: ParsedArgs, io: CliIO): number {
   if (args.flags.has('--json')) {
-    const out = STRATEGIES.map((s) => ({ name: s.name, title: s.title, description: s.description, usesSummarizer: s.usesSummarizer, params: s.params }));
+    const out = STRATEGIES.map((s) => ({
+      name: s.name,
+      title: s.title,
+      description: s.description,
+      usesSummarizer: s.usesSummarizer,
+      params: s.params,
+    }));
     io.stdout(JSON.stringify(out, null, 2) + '\n');
     return EXIT_OK;
   }
@@ -149,7 +155,12 @@ function readInput(file: string, io: CliIO): string {
     return io.readFile(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ImportError(file, undefined, undefined, code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? errorMessage(e)})`);
+    throw new ImportError(
+      file,
+      undefined,
+      undefined,
+      code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? errorMessage(e)})`,
+    );
   }
 }
 
@@ -224,10 +235,21 @@ function planToTable(file: string, format: string, input: readonly Message[], pl
   const pct = (n: number) => `${((100 * n) / ctx.contextWindow).toFixed(1)}%`;
   const lines: string[] = [];
   lines.push(`file       ${file} (${format}, ${input.length} messages)`);
-  lines.push(`strategy   ${plan.strategy} ${Object.entries(plan.params).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-  lines.push(`tokens     ${plan.tokensBefore} -> ${plan.tokensAfter}${plan.needsSummary ? ` (incl. ~${plan.summaryTokensEstimate} for the summary)` : ''}  [window ${ctx.contextWindow}: ${pct(plan.tokensBefore)} -> ${pct(plan.tokensAfter)}]`);
-  lines.push(`result     ${plan.noop ? 'no change' : `keep ${plan.kept.length}, archive ${plan.archived.length}, truncate ${plan.truncated.length}`}${plan.tailStartId ? `; tail starts at ${plan.tailStartId}` : ''}`);
-  if (plan.summarizerInput) lines.push(`summarizer input ${plan.summarizerInput.tokens} tokens (${plan.summarizerInput.toSummarize.length} messages, ${plan.summarizerInput.priorSummaries.length} prior summaries, ${plan.summarizerInput.overlap.length} overlap)`);
+  lines.push(
+    `strategy   ${plan.strategy} ${Object.entries(plan.params)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+  lines.push(
+    `tokens     ${plan.tokensBefore} -> ${plan.tokensAfter}${plan.needsSummary ? ` (incl. ~${plan.summaryTokensEstimate} for the summary)` : ''}  [window ${ctx.contextWindow}: ${pct(plan.tokensBefore)} -> ${pct(plan.tokensAfter)}]`,
+  );
+  lines.push(
+    `result     ${plan.noop ? 'no change' : `keep ${plan.kept.length}, archive ${plan.archived.length}, truncate ${plan.truncated.length}`}${plan.tailStartId ? `; tail starts at ${plan.tailStartId}` : ''}`,
+  );
+  if (plan.summarizerInput)
+    lines.push(
+      `summarizer input ${plan.summarizerInput.tokens} tokens (${plan.summarizerInput.toSummarize.length} messages, ${plan.summarizerInput.priorSummaries.length} prior summaries, ${plan.summarizerInput.overlap.length} overlap)`,
+    );
   for (const n of plan.notes) lines.push(`note       ${n}`);
   lines.push('');
   const status = new Map<string, string>();
@@ -239,7 +261,9 @@ function planToTable(file: string, format: string, input: readonly Message[], pl
     if (!plan.noop && i === plan.splitIndex) lines.push(`${''.padStart(5)}  ${'──── split point ────'}`);
     const tail = m.id === plan.tailStartId ? ' <- tail start' : '';
     const preview = textOf(m).replace(/\s+/g, ' ').slice(0, 48);
-    lines.push(`${String(i).padStart(5)}  ${m.id.slice(0, 24).padEnd(24)} ${kindOf(m).padEnd(15)} ${String(ctx.tokens.countMessage(m)).padStart(7)}  ${(status.get(m.id) ?? '?').padEnd(22)} ${preview}${tail}`);
+    lines.push(
+      `${String(i).padStart(5)}  ${m.id.slice(0, 24).padEnd(24)} ${kindOf(m).padEnd(15)} ${String(ctx.tokens.countMessage(m)).padStart(7)}  ${(status.get(m.id) ?? '?').padEnd(22)} ${preview}${tail}`,
+    );
   });
   if (!plan.noop && plan.splitIndex >= input.length) lines.push(`${''.padStart(5)}  ${'──── split point ────'}`);
   return lines.join('\n') + '\n';

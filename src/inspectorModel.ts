@@ -17,15 +17,7 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from './core';
-import type {
-  CompactionView,
-  InspectorSession,
-  MessageDetail,
-  MessageRow,
-  PlanView,
-  StrategyView,
-  UsageBreakdown,
-} from './protocol';
+import type { CompactionView, InspectorSession, MessageDetail, MessageRow, PlanView, StrategyView, UsageBreakdown } from './protocol';
 
 /** Longest row preview, in UTF-16 code units (the ellipsis included). */
 export const PREVIEW_CHARS = 160;
@@ -142,7 +134,12 @@ function toolsOf(m: Message, names: ReadonlyMap<string, string>): string[] {
   if (typeof m.content === 'string') return [];
   const out: string[] = [];
   for (const b of m.content) {
-    const name = b.type === 'tool_use' ? (b as ToolUseBlock).name : b.type === 'tool_result' ? names.get((b as ToolResultBlock).tool_use_id) : undefined;
+    const name =
+      b.type === 'tool_use'
+        ? (b as ToolUseBlock).name
+        : b.type === 'tool_result'
+          ? names.get((b as ToolResultBlock).tool_use_id)
+          : undefined;
     if (name !== undefined && !out.includes(name)) out.push(name);
   }
   return out;

@@ -18,7 +18,12 @@ export interface DiffView {
 
 export type ChatItem =
   | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant'; id: string; /** Markdown from the model: untrusted, sanitized before rendering. */ text: string; streaming: boolean }
+  | {
+      kind: 'assistant';
+      id: string;
+      /** Markdown from the model: untrusted, sanitized before rendering. */ text: string;
+      streaming: boolean;
+    }
   | { kind: 'thinking'; id: string; text: string; streaming: boolean }
   | {
       kind: 'tool';
@@ -35,7 +40,17 @@ export type ChatItem =
       diff?: DiffView;
       command?: string;
     }
-  | { kind: 'compaction'; id: string; strategy: string; trigger: string; tokensBefore: number; tokensAfter: number; transcriptPath: string; archivedCount: number; undone?: boolean }
+  | {
+      kind: 'compaction';
+      id: string;
+      strategy: string;
+      trigger: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      transcriptPath: string;
+      archivedCount: number;
+      undone?: boolean;
+    }
   | { kind: 'error'; id: string; message: string; retryable: boolean }
   | { kind: 'notice'; id: string; message: string };
 
@@ -246,7 +261,9 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
         ? { type: 'reject', toolUseId: v.toolUseId, ...(v.reason !== undefined ? { reason: v.reason as string } : {}) }
         : null;
     case 'compact':
-      return onlyKeys(v, ['type', 'focus']) && optStr(v.focus, 2_000) ? { type: 'compact', ...(v.focus !== undefined ? { focus: v.focus as string } : {}) } : null;
+      return onlyKeys(v, ['type', 'focus']) && optStr(v.focus, 2_000)
+        ? { type: 'compact', ...(v.focus !== undefined ? { focus: v.focus as string } : {}) }
+        : null;
     case 'openTranscript':
       return onlyKeys(v, ['type', 'path']) && nonEmpty(v.path, 4_096) ? { type: 'openTranscript', path: v.path } : null;
     default:
@@ -264,7 +281,10 @@ export function parseInspectorToHost(v: unknown): InspectorToHost | null {
     case 'showCurrent':
       return onlyKeys(v, ['type']) ? ({ type: v.type } as InspectorToHost) : null;
     case 'preview':
-      return onlyKeys(v, ['type', 'requestId', 'strategy', 'params']) && Number.isSafeInteger(v.requestId) && nonEmpty(v.strategy, 64) && params(v.params)
+      return onlyKeys(v, ['type', 'requestId', 'strategy', 'params']) &&
+        Number.isSafeInteger(v.requestId) &&
+        nonEmpty(v.strategy, 64) &&
+        params(v.params)
         ? { type: 'preview', requestId: v.requestId as number, strategy: v.strategy, params: v.params }
         : null;
     case 'apply':

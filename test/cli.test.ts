@@ -25,7 +25,10 @@ test('strategies lists every strategy with its parameters and defaults', async (
   assert.match(r.stdout, /--param maxUserTokens=20000/);
   assert.match(r.stdout, /--param overlapSize=2/);
   const json = JSON.parse((await cli('strategies', '--json')).stdout);
-  assert.deepEqual(json.map((s: { name: string }) => s.name), STRATEGY_NAMES);
+  assert.deepEqual(
+    json.map((s: { name: string }) => s.name),
+    STRATEGY_NAMES,
+  );
 });
 
 for (const [file, format] of [
@@ -68,15 +71,21 @@ test('plan with LLM strategies reports the summarizer input size', async () => {
 });
 
 test('--window changes the per-turn budget of recent-turns', async () => {
-  const small = JSON.parse((await cli('plan', 'examples/session.jsonl', '--strategy', 'recent-turns', '--window', '9000', '--max-output', '1000', '--json')).stdout);
+  const small = JSON.parse(
+    (await cli('plan', 'examples/session.jsonl', '--strategy', 'recent-turns', '--window', '9000', '--max-output', '1000', '--json'))
+      .stdout,
+  );
   assert.equal(small.contextWindow, 9000);
   assert.ok(small.notes.some((n: string) => n.includes('per-turn budget 2000 tokens')));
 });
 
-test('import converts another agent\'s session to Splitpoint JSONL', async () => {
+test("import converts another agent's session to Splitpoint JSONL", async () => {
   const r = await cli('import', `${S}/codex-rollout.jsonl`);
   assert.equal(r.code, 0);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.ok(lines.length > 3);
   assert.ok(lines.every((m) => typeof m.id === 'string' && (m.role === 'user' || m.role === 'assistant')));
 });

@@ -10,7 +10,15 @@ import type { CompactionRecord } from '../src/core/session';
 import { STRATEGIES, planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../src/core/tokens';
-import { buildInspectorSession, messageDetail, planToView, previewOf, PREVIEW_CHARS, strategyViews, type InspectorSessionInput } from '../src/inspectorModel';
+import {
+  buildInspectorSession,
+  messageDetail,
+  planToView,
+  previewOf,
+  PREVIEW_CHARS,
+  strategyViews,
+  type InspectorSessionInput,
+} from '../src/inspectorModel';
 import { assistant, call, FixedCostCounter, results, summary, user } from './helpers/build';
 import { syntheticSession } from './helpers/synthetic';
 
@@ -59,13 +67,27 @@ test('one row per message with its kind, turn, tools and a one-line preview', ()
   assert.equal(s.rows.length, messages.length);
   assert.deepEqual(
     s.rows.map((r) => r.kind),
-    ['user-prompt', 'thinking', 'tool-call', 'tool-result', 'assistant-text', 'summary', 'user-prompt', 'tool-call', 'tool-result', 'assistant-text'],
+    [
+      'user-prompt',
+      'thinking',
+      'tool-call',
+      'tool-result',
+      'assistant-text',
+      'summary',
+      'user-prompt',
+      'tool-call',
+      'tool-result',
+      'assistant-text',
+    ],
   );
   assert.deepEqual(
     s.rows.map((r) => r.turn),
     [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
   );
-  assert.deepEqual(s.rows.map((r) => r.index), messages.map((_, i) => i));
+  assert.deepEqual(
+    s.rows.map((r) => r.index),
+    messages.map((_, i) => i),
+  );
   assert.deepEqual(s.rows[2].tools, ['read_file', 'search']);
   assert.deepEqual(s.rows[3].tools, ['read_file', 'search'], 'a tool result names the tools it answers');
   assert.equal(s.rows[0].tools, undefined);
@@ -142,7 +164,11 @@ test('the usage breakdown splits the window into overhead, messages (tool result
 });
 
 test('every registered strategy is offered, with setting values where valid and defaults otherwise', () => {
-  const views = strategyViews({ 'sliding-window': { maxEvents: 12 }, 'recent-token-fraction': { fraction: 7 }, 'turn-window': { maxTurns: 2.5 } });
+  const views = strategyViews({
+    'sliding-window': { maxEvents: 12 },
+    'recent-token-fraction': { fraction: 7 },
+    'turn-window': { maxTurns: 2.5 },
+  });
   assert.deepEqual(
     views.map((v) => v.name),
     STRATEGIES.map((s) => s.name),
@@ -151,7 +177,14 @@ test('every registered strategy is offered, with setting values where valid and 
   assert.equal(get('sliding-window', 'maxEvents').value, 12);
   assert.equal(get('recent-token-fraction', 'fraction').value, 0.3, 'out of range: default');
   assert.equal(get('turn-window', 'maxTurns').value, 10, 'not an integer: default');
-  assert.deepEqual(get('recent-token-fraction', 'fraction'), { name: 'fraction', description: get('recent-token-fraction', 'fraction').description, value: 0.3, min: 0.01, max: 0.99, integer: false });
+  assert.deepEqual(get('recent-token-fraction', 'fraction'), {
+    name: 'fraction',
+    description: get('recent-token-fraction', 'fraction').description,
+    value: 0.3,
+    min: 0.01,
+    max: 0.99,
+    integer: false,
+  });
   for (const def of STRATEGIES) {
     const v = views.find((x) => x.name === def.name)!;
     assert.equal(v.usesSummarizer, def.usesSummarizer);
@@ -182,7 +215,17 @@ test('past compactions, read-only sessions and the tail-start pointer pass throu
   };
   const s = buildInspectorSession(input(conversation(), { compactions: [record], tailStartId: 'u2', canUndo: true }));
   assert.deepEqual(s.compactions, [
-    { id: 'cmp1', at: record.at, strategy: 'recent-turns', trigger: 'manual', tokensBefore: 150_000, tokensAfter: 20_000, archivedCount: 300, transcriptPath: '/t/1.jsonl', focus: 'the cache' },
+    {
+      id: 'cmp1',
+      at: record.at,
+      strategy: 'recent-turns',
+      trigger: 'manual',
+      tokensBefore: 150_000,
+      tokensAfter: 20_000,
+      archivedCount: 300,
+      transcriptPath: '/t/1.jsonl',
+      focus: 'the cache',
+    },
   ]);
   assert.equal(s.tailStartId, 'u2');
   assert.equal(s.canUndo, true);
@@ -204,9 +247,18 @@ test('planToView carries the plan as ids and figures', () => {
     assert.equal(v.noop, plan.noop);
     assert.equal(v.splitIndex, plan.splitIndex);
     assert.equal(v.tailStartId, plan.tailStartId);
-    assert.deepEqual(v.archivedIds, plan.archived.map((e) => e.id));
-    assert.deepEqual(v.keptIds, plan.kept.map((e) => e.id));
-    assert.deepEqual(v.truncated, plan.truncated.map((t) => ({ id: t.id, tokens: t.tokens, originalTokens: t.originalTokens })));
+    assert.deepEqual(
+      v.archivedIds,
+      plan.archived.map((e) => e.id),
+    );
+    assert.deepEqual(
+      v.keptIds,
+      plan.kept.map((e) => e.id),
+    );
+    assert.deepEqual(
+      v.truncated,
+      plan.truncated.map((t) => ({ id: t.id, tokens: t.tokens, originalTokens: t.originalTokens })),
+    );
     assert.equal(v.archivedIds.length + v.keptIds.length, messages.length, `${def.name}: archived + kept covers every message`);
     assert.equal(v.tokensBefore, plan.tokensBefore);
     assert.equal(v.tokensAfter, plan.tokensAfter);

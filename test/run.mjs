@@ -35,7 +35,8 @@ if (files.length === 0) {
 }
 // Screenshots and logs of an earlier end-to-end run would mix with this one's.
 if (e2e && existsSync('test-artifacts')) {
-  for (const f of readdirSync('test-artifacts')) if (f.startsWith('e2e-')) rmSync(join('test-artifacts', f), { recursive: true, force: true });
+  for (const f of readdirSync('test-artifacts'))
+    if (f.startsWith('e2e-')) rmSync(join('test-artifacts', f), { recursive: true, force: true });
 }
 // The end-to-end files each start a code-server and a browser: one at a time.
 const concurrency = e2e ? ['--test-concurrency=1'] : [];

@@ -68,7 +68,13 @@ class Uri {
   }
   static parse(value: string): Uri {
     const u = new URL(value);
-    return new Uri(u.protocol.replace(/:$/, ''), u.host, decodeURIComponent(u.pathname), u.search.replace(/^\?/, ''), u.hash.replace(/^#/, ''));
+    return new Uri(
+      u.protocol.replace(/:$/, ''),
+      u.host,
+      decodeURIComponent(u.pathname),
+      u.search.replace(/^\?/, ''),
+      u.hash.replace(/^#/, ''),
+    );
   }
   static joinPath(base: Uri, ...parts: string[]): Uri {
     return base.with({ path: join(base.path, ...parts) });
@@ -87,7 +93,13 @@ class Uri {
     return this.path;
   }
   with(c: Partial<{ scheme: string; authority: string; path: string; query: string; fragment: string }>): Uri {
-    return new Uri(c.scheme ?? this.scheme, c.authority ?? this.authority, c.path ?? this.path, c.query ?? this.query, c.fragment ?? this.fragment);
+    return new Uri(
+      c.scheme ?? this.scheme,
+      c.authority ?? this.authority,
+      c.path ?? this.path,
+      c.query ?? this.query,
+      c.fragment ?? this.fragment,
+    );
   }
   toString(): string {
     return `${this.scheme}://${this.authority}${this.path}${this.query ? `?${this.query}` : ''}${this.fragment ? `#${this.fragment}` : ''}`;
@@ -169,7 +181,8 @@ export function createVscodeStub(repo: string, workspace: string): Record<string
   });
   const outputChannel = (name: string) => {
     const ch = noop(`OutputChannel(${name})`) as Record<string, unknown>;
-    for (const m of ['append', 'appendLine', 'replace', 'clear', 'show', 'hide', 'dispose', 'trace', 'debug', 'info', 'warn', 'error']) ch[m] = () => undefined;
+    for (const m of ['append', 'appendLine', 'replace', 'clear', 'show', 'hide', 'dispose', 'trace', 'debug', 'info', 'warn', 'error'])
+      ch[m] = () => undefined;
     ch.name = name;
     ch.logLevel = 2;
     ch.onDidChangeLogLevel = event();
@@ -229,7 +242,8 @@ export function createVscodeStub(repo: string, workspace: string): Record<string
       showInputBox: async () => undefined,
       showOpenDialog: async () => undefined,
       showTextDocument: async () => noop('TextEditor'),
-      withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => unknown) => task({ report: () => undefined }, new CancellationTokenSource().token),
+      withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => unknown) =>
+        task({ report: () => undefined }, new CancellationTokenSource().token),
       activeTextEditor: undefined,
       visibleTextEditors: [],
       onDidChangeActiveTextEditor: event(),
@@ -299,7 +313,15 @@ export function createExtensionContext(repo: string, storage: string): Record<st
     },
     asAbsolutePath: (p: string) => join(repo, p),
     environmentVariableCollection: noop('environmentVariableCollection'),
-    extension: { id: 'splitpoint.splitpoint', extensionUri: Uri.file(repo), extensionPath: repo, isActive: true, packageJSON, extensionKind: 1, exports: undefined },
+    extension: {
+      id: 'splitpoint.splitpoint',
+      extensionUri: Uri.file(repo),
+      extensionPath: repo,
+      isActive: true,
+      packageJSON,
+      extensionKind: 1,
+      exports: undefined,
+    },
     languageModelAccessInformation: noop('languageModelAccessInformation'),
   };
 }

@@ -208,7 +208,14 @@ export class AgentLoop implements Disposable {
   // -------------------------------------------------------------------------------------------
 
   private drive(kind: 'prompt' | 'retry', promptMessageId?: string): Promise<AgentRunResult> {
-    const state: RunState = { runId: newMessageId('run'), controller: new AbortController(), steps: 0, inputTokens: 0, outputTokens: 0, stopReason: null };
+    const state: RunState = {
+      runId: newMessageId('run'),
+      controller: new AbortController(),
+      steps: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      stopReason: null,
+    };
     this.current = state;
     const promise = (async () => {
       this.emit({ type: 'turn-started', runId: state.runId, kind, ...(promptMessageId ? { promptMessageId } : {}) });
@@ -245,11 +252,25 @@ export class AgentLoop implements Disposable {
 
       const prepared = await this.pipeline.beforeModelCall(signal);
       if (signal.aborted) return this.result(s, 'cancelled');
-      const estimatedRaw = this.calibration ? this.calibration.rawCountMessages(this.pipeline.effectiveMessages()) + this.rawOverheadTokens() : prepared.tokens;
-      this.emit({ type: 'request-started', runId: s.runId, step, estimatedTokens: prepared.tokens, truncatedResults: prepared.truncatedResults });
+      const estimatedRaw = this.calibration
+        ? this.calibration.rawCountMessages(this.pipeline.effectiveMessages()) + this.rawOverheadTokens()
+        : prepared.tokens;
+      this.emit({
+        type: 'request-started',
+        runId: s.runId,
+        step,
+        estimatedTokens: prepared.tokens,
+        truncatedResults: prepared.truncatedResults,
+      });
 
       const tools = this.tools.definitions();
-      const params = messageStreamParams({ model: this.model, maxTokens: this.maxTokens, system: this.system, tools, messages: prepared.messages });
+      const params = messageStreamParams({
+        model: this.model,
+        maxTokens: this.maxTokens,
+        system: this.system,
+        tools,
+        messages: prepared.messages,
+      });
       const outcome = await streamModelReply(this.client, params, { runId: s.runId, step }, signal, (e) => this.emit(e));
       if (outcome.kind === 'aborted') {
         const kept = this.keepPartial(outcome.blocks);
@@ -299,10 +320,21 @@ export class AgentLoop implements Disposable {
     if (uses.length > 0) {
       this.appendResults(uses.map((u) => toolResultBlock(u.id, { content: MAX_TOKENS_NOT_EXECUTED, isError: true })));
       for (const u of uses) {
-        this.emit({ type: 'tool-result', runId: s.runId, toolUseId: u.id, name: u.name, output: MAX_TOKENS_NOT_EXECUTED, isError: true, cancelled: false });
+        this.emit({
+          type: 'tool-result',
+          runId: s.runId,
+          toolUseId: u.id,
+          name: u.name,
+          output: MAX_TOKENS_NOT_EXECUTED,
+          isError: true,
+          cancelled: false,
+        });
       }
     }
-    this.warn(s, `The reply was cut off at the max_tokens limit (${this.maxTokens} tokens). Ask the model to continue, or raise the limit.`);
+    this.warn(
+      s,
+      `The reply was cut off at the max_tokens limit (${this.maxTokens} tokens). Ask the model to continue, or raise the limit.`,
+    );
     return this.result(s, 'max_tokens');
   }
 

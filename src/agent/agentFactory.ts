@@ -57,7 +57,10 @@ export class AgentFactory {
     if (!this.staticOverhead) {
       const { tools, system } = this.toolsAndSystem(settings);
       const systemTokens = this.deps.tokenizer.countText(system);
-      this.staticOverhead = { system: systemTokens, tools: requestOverheadTokens(this.deps.tokenizer, system, tools.definitions()) - systemTokens };
+      this.staticOverhead = {
+        system: systemTokens,
+        tools: requestOverheadTokens(this.deps.tokenizer, system, tools.definitions()) - systemTokens,
+      };
     }
     return this.staticOverhead;
   }

@@ -52,7 +52,8 @@ export function toLlmError(e: unknown): LlmError {
     if (status === 529) return new LlmError('overloaded', `The API is overloaded: ${message}`, status, retryAfterMs);
     if (status !== undefined && status >= 500) return new LlmError('server', `API error ${status}: ${message}`, status, retryAfterMs);
     const tooLong = parsePromptTooLong(message);
-    if (status === 400 && tooLong) return new LlmError('prompt_too_long', message, status, undefined, tooLong.promptTokens, tooLong.maxPromptTokens);
+    if (status === 400 && tooLong)
+      return new LlmError('prompt_too_long', message, status, undefined, tooLong.promptTokens, tooLong.maxPromptTokens);
     if (status === undefined) return new LlmError('server', `API stream error: ${message}`);
     return new LlmError('other', `API error ${status}: ${message}`, status);
   }

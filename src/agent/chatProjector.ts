@@ -32,7 +32,10 @@ export class ChatProjector {
         this.chat.upsert({ kind: 'tool', id: e.toolUseId, name: e.name, input: '', status: 'running' });
         break;
       case 'tool-call-input':
-        this.chat.update(e.toolUseId, 'tool', { input: prettyJson(e.input), ...(e.name === 'run_command' ? { command: commandOf(e.input) } : {}) });
+        this.chat.update(e.toolUseId, 'tool', {
+          input: prettyJson(e.input),
+          ...(e.name === 'run_command' ? { command: commandOf(e.input) } : {}),
+        });
         break;
       case 'assistant-message':
         this.settleStream(e.runId, e.step, '');

@@ -112,7 +112,12 @@ export class AgentController implements Disposable {
     this.calibrations = new CalibrationStore(join(deps.storageDir, 'calibration.json'), this.counter, deps.log);
     this.calibration = this.calibrations.load(this.settings.model);
     this.agents = new AgentFactory({ ...deps, tokenizer: this.tokenizer });
-    this.summaries = new SummaryRunner({ getApiKey: deps.getApiKey, settings: () => this.settings, tokenizer: this.tokenizer, log: deps.log });
+    this.summaries = new SummaryRunner({
+      getApiKey: deps.getApiKey,
+      settings: () => this.settings,
+      tokenizer: this.tokenizer,
+      log: deps.log,
+    });
     this.approvals = new ApprovalBroker({ isAwaitingApproval: (id) => this.scope.isAwaitingApproval(id), log: deps.log });
     this.inspector = new InspectorService({
       current: () => this.scope,
@@ -204,7 +209,8 @@ export class AgentController implements Disposable {
   /** Apply changed settings without a reload. */
   updateSettings(settings: HostSettings): void {
     const old = this.settings;
-    const modelChanged = settings.model !== old.model || settings.baseUrl !== old.baseUrl || settings.maxOutputTokens !== old.maxOutputTokens;
+    const modelChanged =
+      settings.model !== old.model || settings.baseUrl !== old.baseUrl || settings.maxOutputTokens !== old.maxOutputTokens;
     this.settings = settings;
     this.scope.applySettings(settings, this.pipelineSettings());
     if (modelChanged && !this.busy) {
@@ -378,7 +384,9 @@ export class AgentController implements Disposable {
       return;
     }
     this.scope.chat.compacted(r);
-    this.deps.log.info(`Compaction ${r.strategy} (${r.trigger}): ${r.tokensBefore} -> ${r.tokensAfter} tokens; transcript ${r.transcriptPath}`);
+    this.deps.log.info(
+      `Compaction ${r.strategy} (${r.trigger}): ${r.tokensBefore} -> ${r.tokensAfter} tokens; transcript ${r.transcriptPath}`,
+    );
     this.fireContext();
   }
 
@@ -464,7 +472,15 @@ export class AgentController implements Disposable {
     this.summaries.abort();
     this.approvals.rejectAll('The extension is shutting down.');
     this.scope.dispose();
-    const emitters = [this.busyChanged, this.contextChanged, this.sessionChanged, this.chatReset, this.chatChanged, this.noticed, this.compactionProgress];
+    const emitters = [
+      this.busyChanged,
+      this.contextChanged,
+      this.sessionChanged,
+      this.chatReset,
+      this.chatChanged,
+      this.noticed,
+      this.compactionProgress,
+    ];
     for (const e of emitters) e.dispose();
   }
 }

@@ -84,7 +84,13 @@ export class InspectorService {
     return new Set(this.deps.current().session.meta.compactions.map((c) => c.transcriptPath));
   }
 
-  private build(source: string, readOnly: boolean, messages: readonly Message[], effective: readonly Message[], meta: SessionMeta): InspectorSession {
+  private build(
+    source: string,
+    readOnly: boolean,
+    messages: readonly Message[],
+    effective: readonly Message[],
+    meta: SessionMeta,
+  ): InspectorSession {
     const strategyParams: Record<string, Record<string, number>> = {};
     for (const s of STRATEGIES) strategyParams[s.name] = this.deps.strategyParams(s.name);
     const settings = this.deps.settings();

@@ -7,7 +7,8 @@ import type { ToolDefinition } from './tools';
 /** Tokens a request spends outside its messages: the system prompt and the tool definitions. */
 export function requestOverheadTokens(tokenizer: TextTokenizer, system: string, tools: readonly ToolDefinition[]): number {
   let n = tokenizer.countText(system);
-  for (const t of tools) n += tokenizer.countText(t.name) + tokenizer.countText(t.description) + tokenizer.countText(JSON.stringify(t.input_schema));
+  for (const t of tools)
+    n += tokenizer.countText(t.name) + tokenizer.countText(t.description) + tokenizer.countText(JSON.stringify(t.input_schema));
   return n;
 }
 

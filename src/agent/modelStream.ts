@@ -7,9 +7,7 @@ import { toLlmError } from './anthropicClient';
 import { partialBlocks } from './replyBlocks';
 
 export type StepOutcome =
-  | { kind: 'message'; message: Anthropic.Message }
-  | { kind: 'aborted'; blocks: ContentBlock[] }
-  | { kind: 'error'; error: AgentErrorInfo };
+  { kind: 'message'; message: Anthropic.Message } | { kind: 'aborted'; blocks: ContentBlock[] } | { kind: 'error'; error: AgentErrorInfo };
 
 /** The run and the model call within it that streamed events belong to. */
 export interface StepTag {
@@ -35,12 +33,20 @@ export async function streamModelReply(
       switch (event.type) {
         case 'content_block_start':
           if (event.content_block.type === 'tool_use') {
-            emit({ type: 'tool-call-started', runId, step, index: event.index, toolUseId: event.content_block.id, name: event.content_block.name });
+            emit({
+              type: 'tool-call-started',
+              runId,
+              step,
+              index: event.index,
+              toolUseId: event.content_block.id,
+              name: event.content_block.name,
+            });
           }
           break;
         case 'content_block_delta':
           if (event.delta.type === 'text_delta') emit({ type: 'text-delta', runId, step, index: event.index, text: event.delta.text });
-          else if (event.delta.type === 'thinking_delta') emit({ type: 'thinking-delta', runId, step, index: event.index, thinking: event.delta.thinking });
+          else if (event.delta.type === 'thinking_delta')
+            emit({ type: 'thinking-delta', runId, step, index: event.index, thinking: event.delta.thinking });
           break;
         case 'content_block_stop': {
           completed.add(event.index);
@@ -63,7 +69,8 @@ export async function streamModelReply(
 /** A failed model call as the user sees it; prompt-too-long says to compact. */
 function agentErrorInfo(e: unknown): AgentErrorInfo {
   const err = toLlmError(e);
-  const message = err.kind === 'prompt_too_long' ? `${err.message.replace(/\.?\s*$/, '.')} Compact the conversation, then retry.` : err.message;
+  const message =
+    err.kind === 'prompt_too_long' ? `${err.message.replace(/\.?\s*$/, '.')} Compact the conversation, then retry.` : err.message;
   return {
     message,
     retryable: err.retryable,

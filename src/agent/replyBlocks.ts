@@ -5,7 +5,12 @@ import type { ContentBlock, ToolResultBlock } from '../core';
 import type { ToolResult } from './tools';
 
 export function toolResultBlock(toolUseId: string, r: ToolResult): ToolResultBlock {
-  return { type: 'tool_result', tool_use_id: toolUseId, content: r.content === '' ? '(no output)' : r.content, ...(r.isError ? { is_error: true } : {}) };
+  return {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content: r.content === '' ? '(no output)' : r.content,
+    ...(r.isError ? { is_error: true } : {}),
+  };
 }
 
 /**
@@ -27,7 +32,9 @@ function normalizeBlock(b: ContentBlock): ContentBlock | null {
     case 'text': {
       const text = String(r.text ?? '');
       if (text.trim() === '') return null;
-      return Array.isArray(r.citations) && r.citations.length > 0 ? { type: 'text', text, citations: plain(r.citations) } : { type: 'text', text };
+      return Array.isArray(r.citations) && r.citations.length > 0
+        ? { type: 'text', text, citations: plain(r.citations) }
+        : { type: 'text', text };
     }
     case 'thinking':
       return { type: 'thinking', thinking: String(r.thinking ?? ''), signature: String(r.signature ?? '') };

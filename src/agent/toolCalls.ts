@@ -3,7 +3,14 @@
 import type { ToolResultBlock, ToolUseBlock } from '../core';
 import type { AgentEvent } from './agentEvents';
 import { toolResultBlock } from './replyBlocks';
-import { CANCELLED_BY_USER, type ApprovalDecision, type ApprovalGate, type ApprovalRequest, type ToolExecutor, type ToolResult } from './tools';
+import {
+  CANCELLED_BY_USER,
+  type ApprovalDecision,
+  type ApprovalGate,
+  type ApprovalRequest,
+  type ToolExecutor,
+  type ToolResult,
+} from './tools';
 
 export interface ToolCallServices {
   tools: ToolExecutor;
@@ -14,7 +21,12 @@ export interface ToolCallServices {
 }
 
 /** Run every call in order; calls not started before a stop are answered "Cancelled by the user.". */
-export async function executeToolCalls(svc: ToolCallServices, runId: string, uses: ToolUseBlock[], signal: AbortSignal): Promise<ToolResultBlock[]> {
+export async function executeToolCalls(
+  svc: ToolCallServices,
+  runId: string,
+  uses: ToolUseBlock[],
+  signal: AbortSignal,
+): Promise<ToolResultBlock[]> {
   const results: ToolResultBlock[] = [];
   for (const use of uses) {
     let result: ToolResult;
@@ -45,7 +57,12 @@ export async function executeToolCalls(svc: ToolCallServices, runId: string, use
   return results;
 }
 
-async function requestApproval(svc: ToolCallServices, runId: string, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+async function requestApproval(
+  svc: ToolCallServices,
+  runId: string,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+): Promise<ApprovalDecision> {
   const cancelled: ApprovalDecision = { approved: false, reason: CANCELLED_BY_USER };
   if (signal.aborted) return cancelled;
   svc.emit({ type: 'tool-awaiting-approval', runId, request });

@@ -174,7 +174,17 @@ export async function countMessagesInBackground(
   longestSliceCpuMs = Math.max(longestSliceCpuMs, cpuMsSince(sliceCpu));
   busyMs += lastSlice;
   options.onProgress?.({ done, total, tokens });
-  return { tokens, messages: total, newlyCounted, slices, longestSliceMs, longestSliceCpuMs, rankLoadMs, busyMs, elapsedMs: performance.now() - started };
+  return {
+    tokens,
+    messages: total,
+    newlyCounted,
+    slices,
+    longestSliceMs,
+    longestSliceCpuMs,
+    rankLoadMs,
+    busyMs,
+    elapsedMs: performance.now() - started,
+  };
 }
 
 /**

@@ -179,7 +179,8 @@ function parseSnapshot(value: unknown): CalibrationSnapshot {
   if (typeof value !== 'object' || value === null) throw new CalibrationSnapshotError('expected an object');
   const v = value as Record<string, unknown>;
   if (v.version !== 1) throw new CalibrationSnapshotError(`unsupported version ${JSON.stringify(v.version)}`);
-  if (typeof v.factor !== 'number' || !isPositiveFinite(v.factor)) throw new CalibrationSnapshotError(`factor must be a positive number, got ${JSON.stringify(v.factor)}`);
+  if (typeof v.factor !== 'number' || !isPositiveFinite(v.factor))
+    throw new CalibrationSnapshotError(`factor must be a positive number, got ${JSON.stringify(v.factor)}`);
   const observations = v.observations;
   if (typeof observations !== 'number' || !Number.isInteger(observations) || observations < 0) {
     throw new CalibrationSnapshotError(`observations must be a non-negative integer, got ${JSON.stringify(observations)}`);

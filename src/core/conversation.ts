@@ -52,14 +52,7 @@ export interface OpaqueBlock {
   [extra: string]: unknown;
 }
 
-export type ContentBlock =
-  | TextBlock
-  | ImageBlock
-  | ToolUseBlock
-  | ToolResultBlock
-  | ThinkingBlock
-  | RedactedThinkingBlock
-  | OpaqueBlock;
+export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | OpaqueBlock;
 
 /** What kind of synthetic message this is; absent on everything a user or the model produced. */
 export type SyntheticKind = 'summary' | 'placeholder';
@@ -90,14 +83,7 @@ export interface ApiMessage {
 }
 
 /** What a message is, for display and for the engine's rules. */
-export type MessageKind =
-  | 'user-prompt'
-  | 'tool-result'
-  | 'assistant-text'
-  | 'tool-call'
-  | 'thinking'
-  | 'summary'
-  | 'placeholder';
+export type MessageKind = 'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder';
 
 export function blocksOf(message: Pick<Message, 'content'>): ContentBlock[] {
   return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
@@ -200,7 +186,9 @@ let idCounter = 0;
 /** A fresh message id: time-ordered, unique within a process, readable in transcripts. */
 export function newMessageId(prefix = 'm'): string {
   idCounter = (idCounter + 1) % 0x100000;
-  const rand = Math.floor(Math.random() * 0x10000).toString(16).padStart(4, '0');
+  const rand = Math.floor(Math.random() * 0x10000)
+    .toString(16)
+    .padStart(4, '0');
   return `${prefix}_${Date.now().toString(36)}${idCounter.toString(36).padStart(4, '0')}${rand}`;
 }
 

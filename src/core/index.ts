@@ -45,7 +45,15 @@ export { CachingTextTokenizer } from './textCountCache';
 export { CalibratedCounter, totalInputTokens, type InputUsage } from './calibration';
 
 // Plans and strategies
-export { applyPlan, DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type PlanEntry, type SummarizerInput, type TruncatedEntry } from './plan';
+export {
+  applyPlan,
+  DEFAULT_PLAN_CONTEXT,
+  type CompactionPlan,
+  type PlanContext,
+  type PlanEntry,
+  type SummarizerInput,
+  type TruncatedEntry,
+} from './plan';
 export { ReplacementCache } from './replacementCache';
 export {
   getStrategy,

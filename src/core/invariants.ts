@@ -23,16 +23,29 @@ export function requestViolations(request: readonly ApiMessage[]): string[] {
     }
     if (uses.length > 0) {
       const next = request[i + 1];
-      const nextIds = new Set(next && next.role === 'user' ? blocksOf(next).filter(isToolResult).map((r) => r.tool_use_id) : []);
+      const nextIds = new Set(
+        next && next.role === 'user'
+          ? blocksOf(next)
+              .filter(isToolResult)
+              .map((r) => r.tool_use_id)
+          : [],
+      );
       for (const u of uses) {
         if (!nextIds.has(u.id)) problems.push(`messages[${i}]: tool_use ${u.id} has no tool_result in the next message`);
       }
     }
     if (results.length > 0) {
       const prev = request[i - 1];
-      const prevIds = new Set(prev && prev.role === 'assistant' ? blocksOf(prev).filter(isToolUse).map((u) => u.id) : []);
+      const prevIds = new Set(
+        prev && prev.role === 'assistant'
+          ? blocksOf(prev)
+              .filter(isToolUse)
+              .map((u) => u.id)
+          : [],
+      );
       for (const r of results) {
-        if (!prevIds.has(r.tool_use_id)) problems.push(`messages[${i}]: tool_result for ${r.tool_use_id} has no tool_use in the previous message`);
+        if (!prevIds.has(r.tool_use_id))
+          problems.push(`messages[${i}]: tool_result for ${r.tool_use_id} has no tool_use in the previous message`);
       }
       // The API wants tool_result blocks before any other block of the message.
       const firstOther = blocks.findIndex((b) => !isToolResult(b));
@@ -51,8 +64,10 @@ export function planViolations(input: readonly Message[], plan: CompactionPlan):
   const keptIds = new Set(plan.kept.map((e) => e.id));
   const archivedIds = new Set(plan.archived.map((e) => e.id));
   for (const id of keptIds) if (archivedIds.has(id)) problems.push(`message ${id} is both kept and archived`);
-  for (const id of inputIds) if (!keptIds.has(id) && !archivedIds.has(id)) problems.push(`message ${id} is neither kept nor archived (lost)`);
-  if (keptIds.size + archivedIds.size !== inputIds.length) problems.push(`kept (${keptIds.size}) + archived (${archivedIds.size}) != input (${inputIds.length})`);
+  for (const id of inputIds)
+    if (!keptIds.has(id) && !archivedIds.has(id)) problems.push(`message ${id} is neither kept nor archived (lost)`);
+  if (keptIds.size + archivedIds.size !== inputIds.length)
+    problems.push(`kept (${keptIds.size}) + archived (${archivedIds.size}) != input (${inputIds.length})`);
   const outIds = plan.output.map((m) => m.id);
   if (new Set(outIds).size !== outIds.length) problems.push('output has duplicate message ids');
   for (const m of plan.output) {

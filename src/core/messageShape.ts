@@ -84,7 +84,8 @@ export function checkContent(value: unknown, field: string, fail: Fail = throwSh
 
 function checkBlock(block: unknown, field: string, fail: Fail): void {
   if (!isRecord(block)) return fail(field, `expected a content block object, got ${describe(block)}`);
-  if (typeof block.type !== 'string' || block.type === '') return fail(`${field}.type`, `expected a block type, got ${describe(block.type)}`);
+  if (typeof block.type !== 'string' || block.type === '')
+    return fail(`${field}.type`, `expected a block type, got ${describe(block.type)}`);
   switch (block.type) {
     case 'text':
       requireString(block, 'text', field, fail, 'a text block needs its text');

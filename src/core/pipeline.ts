@@ -65,7 +65,12 @@ export interface CompactOptions {
 
 export type CompactionOutcome =
   | { ok: true; record: CompactionRecord; plan: CompactionPlan; carriedOver: number }
-  | { ok: false; reason: 'noop' | 'cancelled' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy'; message: string; plan?: CompactionPlan };
+  | {
+      ok: false;
+      reason: 'noop' | 'cancelled' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy';
+      message: string;
+      plan?: CompactionPlan;
+    };
 
 /** What an undo did: the compaction it reverted and the record it wrote (trigger 'undo'). */
 export type UndoOutcome =
@@ -117,15 +122,24 @@ export class CompactionPipeline {
   prepareRequest(): PreparedRequest {
     const messages = this.deps.session.messages;
     if (!this.settings.microCompact.enabled) {
-      return { messages: toApiMessages(messages), tokens: this.scaled(this.deps.ctx.tokens.countMessages(messages)) + this.overhead(), truncatedResults: 0 };
+      return {
+        messages: toApiMessages(messages),
+        tokens: this.scaled(this.deps.ctx.tokens.countMessages(messages)) + this.overhead(),
+        truncatedResults: 0,
+      };
     }
     this.micro.sync(messages, this.deps.session.rewriteVersion);
-    return { messages: toApiMessages(this.micro.messages), tokens: this.scaled(this.micro.tokenTotal) + this.overhead(), truncatedResults: this.micro.truncatedResults };
+    return {
+      messages: toApiMessages(this.micro.messages),
+      tokens: this.scaled(this.micro.tokenTotal) + this.overhead(),
+      truncatedResults: this.micro.truncatedResults,
+    };
   }
 
   /** Tokens the next request would carry (micro-compacted), without building the request. */
   currentTokens(): number {
-    if (!this.settings.microCompact.enabled) return this.scaled(this.deps.ctx.tokens.countMessages(this.deps.session.messages)) + this.overhead();
+    if (!this.settings.microCompact.enabled)
+      return this.scaled(this.deps.ctx.tokens.countMessages(this.deps.session.messages)) + this.overhead();
     this.micro.sync(this.deps.session.messages, this.deps.session.rewriteVersion);
     return this.scaled(this.micro.tokenTotal) + this.overhead();
   }
@@ -173,7 +187,12 @@ export class CompactionPipeline {
     if (this.settings.autoCompact.enabled) {
       const check = this.checkTrigger();
       if (check.fire) {
-        compaction = await this.compact({ strategy: this.settings.autoCompact.strategy, params: this.settings.autoCompact.params, trigger: 'auto', signal });
+        compaction = await this.compact({
+          strategy: this.settings.autoCompact.strategy,
+          params: this.settings.autoCompact.params,
+          trigger: 'auto',
+          signal,
+        });
       }
     }
     return { ...this.prepareRequest(), compaction };
@@ -238,7 +257,8 @@ export class CompactionPipeline {
     this.willCompact.fire({ strategy: o.strategy, trigger: o.trigger, summarizing: plan.needsSummary });
     let summary: string | undefined;
     if (plan.needsSummary) {
-      if (!this.deps.summarizer) return this.fail(o, 'no-summarizer', `Strategy ${o.strategy} needs a summarizer and none is configured.`, plan);
+      if (!this.deps.summarizer)
+        return this.fail(o, 'no-summarizer', `Strategy ${o.strategy} needs a summarizer and none is configured.`, plan);
       const result = await this.deps.summarizer(plan.summarizerInput!, o.focus, o.signal);
       if (!result.ok) return this.fail(o, result.error.reason === 'aborted' ? 'cancelled' : 'summary-failed', result.error.message, plan);
       summary = result.summary;

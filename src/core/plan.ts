@@ -171,7 +171,13 @@ export function finalizePlan(a: FinalizeArgs): CompactionPlan {
 }
 
 /** A plan that changes nothing, with the reason. */
-export function noopPlan(strategy: string, params: Record<string, number>, input: readonly Message[], ctx: PlanContext, reason: string): CompactionPlan {
+export function noopPlan(
+  strategy: string,
+  params: Record<string, number>,
+  input: readonly Message[],
+  ctx: PlanContext,
+  reason: string,
+): CompactionPlan {
   return finalizePlan({
     strategy,
     params,

@@ -122,7 +122,8 @@ export class SessionLog {
     const carried = this._messages.slice(snapshot.messages.length);
     // Appends only ever add to the end, so the prefix must be exactly what was planned from.
     for (let i = 0; i < snapshot.messages.length; i++) {
-      if (this._messages[i] !== snapshot.messages[i]) return { ok: false, reason: `message ${i} changed while the compaction was prepared` };
+      if (this._messages[i] !== snapshot.messages[i])
+        return { ok: false, reason: `message ${i} changed while the compaction was prepared` };
     }
     const messages = [...next, ...carried];
     this.persistence?.rewrite(this.id, messages);

@@ -157,9 +157,11 @@ export function buildSummaryPrompt(parts: PromptParts, focus?: string): string {
   const sections: string[] = [];
   for (const p of parts.prior) sections.push(`=== PRIOR SUMMARY ===\n${p}`);
   sections.push(`=== CONVERSATION TO SUMMARIZE ===\n${parts.items.join('\n\n')}`);
-  if (parts.overlap.length > 0) sections.push(`=== MOST RECENT MESSAGES (kept verbatim after the summary; context only) ===\n${parts.overlap.join('\n\n')}`);
+  if (parts.overlap.length > 0)
+    sections.push(`=== MOST RECENT MESSAGES (kept verbatim after the summary; context only) ===\n${parts.overlap.join('\n\n')}`);
   let instructions = SUMMARY_INSTRUCTIONS;
-  if (parts.prior.length > 0) instructions += '\nBuild on the prior summary: carry forward everything in it that still matters, updated with the conversation since.';
+  if (parts.prior.length > 0)
+    instructions += '\nBuild on the prior summary: carry forward everything in it that still matters, updated with the conversation since.';
   if (focus && focus.trim()) instructions += `\n\nFocus: ${focus.trim()}`;
   sections.push(instructions);
   return sections.join('\n\n');
@@ -247,7 +249,11 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
       return {
         ok: false,
         attempts,
-        error: new SummarizationError('too_long', `The summarizer's input is still too long after ${trimRounds} trim${trimRounds === 1 ? '' : 's'}: ${refused.error.message}`, refused.error),
+        error: new SummarizationError(
+          'too_long',
+          `The summarizer's input is still too long after ${trimRounds} trim${trimRounds === 1 ? '' : 's'}: ${refused.error.message}`,
+          refused.error,
+        ),
       };
     }
     attempts++;
@@ -259,12 +265,25 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
         signal: o.signal,
       });
       const summary = res.text.trim();
-      if (!summary) return { ok: false, attempts, error: new SummarizationError('empty', 'The model returned an empty summary; the history was left unchanged.') };
-      return { ok: true, summary, attempts, promptTokens: trimmed.tokens, droppedMessages: trimmed.droppedMessages, truncatedResults: trimmed.truncatedResults };
+      if (!summary)
+        return {
+          ok: false,
+          attempts,
+          error: new SummarizationError('empty', 'The model returned an empty summary; the history was left unchanged.'),
+        };
+      return {
+        ok: true,
+        summary,
+        attempts,
+        promptTokens: trimmed.tokens,
+        droppedMessages: trimmed.droppedMessages,
+        truncatedResults: trimmed.truncatedResults,
+      };
     } catch (e) {
       const err = e instanceof LlmError ? e : new LlmError(o.signal?.aborted ? 'aborted' : 'other', errorMessage(e));
       // A client may report a cancelled request as some other failure: the signal decides.
-      if (err.kind === 'aborted' || o.signal?.aborted) return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
+      if (err.kind === 'aborted' || o.signal?.aborted)
+        return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
       if (err.kind === 'prompt_too_long' && trimRounds < 4) {
         trimRounds++;
         refused = { tokens: trimmed.tokens, error: err };
@@ -276,7 +295,15 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
         continue;
       }
       if (err.kind === 'prompt_too_long') {
-        return { ok: false, attempts, error: new SummarizationError('too_long', `The summarizer's input is still too long after ${trimRounds} trims: ${err.message}`, err) };
+        return {
+          ok: false,
+          attempts,
+          error: new SummarizationError(
+            'too_long',
+            `The summarizer's input is still too long after ${trimRounds} trims: ${err.message}`,
+            err,
+          ),
+        };
       }
       if (err.retryable && retries < maxRetries) {
         retries++;

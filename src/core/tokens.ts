@@ -55,7 +55,13 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
       if (typeof c === 'string') return tokenizer.countText(c);
       let sum = 0;
       for (const inner of c as Array<Record<string, unknown>>) {
-        sum += BLOCK_OVERHEAD_TOKENS + (inner.type === 'text' ? tokenizer.countText(String(inner.text ?? '')) : inner.type === 'image' ? IMAGE_TOKENS : tokenizer.countText(JSON.stringify(inner)));
+        sum +=
+          BLOCK_OVERHEAD_TOKENS +
+          (inner.type === 'text'
+            ? tokenizer.countText(String(inner.text ?? ''))
+            : inner.type === 'image'
+              ? IMAGE_TOKENS
+              : tokenizer.countText(JSON.stringify(inner)));
       }
       return sum;
     }

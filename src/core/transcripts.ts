@@ -78,7 +78,14 @@ export class TranscriptStore {
     let path = join(this.options.dir, transcriptFileName(sessionId, now));
     // Two compactions in the same millisecond must not overwrite each other's transcript.
     while (existsSync(path)) path = join(this.options.dir, transcriptFileName(sessionId, ++now));
-    const header: TranscriptHeader = { type: TRANSCRIPT_HEADER_TYPE, version: 1, sessionId, createdAt: now, reason, messageCount: messages.length };
+    const header: TranscriptHeader = {
+      type: TRANSCRIPT_HEADER_TYPE,
+      version: 1,
+      sessionId,
+      createdAt: now,
+      reason,
+      messageCount: messages.length,
+    };
     try {
       (this.options.write ?? writeFileAtomic)(path, serializeTranscript(header, messages));
     } catch (e) {
@@ -140,7 +147,9 @@ export function parseTranscript(text: string, file: string): LoadedTranscript {
 
 export class TranscriptCorruptError extends SplitpointError {
   constructor(readonly errors: TranscriptLineError[]) {
-    super(`The transcript has unreadable lines, so it cannot be restored exactly:\n${errors.map((e) => `  ${e.file}:${e.line}: ${e.message}`).join('\n')}`);
+    super(
+      `The transcript has unreadable lines, so it cannot be restored exactly:\n${errors.map((e) => `  ${e.file}:${e.line}: ${e.message}`).join('\n')}`,
+    );
     this.name = 'TranscriptCorruptError';
   }
 }
@@ -150,7 +159,9 @@ export function restoreTranscript(path: string): Message[] {
   const t = loadTranscript(path);
   if (t.errors.length > 0) throw new TranscriptCorruptError(t.errors);
   if (t.header && t.header.messageCount !== t.messages.length) {
-    throw new TranscriptCorruptError([{ file: path, line: 1, message: `header says ${t.header.messageCount} messages, file holds ${t.messages.length}` }]);
+    throw new TranscriptCorruptError([
+      { file: path, line: 1, message: `header says ${t.header.messageCount} messages, file holds ${t.messages.length}` },
+    ]);
   }
   return t.messages;
 }

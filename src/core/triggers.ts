@@ -84,7 +84,11 @@ export function budgetTrigger(config: BudgetTriggerConfig): Trigger {
   if (typeof config !== 'object' || config === null) throw new TriggerConfigError(name, 'config', 'must be an object');
   const keys = (['maxTokens', 'fraction', 'headroomTokens'] as const).filter((k) => k in config);
   if (keys.length !== 1) {
-    throw new TriggerConfigError(name, 'config', `must have exactly one of maxTokens, fraction, headroomTokens (got ${keys.length === 0 ? 'none' : keys.join(', ')})`);
+    throw new TriggerConfigError(
+      name,
+      'config',
+      `must have exactly one of maxTokens, fraction, headroomTokens (got ${keys.length === 0 ? 'none' : keys.join(', ')})`,
+    );
   }
   if ('maxTokens' in config) return maxTokensTrigger(config.maxTokens);
   if ('fraction' in config) return fractionTrigger(config.fraction);
@@ -236,7 +240,9 @@ export function temporalTrigger(intervalMs: number, options: TemporalTriggerOpti
     evaluate(state) {
       if (lastFiredAt === undefined) {
         lastFiredAt = state.now;
-        return fireOnFirst ? { fire: true, reason: 'first check' } : { fire: false, reason: `armed; next after ${formatDuration(intervalMs)}` };
+        return fireOnFirst
+          ? { fire: true, reason: 'first check' }
+          : { fire: false, reason: `armed; next after ${formatDuration(intervalMs)}` };
       }
       const elapsed = state.now - lastFiredAt;
       if (elapsed < 0) {
@@ -340,7 +346,9 @@ function requireNonNegative(trigger: string, field: string, value: number): void
 export function formatTokens(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const rounded = Math.round(n);
-  const digits = Math.abs(rounded).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const digits = Math.abs(rounded)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return rounded < 0 ? `-${digits}` : digits;
 }
 

@@ -20,14 +20,26 @@ export interface ChatActions {
 export class ChatFeature extends Disposable {
   private readonly view: ChatViewProvider;
 
-  constructor(extensionUri: vscode.Uri, controller: AgentController, actions: ChatActions, log: vscode.LogOutputChannel, sink: FailureSink) {
+  constructor(
+    extensionUri: vscode.Uri,
+    controller: AgentController,
+    actions: ChatActions,
+    log: vscode.LogOutputChannel,
+    sink: FailureSink,
+  ) {
     super();
-    const route = createRouter<ChatToHost>('Chat view', chatHandlers(controller, actions, () => this.sendState()), sink);
+    const route = createRouter<ChatToHost>(
+      'Chat view',
+      chatHandlers(controller, actions, () => this.sendState()),
+      sink,
+    );
     const state = async () => controller.chatState(!!(await actions.getApiKey()));
     this.view = this.register(new ChatViewProvider(extensionUri, state, (msg) => void route(msg), log));
     this.register(vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, this.view));
     this.register(
-      controller.onDidChangeChat((c) => this.view.post(c.kind === 'item' ? { type: 'item', item: c.item } : { type: 'delta', id: c.id, text: c.text })),
+      controller.onDidChangeChat((c) =>
+        this.view.post(c.kind === 'item' ? { type: 'item', item: c.item } : { type: 'delta', id: c.id, text: c.text }),
+      ),
     );
     this.register(controller.onDidResetChat(() => this.sendState()));
     this.register(controller.onDidChangeBusy((b) => this.view.post({ type: 'busy', busy: b.busy, compacting: b.compacting })));

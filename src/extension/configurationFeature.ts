@@ -18,7 +18,9 @@ export class ConfigurationFeature extends Disposable {
     );
     this.register(
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
-        void vscode.window.showInformationMessage('Splitpoint: the workspace is now trusted. Reload the window to give the agent its editing tools.');
+        void vscode.window.showInformationMessage(
+          'Splitpoint: the workspace is now trusted. Reload the window to give the agent its editing tools.',
+        );
       }),
     );
   }

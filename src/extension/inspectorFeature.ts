@@ -35,7 +35,14 @@ export class InspectorFeature extends Disposable {
   ) {
     super();
     const route = createRouter<InspectorToHost>('Inspector', this.handlers(transcripts), sink);
-    this.panel = this.register(new InspectorPanel(extensionUri, (msg) => void route(msg), () => this.refresh(), log));
+    this.panel = this.register(
+      new InspectorPanel(
+        extensionUri,
+        (msg) => void route(msg),
+        () => this.refresh(),
+        log,
+      ),
+    );
     this.register(
       vscode.window.registerWebviewPanelSerializer(InspectorPanel.viewType, {
         // After a window reload VS Code revives the panel: it shows the current session again. Its
@@ -91,7 +98,9 @@ export class InspectorFeature extends Disposable {
     const inspected = this.inspected;
     this.panel.post({
       type: 'session',
-      session: inspected ? this.controller.inspectorFor(inspected.source, inspected.messages, inspected.effective) : this.controller.inspectorSession(),
+      session: inspected
+        ? this.controller.inspectorFor(inspected.source, inspected.messages, inspected.effective)
+        : this.controller.inspectorSession(),
     });
   }
 
@@ -139,7 +148,12 @@ export class InspectorFeature extends Disposable {
     const panel = this.panel;
     panel.post({ type: 'busy', busy: true, label: `Applying ${msg.strategy}…` });
     try {
-      const outcome = await this.controller.compactNow({ strategy: msg.strategy, params: msg.params, focus: msg.focus, trigger: 'inspector' });
+      const outcome = await this.controller.compactNow({
+        strategy: msg.strategy,
+        params: msg.params,
+        focus: msg.focus,
+        trigger: 'inspector',
+      });
       if (outcome.ok === true) {
         const r = outcome.record;
         const tokens = `${r.tokensBefore.toLocaleString()} → ${r.tokensAfter.toLocaleString()} tokens`;

@@ -19,7 +19,11 @@ export interface FailureSink {
  * A function that dispatches a message to its handler. The promise it returns always resolves: a
  * failure is reported to `sink` as "<source>: '<type>' failed: …".
  */
-export function createRouter<M extends { type: string }>(source: string, handlers: MessageHandlers<M>, sink: FailureSink): (msg: M) => Promise<void> {
+export function createRouter<M extends { type: string }>(
+  source: string,
+  handlers: MessageHandlers<M>,
+  sink: FailureSink,
+): (msg: M) => Promise<void> {
   return async (msg) => {
     try {
       const handler = handlers[msg.type as M['type']] as (m: M) => Promise<void> | void;

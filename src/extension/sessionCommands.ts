@@ -11,7 +11,9 @@ export async function compactAndReport(controller: AgentController, focus: strin
   const outcome = await controller.compactNow({ focus });
   if (outcome.ok === true) {
     const { tokensBefore, tokensAfter } = outcome.record;
-    void vscode.window.showInformationMessage(`Splitpoint: compacted ${tokensBefore.toLocaleString()} → ${tokensAfter.toLocaleString()} tokens.`);
+    void vscode.window.showInformationMessage(
+      `Splitpoint: compacted ${tokensBefore.toLocaleString()} → ${tokensAfter.toLocaleString()} tokens.`,
+    );
   }
 }
 

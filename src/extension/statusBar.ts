@@ -23,7 +23,8 @@ export class StatusBar extends Disposable {
     this.item.tooltip =
       `Splitpoint: the next request carries about ${c.used.toLocaleString()} of ${c.window.toLocaleString()} tokens` +
       `${c.threshold ? `; auto-compact at ${c.threshold.toLocaleString()}` : ''}. Click to open the context inspector.`;
-    this.item.backgroundColor = c.threshold && c.used >= c.threshold * 0.95 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      c.threshold && c.used >= c.threshold * 0.95 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.item.show();
   }
 }

@@ -30,7 +30,11 @@ export class TranscriptOpener {
       path: c.transcriptPath,
     }));
     if (picks.length === 0) {
-      const uris = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { Transcripts: ['jsonl'] }, title: 'Open a Splitpoint transcript' });
+      const uris = await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        filters: { Transcripts: ['jsonl'] },
+        title: 'Open a Splitpoint transcript',
+      });
       return uris?.[0]?.fsPath;
     }
     return (await vscode.window.showQuickPick(picks, { title: 'Open a transcript of this chat' }))?.path;

@@ -11,7 +11,11 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 }
 
 /** The page of `bundle` (dist/webview/<bundle>.js with media/<bundle>.css). */
-export function webviewHtmlFor(webview: vscode.Webview, extensionUri: vscode.Uri, o: { title: string; bundle: 'chat' | 'inspector' }): string {
+export function webviewHtmlFor(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  o: { title: string; bundle: 'chat' | 'inspector' },
+): string {
   return buildWebviewHtml({
     title: o.title,
     nonce: makeNonce(),

@@ -8,7 +8,14 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { LoopbackAnthropic, reply, type LoopbackOptions, type ValidRequest, type WireBlock, type WireMessage } from '../loopback/anthropic-server';
+import {
+  LoopbackAnthropic,
+  reply,
+  type LoopbackOptions,
+  type ValidRequest,
+  type WireBlock,
+  type WireMessage,
+} from '../loopback/anthropic-server';
 import {
   AgentBusyError,
   AgentLoop,
@@ -182,19 +189,43 @@ describe('tool use', () => {
       // Every request carried the system prompt and the tool definitions.
       const body = r.server.messageRequests[0].body;
       assert.equal(body.system, defaultSystemPrompt());
-      assert.deepEqual(body.tools?.map((t) => t.name), ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact']);
+      assert.deepEqual(
+        body.tools?.map((t) => t.name),
+        ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact'],
+      );
       assert.equal(body.stream, true);
 
       // The session: prompt, call, results, call, results, answer — a valid request.
-      assert.deepEqual(r.session.messages.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+      assert.deepEqual(
+        r.session.messages.map((m) => m.role),
+        ['user', 'assistant', 'user', 'assistant', 'user', 'assistant'],
+      );
       assert.ok(r.session.messages.every((m) => m.id && typeof m.createdAt === 'number'));
       assertValid(r.session);
 
       // Events: streamed text, tool calls with inputs, results, usage and a closing turn-ended.
-      assert.equal(r.of('text-delta').map((e) => e.text).join(''), 'Let me look at the code.add() subtracts instead of adding; it is called from src/main.ts.');
-      assert.deepEqual(r.of('tool-call-started').map((e) => [e.toolUseId, e.name]), [['toolu_read', 'read_file'], ['toolu_search', 'search']]);
+      assert.equal(
+        r
+          .of('text-delta')
+          .map((e) => e.text)
+          .join(''),
+        'Let me look at the code.add() subtracts instead of adding; it is called from src/main.ts.',
+      );
+      assert.deepEqual(
+        r.of('tool-call-started').map((e) => [e.toolUseId, e.name]),
+        [
+          ['toolu_read', 'read_file'],
+          ['toolu_search', 'search'],
+        ],
+      );
       assert.deepEqual(r.of('tool-call-input')[0].input, { path: 'src/math.ts' });
-      assert.deepEqual(r.of('tool-result').map((e) => [e.name, e.isError, e.cancelled]), [['read_file', false, false], ['search', false, false]]);
+      assert.deepEqual(
+        r.of('tool-result').map((e) => [e.name, e.isError, e.cancelled]),
+        [
+          ['read_file', false, false],
+          ['search', false, false],
+        ],
+      );
       const usage = r.of('usage');
       assert.equal(usage.length, 3);
       assert.equal(usage[0].inputTokens, (r.server.messageRequests[0] as ValidRequest).inputTokens);
@@ -223,11 +254,17 @@ describe('tool use', () => {
       const result = await r.agent.run('Look around.');
       assert.equal(result.status, 'completed');
       const results = toolResultsOf(last(r.sent(1)));
-      assert.deepEqual(results.map((b) => b.tool_use_id), ['toolu_1', 'toolu_2', 'toolu_3']);
+      assert.deepEqual(
+        results.map((b) => b.tool_use_id),
+        ['toolu_1', 'toolu_2', 'toolu_3'],
+      );
       assert.equal(results[1].is_error, true);
       assert.match(String(results[1].content), /no such file: missing.ts/);
       assert.equal(results[2].content, 'src/main.ts\nsrc/math.ts');
-      assert.deepEqual(r.of('tool-running').map((e) => e.toolUseId), ['toolu_1', 'toolu_2', 'toolu_3']);
+      assert.deepEqual(
+        r.of('tool-running').map((e) => e.toolUseId),
+        ['toolu_1', 'toolu_2', 'toolu_3'],
+      );
       assertValid(r.session);
     } finally {
       await r.close();
@@ -253,7 +290,13 @@ describe('tool use', () => {
     try {
       r.server.queue.thinking('The sign is wrong.', 'Fix the sign.', { signature: 'sig-123' });
       await r.agent.run('Think first.');
-      assert.equal(r.of('thinking-delta').map((e) => e.thinking).join(''), 'The sign is wrong.');
+      assert.equal(
+        r
+          .of('thinking-delta')
+          .map((e) => e.thinking)
+          .join(''),
+        'The sign is wrong.',
+      );
       assert.deepEqual(r.session.messages[1].content, [
         { type: 'thinking', thinking: 'The sign is wrong.', signature: 'sig-123' },
         { type: 'text', text: 'Fix the sign.' },
@@ -307,8 +350,14 @@ describe('approvals', () => {
       assert.match(req.diff!.unified, /^--- a\/src\/math\.ts\n\+\+\+ b\/src\/math\.ts\n@@ -1,3 \+1,3 @@\n export function add/);
       // eslint-disable-next-line no-regex-spaces -- a diff line: the sign, then two spaces of indentation
       assert.match(req.diff!.unified, /\n-  return a - b; \/\/ BUG\n\+  return a \+ b;\n/);
-      assert.deepEqual(r.of('tool-awaiting-approval').map((e) => e.request), [req]);
-      assert.deepEqual(r.of('tool-approval-resolved').map((e) => [e.toolUseId, e.approved]), [['toolu_edit', true]]);
+      assert.deepEqual(
+        r.of('tool-awaiting-approval').map((e) => e.request),
+        [req],
+      );
+      assert.deepEqual(
+        r.of('tool-approval-resolved').map((e) => [e.toolUseId, e.approved]),
+        [['toolu_edit', true]],
+      );
       const [res] = toolResultsOf(last(r.sent(1)));
       assert.deepEqual([res.content, res.is_error], ['Edited src/math.ts: 1 replacement.', undefined]);
     } finally {
@@ -319,13 +368,18 @@ describe('approvals', () => {
   test('edit_file rejected: the file is unchanged and the model gets an is_error result with the reason', async () => {
     const r = await rig({ decide: () => ({ approved: false, reason: 'fix the test instead' }) });
     try {
-      r.server.queue.toolUse('edit_file', { path: 'src/math.ts', old_string: 'a - b', new_string: 'a + b' }).text('OK, I will look at the test.');
+      r.server.queue
+        .toolUse('edit_file', { path: 'src/math.ts', old_string: 'a - b', new_string: 'a + b' })
+        .text('OK, I will look at the test.');
       await r.agent.run('Fix add.');
       assert.match(readFileSync(join(r.ws, 'src', 'math.ts'), 'utf8'), /return a - b; \/\/ BUG/);
       const [res] = toolResultsOf(last(r.sent(1)));
       assert.equal(res.is_error, true);
       assert.equal(res.content, 'The user rejected this change to src/math.ts: fix the test instead The file was not changed.');
-      assert.deepEqual(r.of('tool-approval-resolved').map((e) => [e.approved, e.reason]), [[false, 'fix the test instead']]);
+      assert.deepEqual(
+        r.of('tool-approval-resolved').map((e) => [e.approved, e.reason]),
+        [[false, 'fix the test instead']],
+      );
       assertValid(r.session);
     } finally {
       await r.close();
@@ -339,7 +393,10 @@ describe('approvals', () => {
       await r.agent.run('Add a test.');
       assert.equal(readFileSync(join(r.ws, 'test', 'add.test.ts'), 'utf8'), "test('add', () => {});\n");
       assert.equal(r.approvals[0].diff?.isNewFile, true);
-      assert.match(r.approvals[0].diff!.unified, /^--- \/dev\/null\n\+\+\+ b\/test\/add\.test\.ts\n@@ -0,0 \+1 @@\n\+test\('add', \(\) => \{\}\);\n$/);
+      assert.match(
+        r.approvals[0].diff!.unified,
+        /^--- \/dev\/null\n\+\+\+ b\/test\/add\.test\.ts\n@@ -0,0 \+1 @@\n\+test\('add', \(\) => \{\}\);\n$/,
+      );
     } finally {
       await r.close();
     }
@@ -356,7 +413,13 @@ describe('approvals', () => {
       assert.match(String(res.content), /built/);
       assert.match(String(res.content), /warn/);
       assert.match(String(res.content), /\[Exit code 2\]$/);
-      assert.match(r.of('tool-output').map((e) => e.chunk).join(''), /built/);
+      assert.match(
+        r
+          .of('tool-output')
+          .map((e) => e.chunk)
+          .join(''),
+        /built/,
+      );
     } finally {
       await r.close();
     }
@@ -388,7 +451,10 @@ describe('approvals', () => {
         .text('I can only read here.');
       await r.agent.run('Fix it.');
       const body = r.server.messageRequests[0].body;
-      assert.deepEqual(body.tools?.map((t) => t.name), ['read_file', 'list_files', 'search', 'compact']);
+      assert.deepEqual(
+        body.tools?.map((t) => t.name),
+        ['read_file', 'list_files', 'search', 'compact'],
+      );
       assert.match(String(body.system), /read-only mode/);
       const results = toolResultsOf(last(r.sent(1)));
       assert.equal(results.length, 3);
@@ -410,7 +476,10 @@ describe('cancellation', () => {
   test('stop() mid-stream keeps the partial text, resolves as cancelled, and the next run works', async () => {
     const r = await rig();
     try {
-      r.server.queue.text('The problem is in the add function, which subtracts its arguments instead of adding them.', { chunkDelayMs: 15, textChunkChars: 6 });
+      r.server.queue.text('The problem is in the add function, which subtracts its arguments instead of adding them.', {
+        chunkDelayMs: 15,
+        textChunkChars: 6,
+      });
       let deltas = 0;
       r.on('text-delta', () => {
         if (++deltas === 3) void r.agent.stop();
@@ -460,7 +529,10 @@ describe('cancellation', () => {
       });
       const result = await r.agent.run('Read two files.');
       assert.equal(result.status, 'cancelled');
-      assert.deepEqual(r.of('tool-call-input').map((e) => e.toolUseId), ['toolu_A']);
+      assert.deepEqual(
+        r.of('tool-call-input').map((e) => e.toolUseId),
+        ['toolu_A'],
+      );
       const [, assistant, results] = r.session.messages;
       assert.deepEqual(assistant.content, [
         { type: 'text', text: 'Two reads.' },
@@ -495,13 +567,22 @@ describe('cancellation', () => {
       assert.equal(result.status, 'cancelled');
       assert.equal(sawSignal?.aborted, true, 'the gate was told through its signal');
       assert.match(readFileSync(join(r.ws, 'src', 'math.ts'), 'utf8'), /a - b/);
-      assert.deepEqual(r.of('tool-approval-resolved').map((e) => [e.approved, e.reason]), [[false, CANCELLED_BY_USER]]);
-      assert.deepEqual(r.of('tool-result').map((e) => e.cancelled), [true, true]);
+      assert.deepEqual(
+        r.of('tool-approval-resolved').map((e) => [e.approved, e.reason]),
+        [[false, CANCELLED_BY_USER]],
+      );
+      assert.deepEqual(
+        r.of('tool-result').map((e) => e.cancelled),
+        [true, true],
+      );
       const results = toolResultsOf(last(r.session.messages));
-      assert.deepEqual(results.map((b) => [b.tool_use_id, b.content, b.is_error]), [
-        ['toolu_e', CANCELLED_BY_USER, true],
-        ['toolu_r', CANCELLED_BY_USER, true],
-      ]);
+      assert.deepEqual(
+        results.map((b) => [b.tool_use_id, b.content, b.is_error]),
+        [
+          ['toolu_e', CANCELLED_BY_USER, true],
+          ['toolu_r', CANCELLED_BY_USER, true],
+        ],
+      );
       assertValid(r.session);
       r.server.queue.text('OK.');
       assert.equal((await r.agent.run('Stop that.')).status, 'completed');
@@ -522,7 +603,10 @@ describe('cancellation', () => {
       const [res] = toolResultsOf(last(r.session.messages));
       assert.equal(res.is_error, true);
       assert.match(String(res.content), /^begin\n\[Cancelled by the user\. The command was stopped\.\]$/);
-      assert.deepEqual(r.of('tool-result').map((e) => [e.isError, e.cancelled]), [[true, true]]);
+      assert.deepEqual(
+        r.of('tool-result').map((e) => [e.isError, e.cancelled]),
+        [[true, true]],
+      );
       assertValid(r.session);
     } finally {
       await r.close();
@@ -551,7 +635,15 @@ describe('API errors', () => {
     ['529 overloaded', (s) => s.queue.overloaded(), /overloaded/i, 529],
     ['500 api_error', (s) => s.queue.apiError('boom'), /API error 500: boom/, 500],
     ['429 rate limit', (s) => s.queue.rateLimited(3), /Rate limited/, 429],
-    ['an error event mid-stream', (s) => s.queue.push(reply.text('partial words here', { streamError: { afterEvents: 3, type: 'overloaded_error', message: 'Overloaded' } })), /Overloaded/, undefined],
+    [
+      'an error event mid-stream',
+      (s) =>
+        s.queue.push(
+          reply.text('partial words here', { streamError: { afterEvents: 3, type: 'overloaded_error', message: 'Overloaded' } }),
+        ),
+      /Overloaded/,
+      undefined,
+    ],
   ];
   for (const [name, inject, message, status] of retryable) {
     test(`${name}: an error event with retryable true, the session stays valid, and retry() succeeds`, async () => {
@@ -566,7 +658,11 @@ describe('API errors', () => {
         const errors = r.of('error');
         assert.equal(errors.length, 1);
         assert.equal(errors[0].retryable, true);
-        assert.deepEqual(r.session.messages.map((m) => m.role), ['user'], 'nothing half-done was appended');
+        assert.deepEqual(
+          r.session.messages.map((m) => m.role),
+          ['user'],
+          'nothing half-done was appended',
+        );
         assertValid(r.session);
         if (name === '429 rate limit') assert.equal(result.error?.retryAfterMs, 3000);
         assert.equal(r.agent.canRetry, true);
@@ -574,7 +670,10 @@ describe('API errors', () => {
         const again = await r.agent.retry();
         assert.equal(again.status, 'completed');
         assert.deepEqual(r.sent(1), r.sent(0), 'retry sends the same history');
-        assert.deepEqual(r.session.messages.map((m) => m.role), ['user', 'assistant']);
+        assert.deepEqual(
+          r.session.messages.map((m) => m.role),
+          ['user', 'assistant'],
+        );
         assert.equal(r.agent.canRetry, false);
         await assert.rejects(r.agent.retry(), (e: unknown) => e instanceof AgentStateError && /nothing to retry/.test(e.message));
       } finally {
@@ -649,7 +748,10 @@ describe('compaction', () => {
       const [compactResult] = toolResultsOf(last(r.sent(4)));
       assert.equal(compactResult.content, 'Compaction requested; it will run after this batch of tool calls.');
       const started = r.of('compaction-started');
-      assert.deepEqual(started.map((e) => [e.strategy, e.trigger, e.runId]), [['sliding-window', 'tool', result.runId]]);
+      assert.deepEqual(
+        started.map((e) => [e.strategy, e.trigger, e.runId]),
+        [['sliding-window', 'tool', result.runId]],
+      );
       const finished = r.of('compaction-finished');
       assert.equal(finished.length, 1);
       assert.equal(finished[0].record.focus, 'keep the add() bug');
@@ -695,7 +797,10 @@ describe('compaction', () => {
       assert.equal(started.length, finished.length);
       assert.ok(started.every((e) => e.trigger === 'auto' && e.runId === result.runId));
       assert.equal(r.of('compaction-failed').length, 0);
-      assert.ok(r.server.requests.every((q) => q.status === 200), 'every request was valid for the API');
+      assert.ok(
+        r.server.requests.every((q) => q.status === 200),
+        'every request was valid for the API',
+      );
       assert.ok(
         r.server.messageRequests.some((q) => JSON.stringify(q.body.messages).includes('[Previous: used read_file]')),
         'micro-compaction replaced old results in a request',

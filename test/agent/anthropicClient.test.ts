@@ -28,12 +28,21 @@ const rawClient = (baseURL: string, apiKey = KEY) => new Anthropic({ apiKey, bas
 async function sdkError(
   server: LoopbackAnthropic,
   baseURL: string,
-  opts: { script?: ScriptedReply; model?: string; content?: string; apiKey?: string; signal?: AbortSignal; body?: Record<string, unknown> } = {},
+  opts: {
+    script?: ScriptedReply;
+    model?: string;
+    content?: string;
+    apiKey?: string;
+    signal?: AbortSignal;
+    body?: Record<string, unknown>;
+  } = {},
 ): Promise<unknown> {
   if (opts.script) server.queue.push(opts.script);
   const body = opts.body ?? { model: opts.model ?? MODEL, max_tokens: 100, messages: [{ role: 'user', content: opts.content ?? 'hello' }] };
   try {
-    await rawClient(baseURL, opts.apiKey).messages.create(body as unknown as Anthropic.MessageCreateParamsNonStreaming, { signal: opts.signal });
+    await rawClient(baseURL, opts.apiKey).messages.create(body as unknown as Anthropic.MessageCreateParamsNonStreaming, {
+      signal: opts.signal,
+    });
   } catch (e) {
     return e;
   }
@@ -66,7 +75,9 @@ describe('toLlmError classifies real SDK errors', () => {
 
   test('429 with retry-after-ms → retryAfterMs from that header, preferred over retry-after', async () => {
     await withServer({}, async (server, baseURL) => {
-      const e = await sdkError(server, baseURL, { script: reply.error(429, 'rate_limit_error', 'slow down', { retryAfterMs: 250, retryAfter: 9 }) });
+      const e = await sdkError(server, baseURL, {
+        script: reply.error(429, 'rate_limit_error', 'slow down', { retryAfterMs: 250, retryAfter: 9 }),
+      });
       const err = toLlmError(e);
       assert.equal(err.kind, 'rate_limit');
       assert.equal(err.retryAfterMs, 250);
@@ -76,9 +87,14 @@ describe('toLlmError classifies real SDK errors', () => {
   test('429 with retry-after as an HTTP date → the delay until that date', async () => {
     await withServer({}, async (server, baseURL) => {
       const when = new Date(Date.now() + 30_000).toUTCString();
-      const err = toLlmError(await sdkError(server, baseURL, { script: reply.error(429, 'rate_limit_error', 'slow down', { retryAfter: when }) }));
+      const err = toLlmError(
+        await sdkError(server, baseURL, { script: reply.error(429, 'rate_limit_error', 'slow down', { retryAfter: when }) }),
+      );
       assert.equal(err.kind, 'rate_limit');
-      assert.ok(err.retryAfterMs !== undefined && err.retryAfterMs > 25_000 && err.retryAfterMs <= 30_000, `retryAfterMs ${err.retryAfterMs}`);
+      assert.ok(
+        err.retryAfterMs !== undefined && err.retryAfterMs > 25_000 && err.retryAfterMs <= 30_000,
+        `retryAfterMs ${err.retryAfterMs}`,
+      );
     });
   });
 
@@ -133,7 +149,8 @@ describe('toLlmError classifies real SDK errors', () => {
 
   test('400 "input length and `max_tokens` exceed context limit" → prompt_too_long, the prompt limit being the window minus max_tokens', async () => {
     await withServer({}, async (server, baseURL) => {
-      const message = 'input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000, decrease input length or `max_tokens` and try again';
+      const message =
+        'input length and `max_tokens` exceed context limit: 199759 + 8192 > 200000, decrease input length or `max_tokens` and try again';
       const err = toLlmError(await sdkError(server, baseURL, { script: reply.error(400, 'invalid_request_error', message) }));
       assert.equal(err.kind, 'prompt_too_long');
       assert.equal(err.status, 400);
@@ -145,7 +162,8 @@ describe('toLlmError classifies real SDK errors', () => {
 
   test('400 context-limit error where max_tokens alone fills the window → other (no trim can help)', async () => {
     await withServer({}, async (server, baseURL) => {
-      const message = 'input length and `max_tokens` exceed context limit: 10 + 300000 > 200000, decrease input length or `max_tokens` and try again';
+      const message =
+        'input length and `max_tokens` exceed context limit: 10 + 300000 > 200000, decrease input length or `max_tokens` and try again';
       const err = toLlmError(await sdkError(server, baseURL, { script: reply.error(400, 'invalid_request_error', message) }));
       assert.equal(err.kind, 'other');
     });
@@ -193,7 +211,11 @@ describe('toLlmError classifies real SDK errors', () => {
     const port = await closedPort();
     let caught: unknown;
     try {
-      await rawClient(`http://127.0.0.1:${port}`).messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+      await rawClient(`http://127.0.0.1:${port}`).messages.create({
+        model: MODEL,
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'hi' }],
+      });
     } catch (e) {
       caught = e;
     }
@@ -222,7 +244,11 @@ describe('AnthropicLlmClient.complete', () => {
       const client = new AnthropicLlmClient({ apiKey: KEY, baseURL, model: MODEL });
       const answer = 'Here is the summary of the session so far.';
       server.queue.text(answer);
-      const res = await client.complete({ system: 'You summarize.', messages: [{ role: 'user', content: 'Summarize this please.' }], maxTokens: 321 });
+      const res = await client.complete({
+        system: 'You summarize.',
+        messages: [{ role: 'user', content: 'Summarize this please.' }],
+        maxTokens: 321,
+      });
       assert.equal(res.text, answer);
       assert.equal(res.stopReason, 'end_turn');
       const req = server.messageRequests[0] as ValidRequest;
@@ -280,7 +306,11 @@ describe('AnthropicLlmClient.complete', () => {
     await withServer({ contextWindows: { tiny: 10 } }, async (server, baseURL) => {
       const tiny = new AnthropicLlmClient({ apiKey: KEY, baseURL, model: 'tiny' });
       await assert.rejects(
-        tiny.complete({ system: 'system prompt words', messages: [{ role: 'user', content: 'many words here '.repeat(10) }], maxTokens: 50 }),
+        tiny.complete({
+          system: 'system prompt words',
+          messages: [{ role: 'user', content: 'many words here '.repeat(10) }],
+          maxTokens: 50,
+        }),
         (e: unknown) =>
           e instanceof LlmError &&
           e.kind === 'prompt_too_long' &&
@@ -290,7 +320,12 @@ describe('AnthropicLlmClient.complete', () => {
       const client = new AnthropicLlmClient({ apiKey: KEY, baseURL, model: MODEL });
       server.queue.hang();
       const controller = new AbortController();
-      const pending = client.complete({ system: 's', messages: [{ role: 'user', content: 'go' }], maxTokens: 50, signal: controller.signal });
+      const pending = client.complete({
+        system: 's',
+        messages: [{ role: 'user', content: 'go' }],
+        maxTokens: 50,
+        signal: controller.signal,
+      });
       await server.waitForRequests(2);
       controller.abort();
       await assert.rejects(pending, (e: unknown) => e instanceof LlmError && e.kind === 'aborted');

@@ -102,7 +102,12 @@ test('approval states, a rejection that outlives the result, and truncated badge
   ]);
   const waiting = log.get('tu_e');
   assert.ok(waiting?.kind === 'tool' && waiting.status === 'awaiting-approval' && waiting.diff?.path === 'a.ts');
-  effective.push({ id: 'u1', role: 'user', content: [], truncated: { results: [{ toolUseId: 'tu_e', toolName: 'edit_file', originalChars: 5000 }] } });
+  effective.push({
+    id: 'u1',
+    role: 'user',
+    content: [],
+    truncated: { results: [{ toolUseId: 'tu_e', toolName: 'edit_file', originalChars: 5000 }] },
+  });
   play([
     { type: 'tool-approval-resolved', runId, toolUseId: 'tu_e', approved: false, reason: 'no' },
     { type: 'tool-result', runId, toolUseId: 'tu_e', name: 'edit_file', output: 'Rejected: no', isError: true, cancelled: false },
@@ -116,7 +121,15 @@ test('approval states, a rejection that outlives the result, and truncated badge
 test('compactions become dividers; an undo marks its divider; failures and cancellations are told', () => {
   const { log, projector } = rig();
   const transcriptPath = '/t/1.jsonl';
-  const record = { id: 'cmp_1', strategy: 'recent-turns', trigger: 'manual', tokensBefore: 900, tokensAfter: 300, transcriptPath, archivedCount: 4 };
+  const record = {
+    id: 'cmp_1',
+    strategy: 'recent-turns',
+    trigger: 'manual',
+    tokensBefore: 900,
+    tokensAfter: 300,
+    transcriptPath,
+    archivedCount: 4,
+  };
   projector.compacted(record as CompactionRecord);
   projector.compactionUndone(record as CompactionRecord);
   projector.compactionFailed({ strategy: 'recursive-summarization', trigger: 'auto', reason: 'summary-failed', message: 'boom' });

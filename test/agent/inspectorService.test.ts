@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { planContextFor, strategyParamsFor } from '../../src/agent/engineSettings';
 import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
 import { InspectorService } from '../../src/agent/inspectorService';
-import { CharEstimateTokenizer, MemoizedMessageCounter, SessionFileStore, STRATEGIES, type CompactionPipeline, type Message } from '../../src/core';
+import {
+  CharEstimateTokenizer,
+  MemoizedMessageCounter,
+  SessionFileStore,
+  STRATEGIES,
+  type CompactionPipeline,
+  type Message,
+} from '../../src/core';
 
 function conversation(turns: number): Message[] {
   const out: Message[] = [];
@@ -45,7 +52,10 @@ test('the current session is editable and lists every strategy; an inspected fil
   assert.equal(current.sessionId, 's1');
   assert.equal(current.title, 'Inspected');
   assert.equal(current.rows.length, 6);
-  assert.deepEqual(current.strategies.map((s) => s.name), STRATEGIES.map((s) => s.name));
+  assert.deepEqual(
+    current.strategies.map((s) => s.name),
+    STRATEGIES.map((s) => s.name),
+  );
   assert.equal(current.canUndo, false);
 
   const file = service.sessionFor('/tmp/other.jsonl', conversation(2), conversation(2));

@@ -86,8 +86,14 @@ test('dispose disposes the agent and writes the chat log; reopening the session 
 
   const again = open(id);
   assert.equal(again.session.id, id);
-  assert.deepEqual(again.session.messages.map((m) => m.id), ['u1']);
-  assert.deepEqual(again.chatLog.all().map((i) => i.kind), ['user']);
+  assert.deepEqual(
+    again.session.messages.map((m) => m.id),
+    ['u1'],
+  );
+  assert.deepEqual(
+    again.chatLog.all().map((i) => i.kind),
+    ['user'],
+  );
   again.dispose();
 });
 
@@ -95,10 +101,19 @@ test('agentFor reuses the agent for the same key and replaces it for another; dr
   const { open } = rig();
   const scope = open();
   const first = fakeAgent();
-  assert.equal(scope.agentFor('k1', () => first), first);
-  assert.equal(scope.agentFor('k1', () => assert.fail('not rebuilt for the same key')), first);
+  assert.equal(
+    scope.agentFor('k1', () => first),
+    first,
+  );
+  assert.equal(
+    scope.agentFor('k1', () => assert.fail('not rebuilt for the same key')),
+    first,
+  );
   const second = fakeAgent();
-  assert.equal(scope.agentFor('k2', () => second), second);
+  assert.equal(
+    scope.agentFor('k2', () => second),
+    second,
+  );
   assert.equal(first.disposed, true);
   assert.equal(scope.agent, second);
   scope.dropAgent();
@@ -108,7 +123,7 @@ test('agentFor reuses the agent for the same key and replaces it for another; dr
   scope.dispose();
 });
 
-test('isAwaitingApproval reads the tool card state in this session\'s chat', () => {
+test("isAwaitingApproval reads the tool card state in this session's chat", () => {
   const { open } = rig();
   const scope = open();
   scope.chatLog.upsert({ kind: 'tool', id: 'tu_1', name: 'edit_file', input: '', status: 'awaiting-approval' });

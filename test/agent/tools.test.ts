@@ -3,7 +3,18 @@
 // process-tree kill), read-only mode, and the line diff.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffLines, splitLines, unifiedDiff } from '../../src/agent/diff';
@@ -76,7 +87,8 @@ function harness(decide: (req: ApprovalRequest) => ApprovalDecision | Promise<Ap
 }
 
 const tools = () => new WorkspaceTools({ root: ws, limits: { killGraceMs: 200 } });
-const exec = (name: string, input: unknown, h: Harness = harness(), t = tools()): Promise<ToolResult> => t.execute({ id: 'toolu_test', name, input }, h.ctx);
+const exec = (name: string, input: unknown, h: Harness = harness(), t = tools()): Promise<ToolResult> =>
+  t.execute({ id: 'toolu_test', name, input }, h.ctx);
 
 describe('path confinement', () => {
   const hostile: Array<[string, string]> = [
@@ -172,7 +184,10 @@ describe('read_file', () => {
     assert.match((await exec('read_file', { path: 'src' })).content, /is a folder; use list_files/);
     assert.match((await exec('read_file', { path: 'nope.ts' })).content, /no such file: nope.ts/);
     assert.match((await exec('read_file', { path: 'src/a.ts', start_line: 9 })).content, /past the end of src\/a.ts \(4 lines\)/);
-    assert.match((await exec('read_file', { path: 'src/a.ts', start_line: 3, end_line: 2 })).content, /end_line \(2\) is before start_line \(3\)/);
+    assert.match(
+      (await exec('read_file', { path: 'src/a.ts', start_line: 3, end_line: 2 })).content,
+      /end_line \(2\) is before start_line \(3\)/,
+    );
     assert.match((await exec('read_file', { path: 'src/a.ts', start_line: 0 })).content, /start_line must be at least 1/);
     assert.match((await exec('read_file', {})).content, /path must be a string/);
   });
@@ -217,7 +232,10 @@ describe('search', () => {
 
   test('case_sensitive, regex, path and max_results', async () => {
     assert.deepEqual((await exec('search', { query: 'NEEDLE', case_sensitive: true })).content.split('\n'), ['src/b.ts:2: // NEEDLE here']);
-    assert.match((await exec('search', { query: 'add\\(\\d, \\d\\)', regex: true })).content, /^src\/b\.ts:3: console\.log\(add\(1, 2\)\);$/);
+    assert.match(
+      (await exec('search', { query: 'add\\(\\d, \\d\\)', regex: true })).content,
+      /^src\/b\.ts:3: console\.log\(add\(1, 2\)\);$/,
+    );
     assert.match((await exec('search', { query: 'needle', path: 'src/deep' })).content, /^src\/deep\/c\.ts:1:/);
     assert.match((await exec('search', { query: 'export', path: 'src/a.ts' })).content, /src\/a\.ts:1: .*\nsrc\/a\.ts:2: /);
     const capped = await exec('search', { query: 'e', max_results: 2 });
@@ -235,7 +253,10 @@ describe('search', () => {
   });
 
   test('reports no matches, a bad regex and large files clearly', async () => {
-    assert.match((await exec('search', { query: 'zebra-not-there' })).content, /^No matches for "zebra-not-there" in \. \(\d+ files searched\)\.$/);
+    assert.match(
+      (await exec('search', { query: 'zebra-not-there' })).content,
+      /^No matches for "zebra-not-there" in \. \(\d+ files searched\)\.$/,
+    );
     assert.match((await exec('search', { query: '(', regex: true })).content, /invalid regular expression/);
     const limit = statSync(join(ws, 'src', 'b.ts')).size;
     assert.ok(statSync(join(ws, 'src', 'a.ts')).size > limit);
@@ -268,7 +289,11 @@ describe('edit_file and write_file', () => {
 
   test('a rejected edit leaves the file unchanged and tells the model why', async () => {
     writeFileSync(join(ws, 'keep.ts'), 'let x = 1;\n');
-    const r = await exec('edit_file', { path: 'keep.ts', old_string: 'let', new_string: 'var' }, harness(() => ({ approved: false, reason: 'keep let' })));
+    const r = await exec(
+      'edit_file',
+      { path: 'keep.ts', old_string: 'let', new_string: 'var' },
+      harness(() => ({ approved: false, reason: 'keep let' })),
+    );
     assert.equal(r.isError, true);
     assert.equal(r.content, 'The user rejected this change to keep.ts: keep let The file was not changed.');
     assert.equal(readFileSync(join(ws, 'keep.ts'), 'utf8'), 'let x = 1;\n');
@@ -290,7 +315,10 @@ describe('edit_file and write_file', () => {
     assert.equal(all.content, 'Edited dup.ts: 2 replacements.');
     assert.equal(readFileSync(join(ws, 'dup.ts'), 'utf8'), 'qux();\nqux();\nbar();\n');
     assert.match(h.requests[0].title, /\(2 replacements\)/);
-    assert.match((await exec('edit_file', { path: 'none.ts', old_string: 'a', new_string: 'b' })).content, /no such file: none.ts \(use write_file/);
+    assert.match(
+      (await exec('edit_file', { path: 'none.ts', old_string: 'a', new_string: 'b' })).content,
+      /no such file: none.ts \(use write_file/,
+    );
   });
 
   test('edits with LF strings apply to CRLF files, keeping CRLF; special $ patterns are literal', async () => {
@@ -302,10 +330,14 @@ describe('edit_file and write_file', () => {
 
   test('a file changed while waiting for approval is not overwritten', async () => {
     writeFileSync(join(ws, 'race.ts'), 'v1\n');
-    const r = await exec('edit_file', { path: 'race.ts', old_string: 'v1', new_string: 'v2' }, harness(() => {
-      writeFileSync(join(ws, 'race.ts'), 'someone else\n');
-      return { approved: true };
-    }));
+    const r = await exec(
+      'edit_file',
+      { path: 'race.ts', old_string: 'v1', new_string: 'v2' },
+      harness(() => {
+        writeFileSync(join(ws, 'race.ts'), 'someone else\n');
+        return { approved: true };
+      }),
+    );
     assert.equal(r.isError, true);
     assert.match(r.content, /changed on disk while waiting for approval/);
     assert.equal(readFileSync(join(ws, 'race.ts'), 'utf8'), 'someone else\n');
@@ -326,7 +358,11 @@ describe('edit_file and write_file', () => {
   });
 
   test('write_file rejected creates nothing; overwriting shows the diff against the old content', async () => {
-    const r = await exec('write_file', { path: 'never.txt', content: 'x' }, harness(() => ({ approved: false })));
+    const r = await exec(
+      'write_file',
+      { path: 'never.txt', content: 'x' },
+      harness(() => ({ approved: false })),
+    );
     assert.equal(r.isError, true);
     assert.equal(r.content, 'The user rejected this change to never.txt. The file was not changed.');
     assert.equal(existsSync(join(ws, 'never.txt')), false);
@@ -372,7 +408,11 @@ describe('run_command', () => {
   });
 
   test('a rejected command does not run', async () => {
-    const r = await exec('run_command', { command: 'touch ran.marker' }, harness(() => ({ approved: false, reason: 'not now' })));
+    const r = await exec(
+      'run_command',
+      { command: 'touch ran.marker' },
+      harness(() => ({ approved: false, reason: 'not now' })),
+    );
     assert.equal(r.isError, true);
     assert.equal(r.content, 'The user rejected running this command: not now');
     assert.equal(existsSync(join(ws, 'ran.marker')), false);
@@ -432,7 +472,10 @@ describe('compact, read-only mode and bad calls', () => {
 
   test('read-only mode offers only read tools and refuses edit, write and run even when called', async () => {
     const ro = new WorkspaceTools({ root: ws, readOnly: true });
-    assert.deepEqual(ro.definitions().map((d) => d.name), [...READ_ONLY_TOOLS]);
+    assert.deepEqual(
+      ro.definitions().map((d) => d.name),
+      [...READ_ONLY_TOOLS],
+    );
     const h = harness();
     for (const [name, input] of [
       ['edit_file', { path: 'src/a.ts', old_string: 'a = 1', new_string: 'a = 2' }],
@@ -464,9 +507,17 @@ describe('compact, read-only mode and bad calls', () => {
 
   test('the registry offers every tool once, in order; only read_file, list_files, search and compact are read-only', async () => {
     const all = ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact'];
-    assert.deepEqual(tools().definitions().map((d) => d.name), all);
+    assert.deepEqual(
+      tools()
+        .definitions()
+        .map((d) => d.name),
+      all,
+    );
     assert.deepEqual([...READ_ONLY_TOOLS], ['read_file', 'list_files', 'search', 'compact']);
-    assert.deepEqual(new WorkspaceTools({ root: ws, readOnly: true }).definitions().map((d) => d.name), [...READ_ONLY_TOOLS]);
+    assert.deepEqual(
+      new WorkspaceTools({ root: ws, readOnly: true }).definitions().map((d) => d.name),
+      [...READ_ONLY_TOOLS],
+    );
     // A name that is a key of every object is still an unknown tool.
     for (const name of ['toString', 'constructor', '__proto__']) {
       const r = await exec(name, {});
@@ -478,12 +529,15 @@ describe('compact, read-only mode and bad calls', () => {
 
 describe('diff', () => {
   function apply(a: string[], edits: ReturnType<typeof diffLines>): { from: string[]; to: string[] } {
-    return { from: edits.filter((e) => e.op !== 'insert').map((e) => e.line), to: edits.filter((e) => e.op !== 'delete').map((e) => e.line) };
+    return {
+      from: edits.filter((e) => e.op !== 'insert').map((e) => e.line),
+      to: edits.filter((e) => e.op !== 'delete').map((e) => e.line),
+    };
   }
 
   test('the edit script reproduces both sides and is minimal on random inputs', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (let n = 0; n < 300; n++) {
       const a = Array.from({ length: Math.floor(rand() * 12) }, () => `${'abc'[Math.floor(rand() * 3)]}\n`);
       const b = Array.from({ length: Math.floor(rand() * 12) }, () => `${'abc'[Math.floor(rand() * 3)]}\n`);

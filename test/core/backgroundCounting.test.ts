@@ -18,8 +18,47 @@ const tiktoken = new JsTiktokenTokenizer();
 
 /** Fragments that meet at line starts in every way the o200k pre-tokenizer cares about. */
 const FRAGMENTS = [
-  '\n', '\n', '\n', '\r\n', '\n\n', ' ', '  ', '     ', '\t', '\v', '\u3000', '/', '//', '*/', '/*', '}', '{', ');', ':', "'s", "'", '"', '.', '-', '+',
-  'foo', 'Bar', 'BAZ', 'x', '123', '4567', 'é', 'Ünï', '日本語', '中文', '🚀', '\u00a0', '\u2028', '<|endoftext|>', '\\n', '#',
+  '\n',
+  '\n',
+  '\n',
+  '\r\n',
+  '\n\n',
+  ' ',
+  '  ',
+  '     ',
+  '\t',
+  '\v',
+  '\u3000',
+  '/',
+  '//',
+  '*/',
+  '/*',
+  '}',
+  '{',
+  ');',
+  ':',
+  "'s",
+  "'",
+  '"',
+  '.',
+  '-',
+  '+',
+  'foo',
+  'Bar',
+  'BAZ',
+  'x',
+  '123',
+  '4567',
+  'é',
+  'Ünï',
+  '日本語',
+  '中文',
+  '🚀',
+  '\u00a0',
+  '\u2028',
+  '<|endoftext|>',
+  '\\n',
+  '#',
 ];
 const codeLike = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 400 }).map((parts) => parts.join(''));
 
@@ -71,7 +110,18 @@ test('counting the pieces gives exactly the count of the whole text (js-tiktoken
 });
 
 test('counting the pieces is exact on long runs too (the long-run guard finds the same runs)', () => {
-  const text = ['a'.repeat(700), ' '.repeat(600) + '\n', '-'.repeat(900), '\nfoo', '日'.repeat(300), '\n/x\n', 'y', ' '.repeat(200), ' '.repeat(300) + 'z', '\t'.repeat(255) + 'w'].join('\n');
+  const text = [
+    'a'.repeat(700),
+    ' '.repeat(600) + '\n',
+    '-'.repeat(900),
+    '\nfoo',
+    '日'.repeat(300),
+    '\n/x\n',
+    'y',
+    ' '.repeat(200),
+    ' '.repeat(300) + 'z',
+    '\t'.repeat(255) + 'w',
+  ].join('\n');
   for (const maxChars of [5, 64, 300, 1_000]) assert.equal(sumOfPieces(gpt, text, maxChars), gpt.countText(text));
 });
 
@@ -108,7 +158,9 @@ test('already memoized messages are not counted again', async () => {
 });
 
 test('the count yields to the event loop between slices, so other work runs meanwhile', async () => {
-  const text = Array.from({ length: 20_000 }, (_, i) => `${String(i).padStart(6)}\tconst value${i} = compute(${i}, "item ${i}");`).join('\n');
+  const text = Array.from({ length: 20_000 }, (_, i) => `${String(i).padStart(6)}\tconst value${i} = compute(${i}, "item ${i}");`).join(
+    '\n',
+  );
   const messages: Message[] = [
     { id: 'u1', role: 'user', content: 'read it' },
     { id: 'a1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'big.ts' } }] },
@@ -133,9 +185,15 @@ test('the count yields to the event loop between slices, so other work runs mean
 test('reports progress after each slice and ends at the total', async () => {
   const messages = syntheticSession({ messages: 80, seed: 3 });
   const seen: number[] = [];
-  const result = await countMessagesInBackground(new MemoizedMessageCounter(gpt), messages, { sliceMs: 0, onProgress: (p) => seen.push(p.done) });
+  const result = await countMessagesInBackground(new MemoizedMessageCounter(gpt), messages, {
+    sliceMs: 0,
+    onProgress: (p) => seen.push(p.done),
+  });
   assert.ok(seen.length > 1);
-  assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+  );
   assert.equal(seen[seen.length - 1], messages.length);
   assert.ok(result.tokens > 0);
 });
@@ -145,7 +203,11 @@ test('an abort stops the count between slices; what was counted stays memoized',
   const counter = new MemoizedMessageCounter(gpt);
   const controller = new AbortController();
   await assert.rejects(
-    countMessagesInBackground(counter, messages, { sliceMs: 0, signal: controller.signal, onProgress: (p) => p.done >= 20 && controller.abort() }),
+    countMessagesInBackground(counter, messages, {
+      sliceMs: 0,
+      signal: controller.signal,
+      onProgress: (p) => p.done >= 20 && controller.abort(),
+    }),
     (e: unknown) => e instanceof CountAbortedError && e.done >= 20 && e.done < messages.length,
   );
   assert.ok(counter.peek(messages[0]) !== undefined);

@@ -14,7 +14,10 @@ function seeded(): { dir: string; before: Message[] } {
   const dir = mkdtempSync(join(tmpdir(), 'sp-crash-'));
   const log = new SessionFileStore(join(dir, 'sessions')).create('s');
   for (let t = 0; t < 5; t++) {
-    log.append({ id: `u${t}`, role: 'user', content: `prompt ${t}` }, { id: `a${t}`, role: 'assistant', content: [{ type: 'text', text: `answer ${t}` }] });
+    log.append(
+      { id: `u${t}`, role: 'user', content: `prompt ${t}` },
+      { id: `a${t}`, role: 'assistant', content: [{ type: 'text', text: `answer ${t}` }] },
+    );
   }
   return { dir, before: [...log.messages] };
 }
@@ -48,7 +51,10 @@ test('killed right after the swap: the new history is complete and the transcrip
   crashAt(dir, 'after-commit');
   const { log, errors } = new SessionFileStore(join(dir, 'sessions')).load('s');
   assert.deepEqual(errors, []);
-  assert.deepEqual(log.messages.map((m) => m.id), ['u3', 'a3', 'u4', 'a4']);
+  assert.deepEqual(
+    log.messages.map((m) => m.id),
+    ['u3', 'a3', 'u4', 'a4'],
+  );
   assert.ok(existsSync(join(dir, '.transcripts')));
   const [transcript] = readdirSync(join(dir, '.transcripts'));
   assert.deepEqual(restoreTranscript(join(dir, '.transcripts', transcript)), before);

@@ -25,9 +25,12 @@ function load(name: string): ImportResult {
 
 /** A compact picture of a message: role, then its block types (tool ids after a colon). */
 function shape(m: Message): string {
-  const blocks = typeof m.content === 'string'
-    ? ['string']
-    : m.content.map((b) => (b.type === 'tool_use' ? `tool_use:${b.id}` : b.type === 'tool_result' ? `tool_result:${b.tool_use_id}` : b.type));
+  const blocks =
+    typeof m.content === 'string'
+      ? ['string']
+      : m.content.map((b) =>
+          b.type === 'tool_use' ? `tool_use:${b.id}` : b.type === 'tool_result' ? `tool_result:${b.tool_use_id}` : b.type,
+        );
   return `${m.role} ${blocks.join(',')}`;
 }
 
@@ -70,7 +73,10 @@ test('splitpoint session: header, blank line, parallel tool calls', () => {
     'user tool_result:toolu_02Fix,tool_result:toolu_03Tst',
     'assistant string',
   ]);
-  assert.deepEqual(r.messages.map((m) => m.id), ['m_01', 'm_02', 'm_03', 'm_04', 'm_05', 'm_06']);
+  assert.deepEqual(
+    r.messages.map((m) => m.id),
+    ['m_01', 'm_02', 'm_03', 'm_04', 'm_05', 'm_06'],
+  );
   assert.equal(r.messages[0].createdAt, 1761732901000);
   assert.deepEqual(r.warnings, []);
   assertValid(r.messages);
@@ -89,7 +95,13 @@ test('splitpoint transcript without header keeps synthetic and truncation metada
 });
 
 test('serializeSplitpointJsonl round-trips exactly', () => {
-  for (const name of ['splitpoint-session.jsonl', 'splitpoint-transcript.jsonl', 'claude-code-session.jsonl', 'codex-rollout.jsonl', 'anthropic-request.json']) {
+  for (const name of [
+    'splitpoint-session.jsonl',
+    'splitpoint-transcript.jsonl',
+    'claude-code-session.jsonl',
+    'codex-rollout.jsonl',
+    'anthropic-request.json',
+  ]) {
     const original = load(name).messages;
     const text = serializeSplitpointJsonl(original, { sessionId: `round-${name}`, createdAt: 1761732900000 });
     const back = importSession(text, 'round.jsonl');
@@ -118,7 +130,10 @@ test('splitpoint: duplicate ids are reported, CRLF and a BOM are accepted', () =
 test('anthropic request body: messages imported, system/tools ignored, ids imp_<index>', () => {
   const r = load('anthropic-request.json');
   assert.equal(r.format, 'anthropic-json');
-  assert.deepEqual(r.messages.map((m) => m.id), ['imp_0', 'imp_1', 'imp_2', 'imp_3', 'imp_4', 'imp_5']);
+  assert.deepEqual(
+    r.messages.map((m) => m.id),
+    ['imp_0', 'imp_1', 'imp_2', 'imp_3', 'imp_4', 'imp_5'],
+  );
   assert.deepEqual(r.messages.map(shape), [
     'user string',
     'assistant thinking,text,tool_use:toolu_01Flag',
@@ -136,7 +151,12 @@ test('anthropic request body: messages imported, system/tools ignored, ids imp_<
 test('anthropic bare array of messages', () => {
   const r = load('anthropic-messages.json');
   assert.equal(r.format, 'anthropic-json');
-  assert.deepEqual(r.messages.map(shape), ['user text', 'assistant tool_use:toolu_01Todo', 'user tool_result:toolu_01Todo', 'assistant string']);
+  assert.deepEqual(r.messages.map(shape), [
+    'user text',
+    'assistant tool_use:toolu_01Todo',
+    'user tool_result:toolu_01Todo',
+    'assistant string',
+  ]);
   assertValid(r.messages);
 });
 
@@ -147,7 +167,9 @@ test('anthropic: an invalid request is imported with warnings', () => {
   ]);
   const r = importSession(text, 'req.json');
   assert.equal(r.messages.length, 2);
-  assert.deepEqual(r.warnings, ['req.json: not a valid Messages API request: messages[1]: tool_use toolu_x has no tool_result in the next message']);
+  assert.deepEqual(r.warnings, [
+    'req.json: not a valid Messages API request: messages[1]: tool_use toolu_x has no tool_result in the next message',
+  ]);
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -214,14 +236,44 @@ function claudeLine(fields: Record<string, unknown>): string {
 test('claude code: blocks of one response interleaved with their results stay one message', () => {
   const lines = [
     claudeLine({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'check both files' } }),
-    claudeLine({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }] } }),
-    claudeLine({ type: 'user', uuid: 'r1', parentUuid: 'a1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'A' }] } }),
-    claudeLine({ type: 'assistant', uuid: 'a2', parentUuid: 'r1', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'Read', input: { file_path: 'b' } }] } }),
-    claudeLine({ type: 'user', uuid: 'r2', parentUuid: 'a2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'B', is_error: null }] } }),
-    claudeLine({ type: 'assistant', uuid: 'a3', parentUuid: 'r2', message: { id: 'msg_2', role: 'assistant', content: [{ type: 'text', text: 'Both read.' }] } }),
+    claudeLine({
+      type: 'assistant',
+      uuid: 'a1',
+      parentUuid: 'u1',
+      message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'a' } }] },
+    }),
+    claudeLine({
+      type: 'user',
+      uuid: 'r1',
+      parentUuid: 'a1',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'A' }] },
+    }),
+    claudeLine({
+      type: 'assistant',
+      uuid: 'a2',
+      parentUuid: 'r1',
+      message: { id: 'msg_1', role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'Read', input: { file_path: 'b' } }] },
+    }),
+    claudeLine({
+      type: 'user',
+      uuid: 'r2',
+      parentUuid: 'a2',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'B', is_error: null }] },
+    }),
+    claudeLine({
+      type: 'assistant',
+      uuid: 'a3',
+      parentUuid: 'r2',
+      message: { id: 'msg_2', role: 'assistant', content: [{ type: 'text', text: 'Both read.' }] },
+    }),
   ];
   const r = importSession(lines.join('\n'), 'interleaved.jsonl');
-  assert.deepEqual(r.messages.map(shape), ['user string', 'assistant tool_use:t1,tool_use:t2', 'user tool_result:t1,tool_result:t2', 'assistant text']);
+  assert.deepEqual(r.messages.map(shape), [
+    'user string',
+    'assistant tool_use:t1,tool_use:t2',
+    'user tool_result:t1,tool_result:t2',
+    'assistant text',
+  ]);
   assert.equal('is_error' in blocksOf(r.messages[2])[1], false, 'a null is_error is dropped');
   assert.deepEqual(r.warnings, []);
   assertValid(r.messages);
@@ -230,9 +282,29 @@ test('claude code: blocks of one response interleaved with their results stay on
 test('claude code: lines without parentUuid links are read linearly; orphan results dropped; API-error lines skipped', () => {
   const lines = [
     JSON.stringify({ type: 'user', uuid: 'u1', message: { role: 'user', content: 'hello' } }),
-    JSON.stringify({ type: 'user', uuid: 'r0', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nope', content: 'x' }] } }),
-    JSON.stringify({ type: 'assistant', uuid: 'e1', isApiErrorMessage: true, message: { id: 'x', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 529 Overloaded' }] } }),
-    JSON.stringify({ type: 'assistant', uuid: 'a1', message: { id: 'msg_1', role: 'assistant', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: '  \n' }] } }),
+    JSON.stringify({
+      type: 'user',
+      uuid: 'r0',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'nope', content: 'x' }] },
+    }),
+    JSON.stringify({
+      type: 'assistant',
+      uuid: 'e1',
+      isApiErrorMessage: true,
+      message: { id: 'x', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 529 Overloaded' }] },
+    }),
+    JSON.stringify({
+      type: 'assistant',
+      uuid: 'a1',
+      message: {
+        id: 'msg_1',
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: '  \n' },
+        ],
+      },
+    }),
   ];
   const r = importSession(lines.join('\n'), 'linear.jsonl');
   assert.equal(r.format, 'claude-code-jsonl');
@@ -243,8 +315,22 @@ test('claude code: lines without parentUuid links are read linearly; orphan resu
 
 test('claude code: a sub-agent transcript (all sidechain) imports its own chain', () => {
   const lines = [
-    claudeLine({ type: 'user', uuid: 's1', parentUuid: null, isSidechain: true, agentId: '6e067db7', message: { role: 'user', content: 'Find the leap-year tests' } }),
-    claudeLine({ type: 'assistant', uuid: 's2', parentUuid: 's1', isSidechain: true, agentId: '6e067db7', message: { id: 'msg_s', role: 'assistant', content: [{ type: 'text', text: 'Two, in test/date.test.ts.' }] } }),
+    claudeLine({
+      type: 'user',
+      uuid: 's1',
+      parentUuid: null,
+      isSidechain: true,
+      agentId: '6e067db7',
+      message: { role: 'user', content: 'Find the leap-year tests' },
+    }),
+    claudeLine({
+      type: 'assistant',
+      uuid: 's2',
+      parentUuid: 's1',
+      isSidechain: true,
+      agentId: '6e067db7',
+      message: { id: 'msg_s', role: 'assistant', content: [{ type: 'text', text: 'Two, in test/date.test.ts.' }] },
+    }),
   ];
   const r = importSession(lines.join('\n'), 'agent-6e067db7.jsonl');
   assert.deepEqual(r.messages.map(shape), ['user string', 'assistant text']);
@@ -277,16 +363,24 @@ test('codex rollout: injections, reasoning and events skipped; parallel calls gr
     'user tool_result:call_C1patch',
     'assistant text',
   ]);
-  assert.deepEqual(r.messages.map((m) => m.id), ['codex_5', 'codex_10', 'codex_12', 'codex_13', 'codex_16', 'codex_18', 'codex_19', 'codex_21']);
+  assert.deepEqual(
+    r.messages.map((m) => m.id),
+    ['codex_5', 'codex_10', 'codex_12', 'codex_13', 'codex_16', 'codex_18', 'codex_19', 'codex_21'],
+  );
   assert.equal(r.messages[0].content, 'The checkout total is wrong when a coupon is applied. Please fix it.');
   assert.equal(r.messages[0].createdAt, Date.parse('2025-10-29T10:15:09.840Z'));
   // function_call arguments parsed; custom tool input kept as a string field.
-  assert.deepEqual(toolUseBlock(r.messages[1], 'call_Q3x1Rg0f').input, { command: ['bash', '-lc', 'rg -n "coupon" src'], workdir: '/home/dev/shop' });
+  assert.deepEqual(toolUseBlock(r.messages[1], 'call_Q3x1Rg0f').input, {
+    command: ['bash', '-lc', 'rg -n "coupon" src'],
+    workdir: '/home/dev/shop',
+  });
   assert.match(String((toolUseBlock(r.messages[5], 'call_C1patch').input as { input: string }).input), /^\*\*\* Begin Patch/);
   // String output kept verbatim; content-item output becomes text blocks.
   const results = blocksOf(r.messages[4]) as Array<{ content?: unknown }>;
   assert.equal(typeof results[0].content, 'string');
-  assert.deepEqual(results[1].content, [{ type: 'text', text: 'export function applyCoupon(total: number, c: Coupon) {\n  return total - total * c.percent / 100;\n}\n' }]);
+  assert.deepEqual(results[1].content, [
+    { type: 'text', text: 'export function applyCoupon(total: number, c: Coupon) {\n  return total - total * c.percent / 100;\n}\n' },
+  ]);
   const allText = r.messages.map((m) => JSON.stringify(m.content)).join('\n');
   for (const hidden of ['environment_context', 'user_instructions', 'permissions instructions', 'Searching for coupon handling']) {
     assert.ok(!allText.includes(hidden), `${hidden} must not be imported`);
@@ -307,7 +401,12 @@ test('codex rollout: bad arguments, stray output, interrupted call, compaction',
     'user string',
   ]);
   assert.deepEqual(toolUseBlock(r.messages[1], 'call_M1migrate').input, { raw: '{"command": ["bash", "-lc", "npm run migrate"' });
-  assert.deepEqual(blocksOf(r.messages[2])[0], { type: 'tool_result', tool_use_id: 'call_M1migrate', content: 'error: relation "users" already exists', is_error: true });
+  assert.deepEqual(blocksOf(r.messages[2])[0], {
+    type: 'tool_result',
+    tool_use_id: 'call_M1migrate',
+    content: 'error: relation "users" already exists',
+    is_error: true,
+  });
   assert.equal(r.messages[4].synthetic, 'summary');
   assert.deepEqual(r.warnings, [
     'codex-interrupted.jsonl:3: arguments of tool call call_M1migrate (shell) are not valid JSON; kept as {"raw": …}',
@@ -320,8 +419,17 @@ test('codex rollout: bad arguments, stray output, interrupted call, compaction',
 test('codex legacy rollout (bare items, state markers, {content, success} output)', () => {
   const r = load('codex-legacy.jsonl');
   assert.equal(r.format, 'codex-rollout-jsonl');
-  assert.deepEqual(r.messages.map(shape), ['user string', 'assistant tool_use:call_L1make', 'user tool_result:call_L1make', 'assistant text']);
-  assert.deepEqual(blocksOf(r.messages[2])[0], { type: 'tool_result', tool_use_id: 'call_L1make', content: 'release:\n\t./scripts/bump.sh && git push --tags\n' });
+  assert.deepEqual(r.messages.map(shape), [
+    'user string',
+    'assistant tool_use:call_L1make',
+    'user tool_result:call_L1make',
+    'assistant text',
+  ]);
+  assert.deepEqual(blocksOf(r.messages[2])[0], {
+    type: 'tool_result',
+    tool_use_id: 'call_L1make',
+    content: 'release:\n\t./scripts/bump.sh && git push --tags\n',
+  });
   assert.deepEqual(r.warnings, []);
   assertValid(r.messages);
 });
@@ -329,19 +437,26 @@ test('codex legacy rollout (bare items, state markers, {content, success} output
 test('codex: injected context parts are dropped from a message that also holds the prompt; images mapped', () => {
   const item = (payload: unknown) => JSON.stringify({ timestamp: '2025-10-29T10:00:00.000Z', type: 'response_item', payload });
   const text = [
-    item({ type: 'message', role: 'user', content: [
-      { type: 'input_text', text: '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>use pnpm</INSTRUCTIONS>' },
-      { type: 'input_text', text: '<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>' },
-      { type: 'input_text', text: 'What is in this screenshot?' },
-      { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
-    ] }),
+    item({
+      type: 'message',
+      role: 'user',
+      content: [
+        { type: 'input_text', text: '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>use pnpm</INSTRUCTIONS>' },
+        { type: 'input_text', text: '<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>' },
+        { type: 'input_text', text: 'What is in this screenshot?' },
+        { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=' },
+      ],
+    }),
     item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'A login form.' }] }),
     item({ type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: 'c1' }),
     item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'stop, never mind' }] }),
   ].join('\n');
   const r = importSession(text, 'rollout-x.jsonl');
   assert.deepEqual(r.messages.map(shape), ['user text,image', 'assistant text', 'user string']);
-  assert.deepEqual(blocksOf(r.messages[0])[1], { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } });
+  assert.deepEqual(blocksOf(r.messages[0])[1], {
+    type: 'image',
+    source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' },
+  });
   assert.deepEqual(r.warnings, ['rollout-x.jsonl:3: tool call c1 (shell) has no result; dropped']);
   assertValid(r.messages);
 });
@@ -429,7 +544,10 @@ test('malformed: empty file', () => {
   assert.equal(e.line, undefined);
   assert.equal(e.field, undefined);
   assert.equal(e.message, 'empty.jsonl: the file is empty');
-  assert.throws(() => detectFormat('', 'blank.json'), (err: unknown) => err instanceof ImportError && err.message === 'blank.json: the file is empty');
+  assert.throws(
+    () => detectFormat('', 'blank.json'),
+    (err: unknown) => err instanceof ImportError && err.message === 'blank.json: the file is empty',
+  );
 });
 
 test('malformed: unknown format lists the supported ones', () => {
@@ -468,7 +586,10 @@ test('malformed: a JSONL line that is not an object, a bad line after good ones,
   assert.equal(splitRole.line, 3);
   assert.equal(splitRole.field, 'role');
 
-  const claudeRole = importError(claudeLine({ type: 'user', uuid: 'u', parentUuid: null, message: { role: 'assistant', content: 'x' } }), 'cc.jsonl');
+  const claudeRole = importError(
+    claudeLine({ type: 'user', uuid: 'u', parentUuid: null, message: { role: 'assistant', content: 'x' } }),
+    'cc.jsonl',
+  );
   assert.equal(claudeRole.line, 1);
   assert.equal(claudeRole.field, 'message.role');
 });

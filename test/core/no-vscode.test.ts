@@ -10,14 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  coreInternalsImportedFromOutside,
-  importCycles,
-  moduleGraph,
-  reachableFrom,
-  sourceFiles,
-  type ModuleGraph,
-} from './moduleGraph';
+import { coreInternalsImportedFromOutside, importCycles, moduleGraph, reachableFrom, sourceFiles, type ModuleGraph } from './moduleGraph';
 
 const WEBVIEW_ENTRIES = ['webview/chat/main.tsx', 'webview/inspector/main.tsx'];
 const HOST_ENTRIES = ['src/extension/extension.ts', 'src/cli.ts'];
@@ -48,7 +41,10 @@ test('no module under src/core imports vscode, directly or transitively', async 
 test('outside src/core, code imports the engine only through src/core/index.ts (type-only imports included)', async () => {
   const graph = await projectGraph();
   assert.ok(graph.has('src/core/index.ts'), 'the host reaches the engine');
-  assert.ok([...graph.keys()].some((f) => f.startsWith('webview/')), 'the webviews are part of the graph');
+  assert.ok(
+    [...graph.keys()].some((f) => f.startsWith('webview/')),
+    'the webviews are part of the graph',
+  );
   assert.deepEqual(coreInternalsImportedFromOutside(graph), []);
 });
 
@@ -61,14 +57,21 @@ test('nothing reachable from src/agent imports vscode or webview code', async ()
 
 test('there are no import cycles among the files under src/', async () => {
   const graph = await projectGraph();
-  assert.deepEqual(importCycles(graph, (f) => f.startsWith('src/')), []);
+  assert.deepEqual(
+    importCycles(graph, (f) => f.startsWith('src/')),
+    [],
+  );
 });
 
 // ---------------------------------------------------------------------------------------------------
 // The checkers catch what they are meant to catch.
 
 test('the vscode import check does catch an import of vscode', async () => {
-  const graph = await moduleGraph([], { contents: "import * as vscode from 'vscode'; export const x = vscode;", resolveDir: '.', loader: 'ts' });
+  const graph = await moduleGraph([], {
+    contents: "import * as vscode from 'vscode'; export const x = vscode;",
+    resolveDir: '.',
+    loader: 'ts',
+  });
   assert.deepEqual(hostOnlyImports(graph, [...graph.keys()]), ['<stdin> -> vscode']);
 });
 
@@ -93,7 +96,10 @@ test('the cycle check finds a cycle made only of type imports, which esbuild era
     const graph = await moduleGraph([join(dir, 'c.ts')]);
     const cycles = importCycles(graph);
     assert.equal(cycles.length, 1, JSON.stringify(cycles));
-    assert.deepEqual(cycles[0].map((f) => f.split('/').pop()), ['a.ts', 'b.ts']);
+    assert.deepEqual(
+      cycles[0].map((f) => f.split('/').pop()),
+      ['a.ts', 'b.ts'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -109,5 +115,8 @@ test('the cycle check reports each cycle once, with every file in it, and ignore
     ['test/x.ts', new Set(['test/y.ts'])],
     ['test/y.ts', new Set(['test/x.ts'])],
   ]);
-  assert.deepEqual(importCycles(graph, (f) => f.startsWith('src/')), [['src/a.ts', 'src/b.ts', 'src/c.ts'], ['src/d.ts']]);
+  assert.deepEqual(
+    importCycles(graph, (f) => f.startsWith('src/')),
+    [['src/a.ts', 'src/b.ts', 'src/c.ts'], ['src/d.ts']],
+  );
 });

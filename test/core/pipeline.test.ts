@@ -35,11 +35,24 @@ interface Rig {
 function settings(over: Partial<PipelineSettings['autoCompact']> = {}): PipelineSettings {
   return {
     microCompact: { enabled: true, keepRecent: 3, minChars: 100 },
-    autoCompact: { enabled: true, strategy: 'recursive-summarization', params: { maxEventsToKeep: 6, overlapSize: 2 }, trigger: budgetTrigger({ fraction: 0.8 }), ...over },
+    autoCompact: {
+      enabled: true,
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 6, overlapSize: 2 },
+      trigger: budgetTrigger({ fraction: 0.8 }),
+      ...over,
+    },
   };
 }
 
-async function rig(opts: { write?: (p: string, t: string) => void; sleep?: (ms: number) => Promise<void>; maxRetries?: number; autoCompact?: Partial<PipelineSettings['autoCompact']> } = {}): Promise<Rig> {
+async function rig(
+  opts: {
+    write?: (p: string, t: string) => void;
+    sleep?: (ms: number) => Promise<void>;
+    maxRetries?: number;
+    autoCompact?: Partial<PipelineSettings['autoCompact']>;
+  } = {},
+): Promise<Rig> {
   const server = new LoopbackAnthropic({ contextWindows: { [MODEL]: WINDOW }, consecutiveRoles: 'reject' });
   const { baseURL } = await server.start();
   const client = new Anthropic({ apiKey: 'sk-test', baseURL, maxRetries: 0 });
@@ -54,7 +67,16 @@ async function rig(opts: { write?: (p: string, t: string) => void; sleep?: (ms: 
       transcripts,
       ctx: { ...DEFAULT_PLAN_CONTEXT, contextWindow: WINDOW, maxOutputTokens: 1024, tokens: new MemoizedMessageCounter(tokenizer) },
       summarizer: (input, focus, signal) =>
-        summarize(input, { client: llm, tokenizer, contextWindow: WINDOW, maxSummaryTokens: 800, focus, signal, maxRetries: opts.maxRetries ?? 3, sleep: opts.sleep ?? (async () => {}) }),
+        summarize(input, {
+          client: llm,
+          tokenizer,
+          contextWindow: WINDOW,
+          maxSummaryTokens: 800,
+          focus,
+          signal,
+          maxRetries: opts.maxRetries ?? 3,
+          sleep: opts.sleep ?? (async () => {}),
+        }),
     },
     settings(opts.autoCompact),
   );
@@ -73,7 +95,11 @@ async function agentTurn(r: Rig, prompt: string, reads: number, fileBytes: numbe
     r.pipeline.session.append({ id: `a_${r.pipeline.session.messages.length}`, role: 'assistant', content });
     const uses = msg.content.filter((b) => b.type === 'tool_use');
     if (uses.length === 0) return;
-    const results: ContentBlock[] = uses.map((u) => ({ type: 'tool_result', tool_use_id: u.id, content: `// ${JSON.stringify(u.input)}\n` + 'const value = compute(42);\n'.repeat(Math.ceil(fileBytes / 27)) }));
+    const results: ContentBlock[] = uses.map((u) => ({
+      type: 'tool_result',
+      tool_use_id: u.id,
+      content: `// ${JSON.stringify(u.input)}\n` + 'const value = compute(42);\n'.repeat(Math.ceil(fileBytes / 27)),
+    }));
     r.pipeline.session.append({ id: `r_${r.pipeline.session.messages.length}`, role: 'user', content: results });
     await r.pipeline.runPendingCompaction();
   }
@@ -83,7 +109,12 @@ async function agentTurn(r: Rig, prompt: string, reads: number, fileBytes: numbe
  * Script the server: within a turn the agent reads `reads` files, then answers with `answerTokens`
  * worth of text (explanations accumulate; tool results are micro-compacted); summary requests get a summary.
  */
-function scriptAgent(r: Rig, reads: number, answerTokens = 50, summaryReply: () => ReturnType<typeof reply.text> = () => reply.text('SUMMARY: read files, fixed the parser; next: run tests.')) {
+function scriptAgent(
+  r: Rig,
+  reads: number,
+  answerTokens = 50,
+  summaryReply: () => ReturnType<typeof reply.text> = () => reply.text('SUMMARY: read files, fixed the parser; next: run tests.'),
+) {
   let call = 0;
   r.server.responder = (req) => {
     if (isSummaryRequest(req.body)) return summaryReply();
@@ -98,7 +129,8 @@ function scriptAgent(r: Rig, reads: number, answerTokens = 50, summaryReply: () 
       done += results;
     }
     call++;
-    if (done >= reads) return reply.text(`Done with this step. ${'The parser now handles this case correctly. '.repeat(Math.ceil(answerTokens / 8))}`);
+    if (done >= reads)
+      return reply.text(`Done with this step. ${'The parser now handles this case correctly. '.repeat(Math.ceil(answerTokens / 8))}`);
     return reply.toolUse('read_file', { path: `src/file${call}.ts` });
   };
 }
@@ -113,7 +145,10 @@ test('a long scripted session crosses 80% of the window, auto-compacts with a su
     assert.ok(compactions >= 1, 'expected at least one auto-compaction');
     // The server validates every request like the API (tool pairs, roles, window): none failed.
     const failures = r.server.requests.filter((q) => q.status !== 200);
-    assert.deepEqual(failures.map((q) => q.status), []);
+    assert.deepEqual(
+      failures.map((q) => q.status),
+      [],
+    );
     // Summaries were requested and the prior summary was fed back on the second one.
     const summaryRequests = r.server.messageRequests.filter((q) => isSummaryRequest(q.body));
     assert.equal(summaryRequests.length, compactions);
@@ -190,9 +225,27 @@ function seed(r: Rig, turns = 6): Message[] {
 
 const faults: Array<[string, (r: Rig) => void, RegExp]> = [
   ['an empty summary', (r) => r.server.queue.empty(), /empty summary/],
-  ['a 500 on every attempt', (r) => { for (let i = 0; i < 4; i++) r.server.queue.apiError('boom'); }, /Summarization failed: API error 500/],
-  ['529 overloaded on every attempt', (r) => { for (let i = 0; i < 4; i++) r.server.queue.overloaded(); }, /overloaded/],
-  ['429 rate limits on every attempt', (r) => { for (let i = 0; i < 4; i++) r.server.queue.rateLimited(1); }, /Rate limited/],
+  [
+    'a 500 on every attempt',
+    (r) => {
+      for (let i = 0; i < 4; i++) r.server.queue.apiError('boom');
+    },
+    /Summarization failed: API error 500/,
+  ],
+  [
+    '529 overloaded on every attempt',
+    (r) => {
+      for (let i = 0; i < 4; i++) r.server.queue.overloaded();
+    },
+    /overloaded/,
+  ],
+  [
+    '429 rate limits on every attempt',
+    (r) => {
+      for (let i = 0; i < 4; i++) r.server.queue.rateLimited(1);
+    },
+    /Rate limited/,
+  ],
   ['a non-retryable 400', (r) => r.server.queue.error(400, 'invalid_request_error', 'max_tokens: too large'), /max_tokens: too large/],
   ['a stream error body', (r) => r.server.queue.error(401, 'authentication_error', 'invalid x-api-key'), /invalid x-api-key/],
 ];
@@ -204,7 +257,11 @@ for (const [name, inject, message] of faults) {
       inject(r);
       const failures: string[] = [];
       r.pipeline.onDidFail((f) => failures.push(f.message));
-      const outcome = await r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual' });
+      const outcome = await r.pipeline.compact({
+        strategy: 'recursive-summarization',
+        params: { maxEventsToKeep: 4, overlapSize: 1 },
+        trigger: 'manual',
+      });
       assert.equal(outcome.ok, false);
       assert.equal(outcome.ok === false && outcome.reason, 'summary-failed');
       assert.match(failures[0], message);
@@ -223,7 +280,11 @@ test('fault: a 429 then success is retried after retry-after and compacts', asyn
   try {
     seed(r);
     r.server.queue.rateLimited(2).text('SUMMARY after retry');
-    const outcome = await r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual' });
+    const outcome = await r.pipeline.compact({
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 4, overlapSize: 1 },
+      trigger: 'manual',
+    });
     assert.ok(outcome.ok);
     assert.deepEqual(delays, [2000]);
     assert.match(String(r.pipeline.session.messages[0].content), /SUMMARY after retry/);
@@ -239,7 +300,12 @@ test('fault: a summary cancelled mid-request leaves the history unchanged', asyn
     r.server.queue.hang();
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
-    const outcome = await r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual', signal: ac.signal });
+    const outcome = await r.pipeline.compact({
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 4, overlapSize: 1 },
+      trigger: 'manual',
+      signal: ac.signal,
+    });
     assert.equal(outcome.ok === false && outcome.reason, 'cancelled');
     assert.match(outcome.ok === false ? outcome.message : '', /cancelled/);
     assert.deepEqual(r.pipeline.session.messages, before);
@@ -257,7 +323,11 @@ test('fault: a failed transcript write means no compaction happens', async () =>
   try {
     const before = seed(r);
     r.server.queue.text('a summary that must not be applied');
-    const outcome = await r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual' });
+    const outcome = await r.pipeline.compact({
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 4, overlapSize: 1 },
+      trigger: 'manual',
+    });
     assert.equal(outcome.ok === false && outcome.reason, 'transcript-failed');
     assert.match(outcome.ok === false ? outcome.message : '', /EACCES: permission denied.*history is unchanged/s);
     assert.deepEqual(r.pipeline.session.messages, before);
@@ -272,9 +342,16 @@ test('fault: the user keeps typing during a slow summary; their messages are kep
   try {
     const before = seed(r);
     r.server.queue.text('SLOW SUMMARY', { delayMs: 300 });
-    const pending = r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual' });
+    const pending = r.pipeline.compact({
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 4, overlapSize: 1 },
+      trigger: 'manual',
+    });
     await new Promise((res) => setTimeout(res, 50));
-    r.pipeline.session.append({ id: 'late1', role: 'user', content: 'also check the docs' }, { id: 'late2', role: 'assistant', content: [{ type: 'text', text: 'will do' }] });
+    r.pipeline.session.append(
+      { id: 'late1', role: 'user', content: 'also check the docs' },
+      { id: 'late2', role: 'assistant', content: [{ type: 'text', text: 'will do' }] },
+    );
     const outcome = await pending;
     assert.ok(outcome.ok && outcome.carriedOver === 2);
     const ids = r.pipeline.session.messages.map((m) => m.id);
@@ -282,7 +359,10 @@ test('fault: the user keeps typing during a slow summary; their messages are kep
     assert.equal(ids.filter((i) => i === 'late1').length, 1);
     // The transcript holds the full history including the late messages.
     const saved = restoreTranscript(outcome.ok ? outcome.record.transcriptPath : '');
-    assert.deepEqual(saved.map((m) => m.id), [...before.map((m) => m.id), 'late1', 'late2']);
+    assert.deepEqual(
+      saved.map((m) => m.id),
+      [...before.map((m) => m.id), 'late1', 'late2'],
+    );
   } finally {
     await r.close();
   }
@@ -293,7 +373,11 @@ test('fault: two compactions at once — the second is refused while the first r
   try {
     seed(r);
     r.server.queue.text('S1', { delayMs: 150 });
-    const first = r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'manual' });
+    const first = r.pipeline.compact({
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 4, overlapSize: 1 },
+      trigger: 'manual',
+    });
     const second = await r.pipeline.compact({ strategy: 'sliding-window', params: { maxEvents: 2 }, trigger: 'manual' });
     assert.equal(second.ok === false && second.reason, 'busy');
     assert.ok((await first).ok);
@@ -307,7 +391,11 @@ test('undo restores the exact history from the transcript and keeps messages add
   try {
     const before = seed(r);
     r.server.queue.text('SUMMARY');
-    const outcome = await r.pipeline.compact({ strategy: 'recursive-summarization', params: { maxEventsToKeep: 4, overlapSize: 1 }, trigger: 'inspector' });
+    const outcome = await r.pipeline.compact({
+      strategy: 'recursive-summarization',
+      params: { maxEventsToKeep: 4, overlapSize: 1 },
+      trigger: 'inspector',
+    });
     assert.ok(outcome.ok);
     r.pipeline.session.append({ id: 'after', role: 'user', content: 'next question' });
     const undone = r.pipeline.undo();
@@ -326,7 +414,10 @@ test('a non-LLM strategy applied through the pipeline writes its transcript firs
     const outcome = await r.pipeline.compact({ strategy: 'turn-window', params: { maxTurns: 2 }, trigger: 'manual' });
     assert.ok(outcome.ok);
     assert.deepEqual(restoreTranscript(outcome.record.transcriptPath), before);
-    assert.deepEqual(r.pipeline.session.messages.map((m) => m.id), before.slice(-8).map((m) => m.id));
+    assert.deepEqual(
+      r.pipeline.session.messages.map((m) => m.id),
+      before.slice(-8).map((m) => m.id),
+    );
     assert.equal(r.server.requests.length, 0, 'no model call for a non-LLM strategy');
   } finally {
     await r.close();

@@ -8,8 +8,19 @@ import { assistant, summary, user, ids } from '../helpers/build';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sp-sess-'));
 const record = (resultLength: number): CompactionRecord => ({
-  id: 'c1', at: 1, strategy: 'x', params: {}, trigger: 'manual', tokensBefore: 1, tokensAfter: 1, archivedCount: 1,
-  truncatedCount: 0, transcriptPath: 't', syntheticId: null, tailStartId: null, resultLength,
+  id: 'c1',
+  at: 1,
+  strategy: 'x',
+  params: {},
+  trigger: 'manual',
+  tokensBefore: 1,
+  tokensAfter: 1,
+  archivedCount: 1,
+  truncatedCount: 0,
+  transcriptPath: 't',
+  syntheticId: null,
+  tailStartId: null,
+  resultLength,
 });
 
 test('a rewrite commits when nothing changed since the snapshot', () => {
@@ -53,7 +64,10 @@ test('the file store appends, rewrites atomically and reloads the same history a
   assert.deepEqual(again.messages, log.messages);
   assert.equal(again.meta.title, 'Fix the parser');
   assert.equal(again.meta.compactions.length, 1);
-  assert.deepEqual(store.list().map((m) => m.id), ['abc']);
+  assert.deepEqual(
+    store.list().map((m) => m.id),
+    ['abc'],
+  );
 });
 
 test('a session file with a corrupt line loads the other lines and names file and line', () => {

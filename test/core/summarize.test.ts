@@ -35,10 +35,7 @@ interface Harness {
   opts(over?: Partial<SummarizeOptions>): SummarizeOptions;
 }
 
-async function withHarness<T>(
-  options: LoopbackOptions & { model?: string },
-  fn: (h: Harness) => Promise<T>,
-): Promise<T> {
+async function withHarness<T>(options: LoopbackOptions & { model?: string }, fn: (h: Harness) => Promise<T>): Promise<T> {
   const { model = MODEL, ...serverOptions } = options;
   const server = new LoopbackAnthropic({ apiKey: KEY, ...serverOptions });
   const { baseURL } = await server.start();
@@ -231,7 +228,8 @@ describe('summarize: pre-trim to the summarizer window', () => {
   test('a large input is first cut by truncating old tool outputs to their tail, then by dropping the oldest messages; the request fits', async () => {
     await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
       const toSummarize: Message[] = [user('u0', filler('OLDEST-MARKER', 200))];
-      for (let i = 1; i <= 12; i++) toSummarize.push(i % 2 ? assistant(`a${i}`, filler(`OLD-${i}`, 200)) : user(`u${i}`, filler(`OLD-${i}`, 200)));
+      for (let i = 1; i <= 12; i++)
+        toSummarize.push(i % 2 ? assistant(`a${i}`, filler(`OLD-${i}`, 200)) : user(`u${i}`, filler(`OLD-${i}`, 200)));
       toSummarize.push(call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput]), assistant('a99', 'NEWEST-MARKER build done.'));
       const inp = input({ toSummarize });
       assert.ok(tokenizer.countText(bigOutput) > WINDOW, 'the tool output alone exceeds the window');
@@ -264,7 +262,9 @@ describe('summarize: pre-trim to the summarizer window', () => {
 
   test('when truncating tool outputs is enough, no message is dropped', async () => {
     await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
-      const inp = input({ toSummarize: [user('u0', 'OLDEST-MARKER build it'), call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])] });
+      const inp = input({
+        toSummarize: [user('u0', 'OLDEST-MARKER build it'), call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])],
+      });
       h.server.queue.text('ok');
       const r = await summarize(inp, h.opts({ maxSummaryTokens: MAX_SUMMARY }));
       assertOk(r);
@@ -309,7 +309,8 @@ describe('summarize: pre-trim to the summarizer window', () => {
   test('a truncated tool output that is then dropped is not counted in truncatedResults', async () => {
     await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
       const toSummarize: Message[] = [call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])];
-      for (let i = 1; i <= 16; i++) toSummarize.push(i % 2 ? user(`u${i}`, filler(`NEW-${i}`, 200)) : assistant(`a${i}`, filler(`NEW-${i}`, 200)));
+      for (let i = 1; i <= 16; i++)
+        toSummarize.push(i % 2 ? user(`u${i}`, filler(`NEW-${i}`, 200)) : assistant(`a${i}`, filler(`NEW-${i}`, 200)));
       h.server.queue.text('ok');
       const r = await summarize(input({ toSummarize }), h.opts({ maxSummaryTokens: MAX_SUMMARY }));
       assertOk(r);
@@ -340,7 +341,10 @@ describe('summarize: "prompt is too long" from the API', () => {
     // The server counts 1.6x what the local tokenizer counts: the pre-trim thinks the prompt fits.
     await withHarness({ model: 'small', contextWindows: { small: WINDOW }, tokenScale: 1.6 }, async (h) => {
       const toSummarize: Message[] = [];
-      for (let i = 0; i < 40; i++) toSummarize.push(i % 2 ? assistant(`a${i}`, `MSG-${i} ` + 'reply text '.repeat(30)) : user(`u${i}`, `MSG-${i} ` + 'request text '.repeat(30)));
+      for (let i = 0; i < 40; i++)
+        toSummarize.push(
+          i % 2 ? assistant(`a${i}`, `MSG-${i} ` + 'reply text '.repeat(30)) : user(`u${i}`, `MSG-${i} ` + 'request text '.repeat(30)),
+        );
       h.server.queue.text('Summary after trimming.');
       const retries: unknown[] = [];
       const r = await summarize(input({ toSummarize }), h.opts({ maxSummaryTokens: 500, onRetry: (i) => retries.push(i) }));
@@ -371,14 +375,20 @@ describe('summarize: "prompt is too long" from the API', () => {
     // A prompt well under the local budget (~1500 of 2230 tokens) that the server counts 2.5x.
     await withHarness({ model: 'small', contextWindows: { small: 3000 }, tokenScale: 2.5 }, async (h) => {
       const toSummarize: Message[] = [];
-      for (let i = 0; i < 14; i++) toSummarize.push(i % 2 ? assistant(`a${i}`, `MSG-${i} ` + 'reply text '.repeat(40)) : user(`u${i}`, `MSG-${i} ` + 'request text '.repeat(40)));
+      for (let i = 0; i < 14; i++)
+        toSummarize.push(
+          i % 2 ? assistant(`a${i}`, `MSG-${i} ` + 'reply text '.repeat(40)) : user(`u${i}`, `MSG-${i} ` + 'request text '.repeat(40)),
+        );
       const local = pretrim(input({ toSummarize }), tokenizer, Number.POSITIVE_INFINITY).tokens;
       assert.ok(local > 1200 && local < 0.7 * (3000 - 500 - SYSTEM_TOKENS - 200), `local prompt ${local}`);
       h.server.queue.text('ok');
       const r = await summarize(input({ toSummarize }), h.opts({ maxSummaryTokens: 500 }));
       assertOk(r);
       const reqs = h.server.messageRequests as ValidRequest[];
-      assert.deepEqual(reqs.map((q) => q.status), [400, 200]);
+      assert.deepEqual(
+        reqs.map((q) => q.status),
+        [400, 200],
+      );
       assert.notEqual(reqs[1]!.rawBody, reqs[0]!.rawBody);
       assert.equal(r.attempts, 2);
     });
@@ -415,12 +425,18 @@ describe('summarize: "prompt is too long" from the API', () => {
       },
       async (h) => {
         const toSummarize: Message[] = [];
-        for (let i = 0; i < 40; i++) toSummarize.push(i % 2 ? assistant(`a${i}`, `MSG-${i} ` + 'reply text '.repeat(30)) : user(`u${i}`, `MSG-${i} ` + 'request text '.repeat(30)));
+        for (let i = 0; i < 40; i++)
+          toSummarize.push(
+            i % 2 ? assistant(`a${i}`, `MSG-${i} ` + 'reply text '.repeat(30)) : user(`u${i}`, `MSG-${i} ` + 'request text '.repeat(30)),
+          );
         const r = await summarize(input({ toSummarize }), h.opts({ maxSummaryTokens: 500 }));
         assertOk(r);
         assert.equal(r.summary, 'Fits now.');
         const reqs = h.server.messageRequests as ValidRequest[];
-        assert.deepEqual(reqs.map((q) => q.status), [400, 200]);
+        assert.deepEqual(
+          reqs.map((q) => q.status),
+          [400, 200],
+        );
         assert.ok(reqs[0]!.inputTokens <= WINDOW, 'the input alone fit the window');
         assert.ok(reqs[1]!.inputTokens + 500 <= WINDOW);
         assert.ok(reqs[1]!.inputTokens < reqs[0]!.inputTokens);
@@ -439,7 +455,8 @@ describe('summarize: "prompt is too long" from the API', () => {
       assert.equal(r.attempts, reqs.length);
       assert.ok(reqs.length >= 2 && reqs.length <= 5, `${reqs.length} requests`);
       assert.ok(reqs.every((q) => q.status === 400));
-      for (let i = 1; i < reqs.length; i++) assert.ok(h.server.countTokens(reqs[i]!.body) < h.server.countTokens(reqs[i - 1]!.body), 'never the same prompt twice');
+      for (let i = 1; i < reqs.length; i++)
+        assert.ok(h.server.countTokens(reqs[i]!.body) < h.server.countTokens(reqs[i - 1]!.body), 'never the same prompt twice');
       assert.ok(r.error.cause instanceof LlmError && r.error.cause.kind === 'prompt_too_long');
     });
   });
@@ -459,7 +476,10 @@ describe('summarize: transient failures are retried', () => {
       assert.equal(retries[0]!.attempt, 1);
       assert.equal(retries[0]!.delayMs, 7000);
       assert.equal(retries[0]!.error.kind, 'rate_limit');
-      assert.deepEqual(h.server.messageRequests.map((q) => q.status), [429, 200]);
+      assert.deepEqual(
+        h.server.messageRequests.map((q) => q.status),
+        [429, 200],
+      );
       // The retry sends the same request.
       assert.equal(h.server.messageRequests[1]!.rawBody, h.server.messageRequests[0]!.rawBody);
     });
@@ -478,13 +498,19 @@ describe('summarize: transient failures are retried', () => {
     await withHarness({}, async (h) => {
       h.server.queue.overloaded().apiError().overloaded().text('Finally.');
       const kinds: string[] = [];
-      const r = await summarize(input(), h.opts({ backoffMs: 100, onRetry: (i) => kinds.push(`${i.attempt}:${i.error.kind}:${i.delayMs}`) }));
+      const r = await summarize(
+        input(),
+        h.opts({ backoffMs: 100, onRetry: (i) => kinds.push(`${i.attempt}:${i.error.kind}:${i.delayMs}`) }),
+      );
       assertOk(r);
       assert.equal(r.summary, 'Finally.');
       assert.equal(r.attempts, 4);
       assert.deepEqual(h.delays, [100, 200, 400]);
       assert.deepEqual(kinds, ['1:overloaded:100', '2:server:200', '3:overloaded:400']);
-      assert.deepEqual(h.server.messageRequests.map((q) => q.status), [529, 500, 529, 200]);
+      assert.deepEqual(
+        h.server.messageRequests.map((q) => q.status),
+        [529, 500, 529, 200],
+      );
     });
   });
 
@@ -573,7 +599,15 @@ describe('summarize: failures that are not retried', () => {
     }
     const client = new AnthropicLlmClient({ apiKey: KEY, baseURL: `http://127.0.0.1:${port}`, model: MODEL });
     const delays: number[] = [];
-    const r = await summarize(input(), { client, tokenizer, contextWindow: 200_000, maxSummaryTokens: 500, maxRetries: 2, backoffMs: 5, sleep: async (ms) => void delays.push(ms) });
+    const r = await summarize(input(), {
+      client,
+      tokenizer,
+      contextWindow: 200_000,
+      maxSummaryTokens: 500,
+      maxRetries: 2,
+      backoffMs: 5,
+      sleep: async (ms) => void delays.push(ms),
+    });
     assertFailed(r, 'failed');
     assert.equal(r.attempts, 3);
     assert.deepEqual(delays, [5, 10]);
@@ -606,7 +640,10 @@ describe('summarize: cancellation', () => {
       const retries: number[] = [];
       const started = Date.now();
       const timer = setTimeout(() => controller.abort(), 50);
-      const r = await summarize(input(), { ...h.opts({ signal: controller.signal, onRetry: (i) => retries.push(i.delayMs) }), sleep: undefined });
+      const r = await summarize(input(), {
+        ...h.opts({ signal: controller.signal, onRetry: (i) => retries.push(i.delayMs) }),
+        sleep: undefined,
+      });
       clearTimeout(timer);
       const elapsed = Date.now() - started;
       assertFailed(r, 'aborted');

@@ -53,7 +53,9 @@ test('it keeps the inner name and forwards warmup, so counts and piecewise count
   const messages = syntheticSession({ messages: 120, seed: 11 });
   const reference = new MemoizedMessageCounter(gpt).countMessages(messages);
   assert.equal(new MemoizedMessageCounter(cached).countMessages(messages), reference);
-  const background = await countMessagesInBackground(new MemoizedMessageCounter(new CachingTextTokenizer(gpt)), messages, { pieceChars: 1_000 });
+  const background = await countMessagesInBackground(new MemoizedMessageCounter(new CachingTextTokenizer(gpt)), messages, {
+    pieceChars: 1_000,
+  });
   assert.equal(background.tokens, reference);
 });
 
@@ -68,6 +70,10 @@ test('a micro-compact plan recounts its placeholder copies from the cache', () =
   assert.ok(second.truncated.length > 10);
   assert.equal(second.tokensAfter, first.tokensAfter);
   assert.ok(inner.calls - callsAfterFirst < 10, `${inner.calls - callsAfterFirst} encoder calls for the second plan`);
-  const plain = planMicroCompact(messages, { keepRecent: 3, minChars: 100 }, { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new GptTokenizerTokenizer()) });
+  const plain = planMicroCompact(
+    messages,
+    { keepRecent: 3, minChars: 100 },
+    { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new GptTokenizerTokenizer()) },
+  );
   assert.equal(second.tokensAfter, plain.tokensAfter);
 });

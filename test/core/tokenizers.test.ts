@@ -25,9 +25,13 @@ const gptTokenizer = new GptTokenizerTokenizer();
 
 /** Texts of the kinds an agent session carries. */
 const SAMPLES: Record<string, string> = {
-  prose: 'The quick brown fox jumps over the lazy dog. It\'s 3:45pm; we\'ll ship v1.2.3 tomorrow.',
+  prose: "The quick brown fox jumps over the lazy dog. It's 3:45pm; we'll ship v1.2.3 tomorrow.",
   code: 'export function planRecentTurns(messages: readonly Message[], keep = 3): number {\n\treturn messages.length - keep; // TODO\n}\n',
-  json: JSON.stringify({ type: 'tool_result', tool_use_id: 'toolu_01XyZ', content: [{ type: 'text', text: 'ok' }], n: [1, 2.5, -3e10, null, true] }, null, 2),
+  json: JSON.stringify(
+    { type: 'tool_result', tool_use_id: 'toolu_01XyZ', content: [{ type: 'text', text: 'ok' }], n: [1, 2.5, -3e10, null, true] },
+    null,
+    2,
+  ),
   unicode: 'Ünïcödé — “quotes”, 日本語のテキスト, 中文文本，标点。Русский текст, العربية, हिन्दी, 한국어',
   emoji: 'ship it 🚀🎉 family 👩‍👩‍👧‍👦 flag 🏳️‍🌈 skin 👍🏽 keycap 1️⃣',
   whitespace: 'a    b\t\t\tc\n\n\n\nd   \r\n  \r\n    e' + ' '.repeat(100) + 'f' + '\n'.repeat(40),
@@ -54,7 +58,8 @@ test('DEFAULT_TOKENIZER is one of the two real o200k encoders', () => {
 test('createTokenizer rejects an unknown name with an error listing the known ones', () => {
   assert.throws(
     () => createTokenizer('cl100k' as never),
-    (e: unknown) => e instanceof UnknownTokenizerError && e.tokenizer === 'cl100k' && /js-tiktoken, gpt-tokenizer, chars\/4/.test(e.message),
+    (e: unknown) =>
+      e instanceof UnknownTokenizerError && e.tokenizer === 'cl100k' && /js-tiktoken, gpt-tokenizer, chars\/4/.test(e.message),
   );
 });
 
@@ -128,7 +133,30 @@ test('special-token text such as <|endoftext|> is counted as plain text by both 
 });
 
 test('property: js-tiktoken and gpt-tokenizer agree on random strings', () => {
-  const pieces = ['<|endoftext|>', ' ', '  ', '\n', '\r\n', '\t', 'the', 'The', "'s", "'LL", '123', '4567', '.', '{"a":1}', '語', '🚀', '👩‍💻', 'é', 'e\u0301', '\uD800', 'A', 'zz'];
+  const pieces = [
+    '<|endoftext|>',
+    ' ',
+    '  ',
+    '\n',
+    '\r\n',
+    '\t',
+    'the',
+    'The',
+    "'s",
+    "'LL",
+    '123',
+    '4567',
+    '.',
+    '{"a":1}',
+    '語',
+    '🚀',
+    '👩‍💻',
+    'é',
+    'e\u0301',
+    '\uD800',
+    'A',
+    'zz',
+  ];
   const text = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 120 }),
     fc.string({ unit: 'grapheme', maxLength: 120 }),
@@ -167,7 +195,10 @@ test('long runs of one character class count in bounded time with the exact libr
 test('countInSegments hands text without long runs to the encoder whole', () => {
   const seen: string[] = [];
   const text = SAMPLES.code.repeat(50) + SAMPLES.unicode.repeat(20);
-  assert.equal(countInSegments(text, (s) => (seen.push(s), 1)), 1);
+  assert.equal(
+    countInSegments(text, (s) => (seen.push(s), 1)),
+    1,
+  );
   assert.deepEqual(seen, [text]);
   assert.deepEqual(findLongRuns(text), []);
 });
@@ -235,7 +266,10 @@ test('MemoizedMessageCounter over the default tokenizer counts a tool exchange c
     { id: 'r', role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'a.ts\nb.ts <|endoftext|>' }] },
   ];
   const total = counter.countMessages(exchange);
-  assert.equal(total, exchange.reduce((sum, m) => sum + counter.countMessage(m), 0));
+  assert.equal(
+    total,
+    exchange.reduce((sum, m) => sum + counter.countMessage(m), 0),
+  );
   assert.ok(total > 10);
 });
 

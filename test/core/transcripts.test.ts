@@ -19,9 +19,26 @@ const history = (): Message[] => [
   summary('s0', 'earlier: "quotes", \\ backslashes, 日本語, emoji 🙂\nand newlines'),
   user('u1'),
   { ...call('c1', ['t1', 'read_file']), createdAt: 1 },
-  { ...results('r1', ['t1', 'line1\nline2\u2028sep']), truncated: { results: [{ toolUseId: 't1', toolName: 'read_file', originalChars: 99 }] } },
-  { id: 'th', role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 'abc' }, { type: 'text', text: 'ok' }] },
-  { id: 'img', role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } }, { type: 'text', text: 'see' }] },
+  {
+    ...results('r1', ['t1', 'line1\nline2\u2028sep']),
+    truncated: { results: [{ toolUseId: 't1', toolName: 'read_file', originalChars: 99 }] },
+  },
+  {
+    id: 'th',
+    role: 'assistant',
+    content: [
+      { type: 'thinking', thinking: 'hmm', signature: 'abc' },
+      { type: 'text', text: 'ok' },
+    ],
+  },
+  {
+    id: 'img',
+    role: 'user',
+    content: [
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+      { type: 'text', text: 'see' },
+    ],
+  },
   assistant('a1'),
 ];
 
@@ -55,14 +72,20 @@ test('a failed transcript write raises TranscriptWriteError and leaves no partia
       throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
     },
   });
-  assert.throws(() => store.save('s', history(), 'x'), (e: unknown) => e instanceof TranscriptWriteError && /no space left.*history is unchanged/s.test((e as Error).message));
+  assert.throws(
+    () => store.save('s', history(), 'x'),
+    (e: unknown) => e instanceof TranscriptWriteError && /no space left.*history is unchanged/s.test((e as Error).message),
+  );
   assert.deepEqual(readdirSync(dir), []);
 });
 
 test('the default atomic write leaves no temp files behind', () => {
   const dir = tmp();
   new TranscriptStore({ dir }).save('s', history(), 'x');
-  assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
 });
 
 test('corrupt transcript lines are reported with file and line; the other lines are still read', () => {
@@ -80,12 +103,25 @@ test('corrupt transcript lines are reported with file and line; the other lines 
   ];
   writeFileSync(path, lines.join('\n'));
   const t = loadTranscript(path);
-  assert.deepEqual(t.messages.map((m) => m.id), ['u1', 'a1']);
-  assert.deepEqual(t.errors.map((e) => [e.file, e.line]), [[path, 3], [path, 4], [path, 5]]);
+  assert.deepEqual(
+    t.messages.map((m) => m.id),
+    ['u1', 'a1'],
+  );
+  assert.deepEqual(
+    t.errors.map((e) => [e.file, e.line]),
+    [
+      [path, 3],
+      [path, 4],
+      [path, 5],
+    ],
+  );
   assert.match(t.errors[0].message, /invalid JSON/);
   assert.match(t.errors[1].message, /field "role": expected "user" or "assistant", got "system"/);
   assert.match(t.errors[2].message, /content\[0\]\.tool_use_id/);
-  assert.throws(() => restoreTranscript(path), (e: unknown) => e instanceof TranscriptCorruptError && (e as Error).message.includes(`${path}:3: invalid JSON`));
+  assert.throws(
+    () => restoreTranscript(path),
+    (e: unknown) => e instanceof TranscriptCorruptError && (e as Error).message.includes(`${path}:3: invalid JSON`),
+  );
 });
 
 test('restore refuses a transcript whose header count does not match (truncated file)', () => {

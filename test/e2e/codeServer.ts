@@ -20,7 +20,9 @@ export const CODE_SERVER_BIN = join(CACHE, 'code-server', 'node_modules', '.bin'
 export function ensureCodeServer(): void {
   const r = spawnSync('bash', [join(ROOT, 'scripts', 'setup-code-server.sh'), '--check'], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
   if (r.status !== 0 || !existsSync(CODE_SERVER_BIN)) {
-    throw new Error(`code-server is not installed in ${CACHE}: run \`bash scripts/setup-test-env.sh\` (npm test and npm run test:e2e run it first).`);
+    throw new Error(
+      `code-server is not installed in ${CACHE}: run \`bash scripts/setup-test-env.sh\` (npm test and npm run test:e2e run it first).`,
+    );
   }
 }
 
@@ -111,11 +113,16 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
   const config = join(o.home, 'code-server.yaml');
   writeFileSync(config, 'auth: none\n');
   const args = [
-    '--config', config,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', o.userDataDir,
-    '--extensions-dir', o.extensionsDir,
+    '--config',
+    config,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    o.userDataDir,
+    '--extensions-dir',
+    o.extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',

@@ -10,7 +10,18 @@ import type { Browser } from 'playwright-core';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { buildSuite } from '../vscode/runTest.mjs';
 import { assertChromiumInstalled } from '../helpers/chromium';
-import { buildExtension, ensureCodeServer, freshDirs, installUnpacked, QUIET_SETTINGS, ROOT, startCodeServer, writeUserSettings, type CodeServer, type RunDirs } from './codeServer';
+import {
+  buildExtension,
+  ensureCodeServer,
+  freshDirs,
+  installUnpacked,
+  QUIET_SETTINGS,
+  ROOT,
+  startCodeServer,
+  writeUserSettings,
+  type CodeServer,
+  type RunDirs,
+} from './codeServer';
 import { launchBrowser, waitFor } from './workbench';
 
 let dirs: RunDirs;
@@ -38,7 +49,14 @@ before(
     await buildSuite(join(runner, 'suite.js'));
     writeFileSync(
       join(runner, 'package.json'),
-      JSON.stringify({ name: 'suite-runner', publisher: 'splitpoint-test', version: '0.0.1', engines: { vscode: '^1.100.0' }, main: './runner.js', activationEvents: ['onStartupFinished'] }),
+      JSON.stringify({
+        name: 'suite-runner',
+        publisher: 'splitpoint-test',
+        version: '0.0.1',
+        engines: { vscode: '^1.100.0' },
+        main: './runner.js',
+        activationEvents: ['onStartupFinished'],
+      }),
     );
     const reportPath = join(dirs.base, 'report.json');
     writeFileSync(
@@ -74,7 +92,11 @@ after(async () => {
 
 test('the VS Code integration suite (test/vscode/suite) passes in a real extension host', { timeout: 120_000 }, async () => {
   const reportPath = join(dirs.base, 'report.json');
-  const report = await waitFor('the suite report', async () => existsSync(reportPath) && (JSON.parse(readFileSync(reportPath, 'utf8')) as Report), 90_000);
+  const report = await waitFor(
+    'the suite report',
+    async () => existsSync(reportPath) && (JSON.parse(readFileSync(reportPath, 'utf8')) as Report),
+    90_000,
+  );
   assert.equal(report.ok, true, report.error);
   assert.deepEqual(report.failed, []);
   assert.ok((report.passed?.length ?? 0) >= 5, `passed: ${report.passed?.join('; ')}`);

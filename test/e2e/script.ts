@@ -28,8 +28,10 @@ export const SUMMARY_TEXT = [
 export const LONG_ANSWER = [
   '## Design overview',
   '',
-  ...Array.from({ length: 115 }, (_, i) =>
-    `- Point ${i + 1}: the module layout keeps configuration, parsing and rendering apart; component ${i + 1} owns its state, validates its inputs at the edge and reports errors as values.`,
+  ...Array.from(
+    { length: 115 },
+    (_, i) =>
+      `- Point ${i + 1}: the module layout keeps configuration, parsing and rendering apart; component ${i + 1} owns its state, validates its inputs at the edge and reports errors as values.`,
   ),
   '',
   'That is the whole design.',
@@ -71,9 +73,14 @@ export function createResponder(log: ScriptLog): (request: ValidRequest) => Scri
       }
     }
     const prompt = lastUserText(request.body);
-    if (prompt.includes(PROMPT_READ)) return reply.toolUse('read_file', { path: WORKSPACE_FILE }, { text: 'Let me look at greeting.ts first.' });
+    if (prompt.includes(PROMPT_READ))
+      return reply.toolUse('read_file', { path: WORKSPACE_FILE }, { text: 'Let me look at greeting.ts first.' });
     if (prompt.includes(PROMPT_EDIT)) {
-      return reply.toolUse('edit_file', { path: WORKSPACE_FILE, old_string: 'Hello from the workspace', new_string: 'Hello from Splitpoint' }, { text: 'I will edit greeting.ts.' });
+      return reply.toolUse(
+        'edit_file',
+        { path: WORKSPACE_FILE, old_string: 'Hello from the workspace', new_string: 'Hello from Splitpoint' },
+        { text: 'I will edit greeting.ts.' },
+      );
     }
     if (prompt.includes(PROMPT_LONG)) return reply.text(LONG_ANSWER, { textChunkChars: 400 });
     if (prompt.includes(PROMPT_AFTER)) return reply.text(ANSWER_AFTER);

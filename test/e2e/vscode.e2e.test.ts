@@ -12,7 +12,17 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 import { assertChromiumInstalled } from '../helpers/chromium';
-import { buildExtension, ensureCodeServer, freshDirs, installUnpacked, QUIET_SETTINGS, ROOT, startCodeServer, writeUserSettings, type CodeServer } from './codeServer';
+import {
+  buildExtension,
+  ensureCodeServer,
+  freshDirs,
+  installUnpacked,
+  QUIET_SETTINGS,
+  ROOT,
+  startCodeServer,
+  writeUserSettings,
+  type CodeServer,
+} from './codeServer';
 import {
   ANSWER_AFTER,
   ANSWER_EDIT,
@@ -111,7 +121,11 @@ async function reloadWindow(): Promise<void> {
     'the reloaded workbench',
     () =>
       page
-        .evaluate(() => !(window as unknown as { splitpointBeforeReload?: boolean }).splitpointBeforeReload && document.querySelector('.monaco-workbench') !== null)
+        .evaluate(
+          () =>
+            !(window as unknown as { splitpointBeforeReload?: boolean }).splitpointBeforeReload &&
+            document.querySelector('.monaco-workbench') !== null,
+        )
         .catch(() => false), // the document is being replaced
     60_000,
   );
@@ -174,13 +188,23 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
         writeFileSync(join(ARTIFACTS, 'e2e-browser-console.log'), browserLog.join('\n'));
         const logs = userDataDir ? join(userDataDir, 'logs') : '';
         if (logs && existsSync(logs)) cpSync(logs, join(ARTIFACTS, 'e2e-vscode-logs'), { recursive: true });
-        if (loopback) writeFileSync(join(ARTIFACTS, 'e2e-loopback-requests.json'), JSON.stringify(loopback.requests.map((r) => ({ index: r.index, path: r.path, status: r.status, source: r.source, body: r.body })), null, 2));
+        if (loopback)
+          writeFileSync(
+            join(ARTIFACTS, 'e2e-loopback-requests.json'),
+            JSON.stringify(
+              loopback.requests.map((r) => ({ index: r.index, path: r.path, status: r.status, source: r.source, body: r.body })),
+              null,
+              2,
+            ),
+          );
         if (base) console.log(`e2e: kept ${base} for inspection; logs in ${ARTIFACTS}`);
       } else if (base) {
         rmSync(base, { recursive: true, force: true });
       }
       const total = Date.now() - suiteStart;
-      console.log(`e2e wall time: ${(total / 1000).toFixed(1)} s (${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')})`);
+      console.log(
+        `e2e wall time: ${(total / 1000).toFixed(1)} s (${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')})`,
+      );
     },
     { timeout: 60_000 },
   );
@@ -225,7 +249,10 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await card.locator('pre[aria-label="Output of read_file"]', { hasText: 'Hello from the workspace' }).waitFor({ timeout: UI_TIMEOUT });
     // The model got the tool result in the second request.
     const bodies = loopback!.messageRequests.map((r) => JSON.stringify(r.body.messages));
-    assert.ok(bodies.some((b) => b.includes('tool_result') && b.includes('Hello from the workspace')), 'the tool result reached the API');
+    assert.ok(
+      bodies.some((b) => b.includes('tool_result') && b.includes('Hello from the workspace')),
+      'the tool result reached the API',
+    );
   });
 
   step(4, 'edit-approved', async () => {
@@ -292,7 +319,11 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
       assert.ok(archived > 0, `${strategy} archives something (${archived})`);
       await frame.locator('[data-marker="preview-split"]').waitFor({ timeout: UI_TIMEOUT });
       await frame.locator('[data-marker="preview-tail"]').waitFor({ timeout: UI_TIMEOUT });
-      await waitFor(`${strategy}: archived rows marked in the timeline`, async () => (await frame.locator('.timeline .row.archived').count()) > 0, UI_TIMEOUT);
+      await waitFor(
+        `${strategy}: archived rows marked in the timeline`,
+        async () => (await frame.locator('.timeline .row.archived').count()) > 0,
+        UI_TIMEOUT,
+      );
       await screenshot(`6-inspector-preview-${strategy}`);
     }
 
@@ -316,16 +347,27 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     const chatFrame = await chat();
     await chatFrame.locator('section.item.compaction.undone', { hasText: 'sliding-window' }).waitFor({ timeout: UI_TIMEOUT });
     await chatFrame.locator('.item.notice', { hasText: 'Undid the last compaction' }).waitFor({ timeout: UI_TIMEOUT });
-    assert.equal(await chatFrame.locator('section.item.compaction').count(), 2, 'dividers: the auto-compaction and the undone sliding-window');
+    assert.equal(
+      await chatFrame.locator('section.item.compaction').count(),
+      2,
+      'dividers: the auto-compaction and the undone sliding-window',
+    );
   });
 
   step(7, 'transcript-tab', async () => {
     const frame = await chat();
     // The auto-compaction's divider (the first one) links to its transcript.
-    await frame.locator('section.item.compaction').first().getByRole('button', { name: /^Open transcript / }).click();
+    await frame
+      .locator('section.item.compaction')
+      .first()
+      .getByRole('button', { name: /^Open transcript / })
+      .click();
     const tab = editorTab(page, /^transcript_\d+_.*\.jsonl$/);
     await tab.first().waitFor({ timeout: UI_TIMEOUT });
-    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: '"type":"splitpoint.transcript"' }).first().waitFor({ timeout: UI_TIMEOUT });
+    await page
+      .locator('.editor-instance .monaco-editor .view-lines', { hasText: '"type":"splitpoint.transcript"' })
+      .first()
+      .waitFor({ timeout: UI_TIMEOUT });
     // And that is a transcript of this session, in the workspace's .transcripts folder.
     const files = readdirSync(join(workspace, '.transcripts')).filter((f) => /^transcript_.*\.jsonl$/.test(f));
     assert.ok(files.length >= 2, `transcripts written (${files.join(', ')})`);

@@ -21,7 +21,9 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
       lastError = e;
     }
     if (Date.now() > deadline) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }

@@ -68,7 +68,11 @@ test('a failing handler never becomes an unhandled rejection, even when the call
   process.on('unhandledRejection', onUnhandled);
   try {
     const sink = recordingSink();
-    const route = createRouter<Msg>('Chat view', { ping: () => Promise.reject(new Error('late')), open: () => undefined, boom: () => undefined }, sink);
+    const route = createRouter<Msg>(
+      'Chat view',
+      { ping: () => Promise.reject(new Error('late')), open: () => undefined, boom: () => undefined },
+      sink,
+    );
     void route({ type: 'ping' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.deepEqual(unhandled, []);

@@ -33,7 +33,10 @@ describe('the Chromium launcher', () => {
   });
 
   test('a SPLITPOINT_CHROMIUM that points nowhere says so, naming the variable and the path', () => {
-    assert.throws(() => assertChromiumInstalled(MISSING, true), /^ChromiumMissingError: SPLITPOINT_CHROMIUM=\/nonexistent\/splitpoint-test\/chromium is not an executable file/);
+    assert.throws(
+      () => assertChromiumInstalled(MISSING, true),
+      /^ChromiumMissingError: SPLITPOINT_CHROMIUM=\/nonexistent\/splitpoint-test\/chromium is not an executable file/,
+    );
     assert.throws(() => assertChromiumInstalled(ROOT, true), ChromiumMissingError, 'a folder is not a browser');
   });
 
@@ -74,7 +77,12 @@ function runTestFile(file: string, chromium: string): Promise<Run> {
   delete env.NODE_TEST_CONTEXT; // we are inside the runner; the child must run as a top-level `node --test`
   const started = Date.now();
   // Its own process group: `node --test` runs the file in a child of its own, which a kill must reach too.
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', file], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -89,13 +97,17 @@ function runTestFile(file: string, chromium: string): Promise<Run> {
 
 describe('webview test files without a browser fail promptly, with the reason', () => {
   for (const file of ['test/webview/chat.test.ts', 'test/webview/inspector.test.ts']) {
-    test(`${file}, SPLITPOINT_CHROMIUM missing: exits within ${PROMPT_MS / 1000} s with the launcher's message`, { timeout: PROMPT_MS + 30_000 }, async () => {
-      const r = await runTestFile(join(ROOT, file), MISSING);
-      assert.ok(r.ms < PROMPT_MS, `${file} ended in ${r.ms} ms (killed: it hung)\n${r.output.slice(-2000)}`);
-      assert.notEqual(r.status, 0, 'the file fails');
-      assert.ok(r.output.includes(`SPLITPOINT_CHROMIUM=${MISSING} is not an executable file`), r.output.slice(-2000));
-      assert.ok(!r.output.includes('browserType.launch'), 'no Playwright launch error: the check comes first');
-    });
+    test(
+      `${file}, SPLITPOINT_CHROMIUM missing: exits within ${PROMPT_MS / 1000} s with the launcher's message`,
+      { timeout: PROMPT_MS + 30_000 },
+      async () => {
+        const r = await runTestFile(join(ROOT, file), MISSING);
+        assert.ok(r.ms < PROMPT_MS, `${file} ended in ${r.ms} ms (killed: it hung)\n${r.output.slice(-2000)}`);
+        assert.notEqual(r.status, 0, 'the file fails');
+        assert.ok(r.output.includes(`SPLITPOINT_CHROMIUM=${MISSING} is not an executable file`), r.output.slice(-2000));
+        assert.ok(!r.output.includes('browserType.launch'), 'no Playwright launch error: the check comes first');
+      },
+    );
 
     const failedLaunch = `${file}, a browser that fails to launch: the harness stops its server and bundle and the file exits within ${PROMPT_MS / 1000} s`;
     test(failedLaunch, { timeout: PROMPT_MS + 30_000 }, async () => {

@@ -32,7 +32,10 @@ export async function startStaticServer(route: Route): Promise<StaticServer> {
       served.push(url.pathname);
       let r: StaticResponse | undefined;
       try {
-        r = url.pathname === '/favicon.ico' ? { status: 204 } : ((await route(url, origin)) ?? { status: 404, type: 'text/plain', body: 'not found' });
+        r =
+          url.pathname === '/favicon.ico'
+            ? { status: 204 }
+            : ((await route(url, origin)) ?? { status: 404, type: 'text/plain', body: 'not found' });
       } catch (e) {
         r = { status: 500, type: 'text/plain', body: String(e) };
       }

@@ -33,7 +33,16 @@ export const PROMPTS: readonly string[] = [
   'The CI job times out on the integration tests; investigate.',
   'Make the HTTP client retry on 503 with backoff.',
 ];
-const FILES = ['src/date.ts', 'src/report.ts', 'src/config.ts', 'src/cache.ts', 'src/http/client.ts', 'test/cache.test.ts', 'package.json', 'src/index.ts'];
+const FILES = [
+  'src/date.ts',
+  'src/report.ts',
+  'src/config.ts',
+  'src/cache.ts',
+  'src/http/client.ts',
+  'test/cache.test.ts',
+  'package.json',
+  'src/index.ts',
+];
 
 function sourceText(r: () => number, bytes: number, path: string): string {
   const lines: string[] = [];
@@ -66,7 +75,10 @@ function commandOutput(r: () => number, bytes: number): string {
   let size = 0;
   let i = 0;
   while (size < bytes) {
-    const line = r() < 0.9 ? `  ✓ suite ${i} › case ${Math.floor(r() * 100)} (${Math.floor(r() * 40)} ms)` : `  ✗ suite ${i} › leap year 2024-02-29: expected 29, got 1`;
+    const line =
+      r() < 0.9
+        ? `  ✓ suite ${i} › case ${Math.floor(r() * 100)} (${Math.floor(r() * 40)} ms)`
+        : `  ✗ suite ${i} › leap year 2024-02-29: expected 29, got 1`;
     out.push(line);
     size += line.length + 1;
     i++;
@@ -99,7 +111,8 @@ export function syntheticSession(o: SyntheticOptions): Message[] {
       const calls = r() < (o.parallel ?? 0.15) ? 2 + Math.floor(r() * 2) : 1;
       const uses: ContentBlock[] = [];
       const results: ContentBlock[] = [];
-      if (r() < 0.2) uses.push({ type: 'thinking', thinking: 'The failing case is around February; check the month table first.', signature: 'sig' });
+      if (r() < 0.2)
+        uses.push({ type: 'thinking', thinking: 'The failing case is around February; check the month table first.', signature: 'sig' });
       if (r() < 0.5) uses.push({ type: 'text', text: 'Let me look at the relevant code.' });
       for (let c = 0; c < calls; c++) {
         const tid = `toolu_${(toolId++).toString(36).padStart(6, '0')}`;
@@ -110,10 +123,19 @@ export function syntheticSession(o: SyntheticOptions): Message[] {
           results.push({ type: 'tool_result', tool_use_id: tid, content: sourceText(r, 1_000 + Math.floor(r() * r() * 39_000), path) });
         } else if (kind < 0.75) {
           uses.push({ type: 'tool_use', id: tid, name: 'run_command', input: { command: 'npm test' } });
-          results.push({ type: 'tool_result', tool_use_id: tid, content: commandOutput(r, 500 + Math.floor(r() * 6_000)), ...(r() < 0.2 ? { is_error: true } : {}) });
+          results.push({
+            type: 'tool_result',
+            tool_use_id: tid,
+            content: commandOutput(r, 500 + Math.floor(r() * 6_000)),
+            ...(r() < 0.2 ? { is_error: true } : {}),
+          });
         } else if (kind < 0.9) {
           uses.push({ type: 'tool_use', id: tid, name: 'search', input: { query: 'isLeap(' } });
-          results.push({ type: 'tool_result', tool_use_id: tid, content: `${path}:14: if (m === 2 && d === 29 && !isLeap(y)) return 1;\n${path}:31: export function isLeap(y: number) {` });
+          results.push({
+            type: 'tool_result',
+            tool_use_id: tid,
+            content: `${path}:14: if (m === 2 && d === 29 && !isLeap(y)) return 1;\n${path}:31: export function isLeap(y: number) {`,
+          });
         } else {
           uses.push({ type: 'tool_use', id: tid, name: 'edit_file', input: { path, old: 'd > 28', new: 'd > (isLeap(y) ? 29 : 28)' } });
           results.push({ type: 'tool_result', tool_use_id: tid, content: `Edited ${path}: 1 replacement.` });
@@ -122,7 +144,11 @@ export function syntheticSession(o: SyntheticOptions): Message[] {
       out.push({ id: next(), role: 'assistant', content: uses });
       out.push({ id: next(), role: 'user', content: results });
     }
-    out.push({ id: next(), role: 'assistant', content: [{ type: 'text', text: 'Done: the month table capped February at 28 days; it now honours leap years, and the tests pass.' }] });
+    out.push({
+      id: next(),
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Done: the month table capped February at 28 days; it now honours leap years, and the tests pass.' }],
+    });
   }
   return out;
 }

@@ -9,14 +9,7 @@ import Anthropic, {
   InternalServerError,
   OverloadedError,
 } from '@anthropic-ai/sdk';
-import {
-  LoopbackAnthropic,
-  countRequestTokens,
-  countTextTokens,
-  lastUserText,
-  reply,
-  type MessagesRequestBody,
-} from './anthropic-server';
+import { LoopbackAnthropic, countRequestTokens, countTextTokens, lastUserText, reply, type MessagesRequestBody } from './anthropic-server';
 
 const MODEL = 'claude-test-model';
 
@@ -142,7 +135,9 @@ describe('LoopbackAnthropic with the real SDK', () => {
     const stream = client.messages.stream({
       model: MODEL,
       max_tokens: 500,
-      tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
+      tools: [
+        { name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+      ],
       messages: [{ role: 'user', content: 'Read plan.ts' }],
     });
     const jsonParts: string[] = [];
@@ -168,7 +163,13 @@ describe('LoopbackAnthropic with the real SDK', () => {
     const msg = await client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
     assert.equal(msg.stop_reason, 'tool_use');
     const uses = msg.content as Anthropic.ToolUseBlock[];
-    assert.deepEqual(uses.map((u) => [u.name, u.input]), [['a', { n: 1 }], ['b', { n: 2 }]]);
+    assert.deepEqual(
+      uses.map((u) => [u.name, u.input]),
+      [
+        ['a', { n: 1 }],
+        ['b', { n: 2 }],
+      ],
+    );
     assert.match(uses[0]!.id, /^toolu_01/);
     assert.equal(uses[1]!.id, 'toolu_fixed');
   });
@@ -221,7 +222,9 @@ describe('LoopbackAnthropic with the real SDK', () => {
     assert.equal(countTextTokens(text), 5);
     assert.ok(long.startsWith(text));
     assert.equal(msg.usage.output_tokens, 5);
-    const streamed = await client.messages.stream({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'count' }] }).finalMessage();
+    const streamed = await client.messages
+      .stream({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'count' }] })
+      .finalMessage();
     assert.equal(streamed.stop_reason, 'max_tokens');
     assert.equal((streamed.content[0] as Anthropic.TextBlock).text, text);
   });
@@ -233,12 +236,27 @@ describe('LoopbackAnthropic with the real SDK', () => {
       ['missing messages', { model: MODEL, max_tokens: 10 }, 'messages: Field required'],
       [
         'first message from the assistant',
-        { model: MODEL, max_tokens: 10, messages: [{ role: 'assistant', content: 'hello' }, { role: 'user', content: 'hi' }] },
+        {
+          model: MODEL,
+          max_tokens: 10,
+          messages: [
+            { role: 'assistant', content: 'hello' },
+            { role: 'user', content: 'hi' },
+          ],
+        },
         'messages: first message must use the "user" role',
       ],
       [
         'empty content in a non-final message',
-        { model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: '' }, { role: 'user', content: 'b' }] },
+        {
+          model: MODEL,
+          max_tokens: 10,
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'assistant', content: '' },
+            { role: 'user', content: 'b' },
+          ],
+        },
         'messages.1: all messages must have non-empty content except for the optional final assistant message',
       ],
       [
@@ -258,7 +276,13 @@ describe('LoopbackAnthropic with the real SDK', () => {
           max_tokens: 10,
           messages: [
             { role: 'user', content: 'do it' },
-            { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_A', name: 'x', input: {} }, { type: 'tool_use', id: 'toolu_B', name: 'y', input: {} }] },
+            {
+              role: 'assistant',
+              content: [
+                { type: 'tool_use', id: 'toolu_A', name: 'x', input: {} },
+                { type: 'tool_use', id: 'toolu_B', name: 'y', input: {} },
+              ],
+            },
             { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_A', content: 'ok' }] },
           ],
         },
@@ -287,7 +311,13 @@ describe('LoopbackAnthropic with the real SDK', () => {
           messages: [
             { role: 'user', content: 'hi' },
             { role: 'assistant', content: 'hello' },
-            { role: 'user', content: [{ type: 'text', text: 'result:' }, { type: 'tool_result', tool_use_id: 'toolu_ghost', content: 'x' }] },
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'result:' },
+                { type: 'tool_result', tool_use_id: 'toolu_ghost', content: 'x' },
+              ],
+            },
           ],
         },
         'messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_ghost. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
@@ -348,12 +378,18 @@ describe('LoopbackAnthropic with the real SDK', () => {
         {
           name: 'edit_file',
           description: 'Replace text in a file',
-          input_schema: { type: 'object' as const, properties: { path: { type: 'string' }, old: { type: 'string' }, new: { type: 'string' } } },
+          input_schema: {
+            type: 'object' as const,
+            properties: { path: { type: 'string' }, old: { type: 'string' }, new: { type: 'string' } },
+          },
         },
       ],
       messages: [
         { role: 'user' as const, content: 'Rename foo to bar in a.ts' },
-        { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'edit_file', input: { path: 'a.ts', old: 'foo', new: 'bar' } }] },
+        {
+          role: 'assistant' as const,
+          content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'edit_file', input: { path: 'a.ts', old: 'foo', new: 'bar' } }],
+        },
         { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: 'edited 3 lines' }] },
       ],
     };
@@ -414,12 +450,16 @@ describe('LoopbackAnthropic with the real SDK', () => {
 
   test('529 surfaces as OverloadedError and 500 as InternalServerError when maxRetries is 0', async () => {
     server.queue.overloaded().apiError('Internal server error');
-    const overloaded = await rejection(client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
+    const overloaded = await rejection(
+      client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    );
     assert.ok(overloaded instanceof OverloadedError, `got ${String(overloaded)}`);
     assert.equal(overloaded.status, 529);
     assert.equal(overloaded.type, 'overloaded_error');
     assert.equal(overloaded.apiMessage, 'Overloaded');
-    const internal = await rejection(client.messages.stream({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).finalMessage());
+    const internal = await rejection(
+      client.messages.stream({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).finalMessage(),
+    );
     assert.ok(internal instanceof InternalServerError, `got ${String(internal)}`);
     assert.ok(!(internal instanceof OverloadedError));
     assert.equal(internal.status, 500);
@@ -428,7 +468,9 @@ describe('LoopbackAnthropic with the real SDK', () => {
   });
 
   test('an overloaded_error event mid-stream rejects finalMessage() with an APIError of that type', async () => {
-    server.queue.text('partial text that will be interrupted', { streamError: { afterEvents: 4, type: 'overloaded_error', message: 'Overloaded' } });
+    server.queue.text('partial text that will be interrupted', {
+      streamError: { afterEvents: 4, type: 'overloaded_error', message: 'Overloaded' },
+    });
     const stream = client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
     const err = await rejection(stream.finalMessage());
     assert.ok(err instanceof APIError, `got ${String(err)}`);
@@ -439,7 +481,10 @@ describe('LoopbackAnthropic with the real SDK', () => {
   test('aborting mid-stream with an AbortController rejects with APIUserAbortError and the server sees the disconnect', async () => {
     server.queue.text('a'.repeat(400), { textChunkChars: 4, chunkDelayMs: 10 });
     const controller = new AbortController();
-    const stream = client.messages.stream({ model: MODEL, max_tokens: 500, messages: [{ role: 'user', content: 'long please' }] }, { signal: controller.signal });
+    const stream = client.messages.stream(
+      { model: MODEL, max_tokens: 500, messages: [{ role: 'user', content: 'long please' }] },
+      { signal: controller.signal },
+    );
     let seen = 0;
     stream.on('text', () => {
       seen++;
@@ -454,13 +499,19 @@ describe('LoopbackAnthropic with the real SDK', () => {
   test('a stalled stream and a hanging request end on abort; a dropped connection is an APIConnectionError', async () => {
     server.queue.text('never finished', { stallAfterEvents: 3 }).hang().drop();
     const c1 = new AbortController();
-    const stalled = client.messages.stream({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] }, { signal: c1.signal });
+    const stalled = client.messages.stream(
+      { model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] },
+      { signal: c1.signal },
+    );
     await new Promise<void>((resolve) => stalled.on('connect', () => resolve()));
     c1.abort();
     assert.ok((await rejection(stalled.finalMessage())) instanceof APIUserAbortError);
 
     const c2 = new AbortController();
-    const hanging = client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] }, { signal: c2.signal });
+    const hanging = client.messages.create(
+      { model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] },
+      { signal: c2.signal },
+    );
     await server.waitForRequests(2);
     c2.abort();
     assert.ok((await rejection(hanging)) instanceof APIUserAbortError);
@@ -479,7 +530,9 @@ describe('LoopbackAnthropic with the real SDK', () => {
 
   test('with nothing queued the server answers a non-retryable 500 naming the request', async () => {
     const retrying = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 2 });
-    const err = await rejection(retrying.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'unscripted' }] }));
+    const err = await rejection(
+      retrying.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'unscripted' }] }),
+    );
     assert.ok(err instanceof InternalServerError);
     assert.match(err.apiMessage ?? '', /no scripted reply for request #0 .*"unscripted"/);
     assert.equal(server.requests.length, 1, 'x-should-retry: false stops the SDK from retrying');
@@ -500,11 +553,19 @@ describe('LoopbackAnthropic with the real SDK', () => {
         model: MODEL,
         max_tokens: 50,
         system: 'Summarize the conversation.',
-        messages: [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' }],
+        messages: [
+          { role: 'user', content: 'one' },
+          { role: 'assistant', content: 'two' },
+          { role: 'user', content: 'three' },
+        ],
       });
-      const tokens = countTextTokens('Summarize the conversation.') + countTextTokens('one') + countTextTokens('two') + countTextTokens('three');
+      const tokens =
+        countTextTokens('Summarize the conversation.') + countTextTokens('one') + countTextTokens('two') + countTextTokens('three');
       assert.deepEqual(summary.content, [{ type: 'text', text: `summary of 3 messages (${tokens} tokens)` }]);
-      assert.deepEqual(server.requests.map((r) => r.source), ['queue', 'responder', 'responder']);
+      assert.deepEqual(
+        server.requests.map((r) => r.source),
+        ['queue', 'responder', 'responder'],
+      );
     } finally {
       server.responder = undefined;
     }
@@ -512,14 +573,22 @@ describe('LoopbackAnthropic with the real SDK', () => {
 
   test('authentication: no x-api-key → 401 authentication_error; no anthropic-version → 400', async () => {
     const body = JSON.stringify({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
-    const noKey = await fetch(`${baseURL}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body });
+    const noKey = await fetch(`${baseURL}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body,
+    });
     assert.equal(noKey.status, 401);
     const noKeyBody = (await noKey.json()) as { type: string; error: { type: string; message: string } };
     assert.equal(noKeyBody.type, 'error');
     assert.deepEqual(noKeyBody.error, { type: 'authentication_error', message: 'x-api-key header is required' });
     assert.match(noKey.headers.get('request-id') ?? '', /^req_/);
 
-    const noVersion = await fetch(`${baseURL}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body });
+    const noVersion = await fetch(`${baseURL}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
+      body,
+    });
     assert.equal(noVersion.status, 400);
     assert.deepEqual(((await noVersion.json()) as { error: unknown }).error, {
       type: 'invalid_request_error',
@@ -555,9 +624,14 @@ describe('LoopbackAnthropic options', () => {
       const msg = await client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content }] });
       assert.equal(msg.usage.input_tokens, Math.round(raw * 1.5));
       assert.equal(msg.usage.output_tokens, Math.round(countTextTokens('ok') * 1.5) || 1);
-      assert.equal((await client.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content }] })).input_tokens, Math.round(raw * 1.5));
+      assert.equal(
+        (await client.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content }] })).input_tokens,
+        Math.round(raw * 1.5),
+      );
       const scaled = Math.round(window * 1.5);
-      const err = await rejection(client.messages.create({ model: 'small', max_tokens: 10, messages: [{ role: 'user', content: longer }] }));
+      const err = await rejection(
+        client.messages.create({ model: 'small', max_tokens: 10, messages: [{ role: 'user', content: longer }] }),
+      );
       assert.ok(err instanceof BadRequestError);
       assert.equal(err.apiMessage, `prompt is too long: ${scaled} tokens > ${window} maximum`);
     } finally {
@@ -571,10 +645,20 @@ describe('LoopbackAnthropic options', () => {
     try {
       const client = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0 });
       const err = await rejection(
-        client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }] }),
+        client.messages.create({
+          model: MODEL,
+          max_tokens: 10,
+          messages: [
+            { role: 'user', content: 'a' },
+            { role: 'user', content: 'b' },
+          ],
+        }),
       );
       assert.ok(err instanceof BadRequestError);
-      assert.equal(err.apiMessage, 'messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row');
+      assert.equal(
+        err.apiMessage,
+        'messages: roles must alternate between "user" and "assistant", but found multiple "user" roles in a row',
+      );
       const echoed = await client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'ping me back' }] });
       assert.deepEqual(echoed.content, [{ type: 'text', text: 'echo: ping me back' }]);
       assert.equal(server.lastRequest!.source, 'fallback');

@@ -412,7 +412,8 @@ function countBlockRaw(block: WireBlock): number {
 
 function countContentRaw(content: unknown): number {
   if (typeof content === 'string') return countTextTokens(content);
-  if (Array.isArray(content)) return content.reduce((n: number, b: WireBlock) => n + (b && typeof b === 'object' ? countBlockRaw(b) : 0), 0);
+  if (Array.isArray(content))
+    return content.reduce((n: number, b: WireBlock) => n + (b && typeof b === 'object' ? countBlockRaw(b) : 0), 0);
   return 0;
 }
 
@@ -421,7 +422,10 @@ export function countRawRequestTokens(body: MessagesRequestBody): number {
   let n = countContentRaw(body.system);
   for (const tool of Array.isArray(body.tools) ? body.tools : []) {
     if (tool && tool.input_schema !== undefined) {
-      n += countTextTokens(String(tool.name ?? '')) + countTextTokens(String(tool.description ?? '')) + countTextTokens(JSON.stringify(tool.input_schema));
+      n +=
+        countTextTokens(String(tool.name ?? '')) +
+        countTextTokens(String(tool.description ?? '')) +
+        countTextTokens(JSON.stringify(tool.input_schema));
     } else {
       n += countTextTokens(JSON.stringify(tool));
     }
@@ -494,7 +498,8 @@ export function validateMessagesBody(body: MessagesRequestBody, opts: Validation
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i] as WireMessage | undefined;
     if (!m || typeof m !== 'object') return `messages.${i}: Input should be a valid dictionary`;
-    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') return `messages.${i}.role: Input should be 'user' or 'assistant'`;
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system')
+      return `messages.${i}.role: Input should be 'user' or 'assistant'`;
     if (m.content === undefined) return `messages.${i}.content: Field required`;
     if (typeof m.content !== 'string' && !Array.isArray(m.content)) return `messages.${i}.content: Input should be a valid string or list`;
     const empty = typeof m.content === 'string' ? m.content === '' : m.content.length === 0;
@@ -505,9 +510,11 @@ export function validateMessagesBody(body: MessagesRequestBody, opts: Validation
     if (Array.isArray(m.content)) {
       for (let j = 0; j < m.content.length; j++) {
         const b = m.content[j];
-        if (!b || typeof b !== 'object' || typeof b.type !== 'string') return `messages.${i}.content.${j}: Input should be a valid dictionary`;
+        if (!b || typeof b !== 'object' || typeof b.type !== 'string')
+          return `messages.${i}.content.${j}: Input should be a valid dictionary`;
         // (verified) whitespace-only text blocks are rejected.
-        if (b.type === 'text' && String(b.text ?? '').trim() === '') return 'messages: text content blocks must contain non-whitespace text';
+        if (b.type === 'text' && String(b.text ?? '').trim() === '')
+          return 'messages: text content blocks must contain non-whitespace text';
       }
     }
   }
@@ -540,7 +547,8 @@ export function validateMessagesBody(body: MessagesRequestBody, opts: Validation
       const next = turns[t + 1];
       const answered = new Set<string>();
       if (next?.role === 'user') {
-        for (const p of next.parts) for (const b of p.blocks) if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') answered.add(b.tool_use_id);
+        for (const p of next.parts)
+          for (const b of p.blocks) if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') answered.add(b.tool_use_id);
       }
       for (const p of turn.parts) {
         const missing = p.blocks.filter((b) => b.type === 'tool_use' && !answered.has(String(b.id))).map((b) => String(b.id));

@@ -32,7 +32,10 @@ const exchange = fc
   .record({
     thinking: fc.boolean(),
     lead: fc.option(text, { nil: undefined }),
-    calls: fc.array(fc.record({ name: toolName, output: toolOutput, isError: fc.boolean(), asBlocks: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+    calls: fc.array(fc.record({ name: toolName, output: toolOutput, isError: fc.boolean(), asBlocks: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
     trailingText: fc.option(text, { freq: 8, nil: undefined }),
   })
   .map(({ thinking, lead, calls, trailingText }) => (nextId: () => string): Draft[] => {
@@ -56,7 +59,12 @@ const exchange = fc
 
 const finalAnswer = fc.record({ thinking: fc.boolean(), t: text }).map(({ thinking, t }): Draft => ({
   role: 'assistant',
-  content: thinking ? [{ type: 'thinking', thinking: 'hmm', signature: 's' }, { type: 'text', text: t }] : [{ type: 'text', text: t }],
+  content: thinking
+    ? [
+        { type: 'thinking', thinking: 'hmm', signature: 's' },
+        { type: 'text', text: t },
+      ]
+    : [{ type: 'text', text: t }],
 }));
 
 /** A turn: a prompt, 0-N tool exchanges, and (usually) a final answer. */
@@ -88,7 +96,8 @@ export const conversationArb: fc.Arbitrary<Message[]> = fc
     turns.forEach((t, i) => {
       const prev = drafts[drafts.length - 1];
       // A prompt right after a dangling tool_result message is fine (they merge); after a prompt is not.
-      if (prev && prev.role === 'user' && !Array.isArray(prev.content) && !prev.synthetic) drafts.push({ role: 'assistant', content: 'ok' });
+      if (prev && prev.role === 'user' && !Array.isArray(prev.content) && !prev.synthetic)
+        drafts.push({ role: 'assistant', content: 'ok' });
       drafts.push(t.prompt);
       for (const ex of t.exchanges) drafts.push(...ex(nextId));
       if (longLoop !== undefined && i === turns.length - 1) {
@@ -96,7 +105,10 @@ export const conversationArb: fc.Arbitrary<Message[]> = fc
           const id = nextId();
           drafts.push(
             { role: 'assistant', content: [{ type: 'tool_use', id, name: 'read_file', input: { path: `f${k}.ts` } }] },
-            { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `contents of f${k}.ts `.repeat(k % 7 === 0 ? 400 : 5) }] },
+            {
+              role: 'user',
+              content: [{ type: 'tool_result', tool_use_id: id, content: `contents of f${k}.ts `.repeat(k % 7 === 0 ? 400 : 5) }],
+            },
           );
         }
       }

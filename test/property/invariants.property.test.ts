@@ -32,15 +32,24 @@ type GeneratedParams = typeof paramsArb extends fc.Arbitrary<infer T> ? T : neve
 
 function overridesFor(name: string, r: GeneratedParams): Record<string, number> {
   switch (name) {
-    case 'sliding-window': return { maxEvents: r.maxEvents };
-    case 'turn-window': return { maxTurns: r.maxTurns };
-    case 'token-budget': return { maxTokens: r.maxTokens };
-    case 'recursive-summarization': return { maxEventsToKeep: r.maxEventsToKeep, overlapSize: Math.floor(r.overlapFrac * r.maxEventsToKeep) };
-    case 'preserve-user-messages': return { maxUserTokens: r.maxUserTokens };
-    case 'recent-token-fraction': return { fraction: r.fraction };
-    case 'recent-turns': return { turns: r.turns, perTurnMin: r.perTurnMin, perTurnMax: r.perTurnMin * 3 };
-    case 'micro-compact': return { keepRecent: r.keepRecent, minChars: r.minChars };
-    default: throw new Error(`no parameters for ${name}`);
+    case 'sliding-window':
+      return { maxEvents: r.maxEvents };
+    case 'turn-window':
+      return { maxTurns: r.maxTurns };
+    case 'token-budget':
+      return { maxTokens: r.maxTokens };
+    case 'recursive-summarization':
+      return { maxEventsToKeep: r.maxEventsToKeep, overlapSize: Math.floor(r.overlapFrac * r.maxEventsToKeep) };
+    case 'preserve-user-messages':
+      return { maxUserTokens: r.maxUserTokens };
+    case 'recent-token-fraction':
+      return { fraction: r.fraction };
+    case 'recent-turns':
+      return { turns: r.turns, perTurnMin: r.perTurnMin, perTurnMax: r.perTurnMin * 3 };
+    case 'micro-compact':
+      return { keepRecent: r.keepRecent, minChars: r.minChars };
+    default:
+      throw new Error(`no parameters for ${name}`);
   }
 }
 
@@ -62,7 +71,12 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
     fc.property(conversationArb, paramsArb, (messages: Message[], r) => {
       conversations++;
       const tokens = new MemoizedMessageCounter(new CharEstimateTokenizer());
-      const ctx: PlanContext = { ...DEFAULT_PLAN_CONTEXT, contextWindow: r.contextWindow, maxOutputTokens: Math.floor(r.contextWindow / 8), tokens };
+      const ctx: PlanContext = {
+        ...DEFAULT_PLAN_CONTEXT,
+        contextWindow: r.contextWindow,
+        maxOutputTokens: Math.floor(r.contextWindow / 8),
+        tokens,
+      };
       const snapshot = JSON.stringify(messages);
       for (const def of STRATEGIES) {
         const plan = def.plan(messages, resolveParams(def, overridesFor(def.name, r)), ctx);
@@ -90,5 +104,7 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
   assert.ok(conversations >= RUNS);
   // A property that never compacts anything proves nothing: most plans must actually cut.
   assert.ok(nonNoopPlans > plansChecked / 3, `only ${nonNoopPlans} of ${plansChecked} plans changed anything`);
-  console.log(`property volume: ${conversations} conversations, ${plansChecked} plans (${nonNoopPlans} non-trivial) + ${conversations * STRATEGIES.length} composed plans`);
+  console.log(
+    `property volume: ${conversations} conversations, ${plansChecked} plans (${nonNoopPlans} non-trivial) + ${conversations * STRATEGIES.length} composed plans`,
+  );
 });

@@ -45,9 +45,16 @@ function run(env: Record<string, string>) {
 describe('scripts/setup-test-env.sh', () => {
   test('without root or a password-less sudo: one message naming every missing package and the command that installs them; nothing is run', () => {
     const bin = stubs('no-root');
-    const r = run({ PATH: `${bin}:${process.env.PATH}`, SPLITPOINT_E2E_CACHE: join(tmp, 'empty-cache'), SPLITPOINT_CHROMIUM: process.execPath });
+    const r = run({
+      PATH: `${bin}:${process.env.PATH}`,
+      SPLITPOINT_E2E_CACHE: join(tmp, 'empty-cache'),
+      SPLITPOINT_CHROMIUM: process.execPath,
+    });
     assert.equal(r.status, 1, r.err);
-    assert.match(r.err, /npm test needs Debian packages that are not installed: build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev ca-certificates/);
+    assert.match(
+      r.err,
+      /npm test needs Debian packages that are not installed: build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev ca-certificates/,
+    );
     assert.ok(r.err.includes(`sudo apt-get update && sudo apt-get install -y --no-install-recommends ${BUILD_PACKAGES.join(' ')}`), r.err);
     assert.doesNotMatch(r.err, /chromium/, 'SPLITPOINT_CHROMIUM names a browser: chromium is not asked for');
     assert.equal(r.out, '');
@@ -61,7 +68,11 @@ describe('scripts/setup-test-env.sh', () => {
 
   test('as root, the missing packages are installed with apt-get (update, then install --no-install-recommends)', () => {
     const bin = stubs('root', { id: 'echo 0' });
-    const r = run({ PATH: `${bin}:${process.env.PATH}`, SPLITPOINT_E2E_CACHE: join(tmp, 'empty-cache'), SPLITPOINT_CHROMIUM: process.execPath });
+    const r = run({
+      PATH: `${bin}:${process.env.PATH}`,
+      SPLITPOINT_E2E_CACHE: join(tmp, 'empty-cache'),
+      SPLITPOINT_CHROMIUM: process.execPath,
+    });
     assert.notEqual(r.status, 0, 'the stub apt-get fails, and so does the script');
     assert.match(r.out, /installing build-essential/);
     const apt = readFileSync(join(bin, 'apt.log'), 'utf8');

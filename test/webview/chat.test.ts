@@ -29,7 +29,12 @@ describe('webviewHtml', () => {
   test('the CSP allows scripts only by nonce and resources only from the extension, with no unsafe-inline or unsafe-eval', () => {
     const csp = webviewCsp('https://*.vscode-cdn.net', nonce);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|unsafe-hashes|strict-dynamic|\*;|https?:\s|data:[^;]*script/);
-    const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+    const directives = Object.fromEntries(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v.join(' ')]),
+    );
     assert.deepEqual(directives, {
       'default-src': "'none'",
       'img-src': 'https://*.vscode-cdn.net data:',
@@ -128,10 +133,18 @@ describe('chat webview in headless Chromium', () => {
     await p.page.evaluate(() => {
       const w = window as unknown as { __mutations: number };
       w.__mutations = 0;
-      new MutationObserver((ms) => (w.__mutations += ms.length)).observe(document.querySelector('.item.user')!, { subtree: true, childList: true, attributes: true, characterData: true });
+      new MutationObserver((ms) => (w.__mutations += ms.length)).observe(document.querySelector('.item.user')!, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
     });
     for (const chunk of chunks('Weighing memoization against re-encoding…', 3)) await p.deliver({ type: 'delta', id: 'th1', text: chunk });
-    await p.deliver({ type: 'item', item: { kind: 'thinking', id: 'th1', text: 'Weighing memoization against re-encoding…', streaming: false } });
+    await p.deliver({
+      type: 'item',
+      item: { kind: 'thinking', id: 'th1', text: 'Weighing memoization against re-encoding…', streaming: false },
+    });
     await p.deliver({ type: 'item', item: { kind: 'assistant', id: 'a1', text: '', streaming: true } });
     const pieces = chunks(ANSWER_MD, 2);
     assert.ok(pieces.length > 200);
@@ -142,7 +155,10 @@ describe('chat webview in headless Chromium', () => {
     }
     await p.settle();
     assert.equal(await p.page.locator('.item.assistant .cursor').count(), 1, 'a streaming cursor while busy');
-    await p.deliver({ type: 'item', item: { kind: 'assistant', id: 'a1', text: ANSWER_MD, streaming: false } }, { type: 'busy', busy: false, compacting: false });
+    await p.deliver(
+      { type: 'item', item: { kind: 'assistant', id: 'a1', text: ANSWER_MD, streaming: false } },
+      { type: 'busy', busy: false, compacting: false },
+    );
     await p.settle();
 
     const md = p.page.locator('.item.assistant .md');
@@ -164,7 +180,11 @@ describe('chat webview in headless Chromium', () => {
     await thinking.click();
     assert.equal(await p.page.locator('.thinking-text').textContent(), 'Weighing memoization against re-encoding…');
 
-    assert.equal(await p.page.evaluate(() => (window as unknown as { __mutations: number }).__mutations), 0, 'the user message was never re-rendered');
+    assert.equal(
+      await p.page.evaluate(() => (window as unknown as { __mutations: number }).__mutations),
+      0,
+      'the user message was never re-rendered',
+    );
     assert.deepEqual(await p.posted(), [{ type: 'ready' }]);
     await assertClean(p);
   });
@@ -184,7 +204,10 @@ describe('chat webview in headless Chromium', () => {
     );
     await p.settle();
     const texts = await p.page.locator('.item.assistant .md').allTextContents();
-    assert.deepEqual(texts.map((x) => x.trim()), ['Hello world', 'final']);
+    assert.deepEqual(
+      texts.map((x) => x.trim()),
+      ['Hello world', 'final'],
+    );
     await p.page.locator('.card-header').click();
     assert.equal(await p.page.locator('.card-body .output pre').last().textContent(), 'a\nb\nc');
     await assertClean(p);
@@ -208,7 +231,13 @@ describe('chat webview in headless Chromium', () => {
   });
 
   test('Reject posts reject without a reason; Reject with reason posts the typed reason', async () => {
-    const awaiting = (id: string): ChatItem => ({ kind: 'tool', id, name: 'write_file', input: '{"path":"a.txt"}', status: 'awaiting-approval' });
+    const awaiting = (id: string): ChatItem => ({
+      kind: 'tool',
+      id,
+      name: 'write_file',
+      input: '{"path":"a.txt"}',
+      status: 'awaiting-approval',
+    });
     const p = await openWith([awaiting('toolu_a'), awaiting('toolu_b')]);
     await p.page.getByRole('button', { name: 'Reject write_file' }).first().click();
     const second = p.page.locator('article.card').nth(1);
@@ -318,7 +347,11 @@ describe('chat webview in headless Chromium', () => {
 
     const edit = p.page.locator('article.card').filter({ hasText: 'edit_file' });
     await edit.locator('.card-header').press('Enter');
-    assert.deepEqual(await edit.locator('.dl.add').allTextContents(), ['+    const hit = this.cache.get(m.id);\n', '+    if (hit !== undefined) return hit;\n', '+    return this.remember(m);\n']);
+    assert.deepEqual(await edit.locator('.dl.add').allTextContents(), [
+      '+    const hit = this.cache.get(m.id);\n',
+      '+    if (hit !== undefined) return hit;\n',
+      '+    return this.remember(m);\n',
+    ]);
     assert.deepEqual(await edit.locator('.dl.del').allTextContents(), ['-    return this.encode(m).length;\n']);
     assert.equal(await edit.locator('.dl.hunk').count(), 1);
     assert.equal(await edit.locator('.dl.meta').count(), 2);
@@ -368,7 +401,11 @@ describe('chat webview in headless Chromium', () => {
     await p.settle();
     assert.equal(await p.page.locator('.status-line').textContent(), 'Compacting context…');
     assert.ok(await p.page.getByRole('button', { name: 'Compacting…' }).isDisabled());
-    assert.equal(await p.page.locator('[role="status"][aria-live="polite"]').textContent(), 'Compacting context…', 'the live region announces it');
+    assert.equal(
+      await p.page.locator('[role="status"][aria-live="polite"]').textContent(),
+      'Compacting context…',
+      'the live region announces it',
+    );
     await assertClean(p);
   });
 
@@ -378,7 +415,8 @@ describe('chat webview in headless Chromium', () => {
     await p.page.getByRole('textbox', { name: 'Message' }).fill('half-written draft');
     await p.page.locator('article.card').filter({ hasText: 'read_file' }).locator('.card-header').click();
     await p.page.waitForFunction(() => {
-      const s = (window as unknown as TestWindow).__vscodeTest.savedState() as { chat?: { items?: Array<{ text?: string }> }; ui?: { draft?: string } } | undefined;
+      const s = (window as unknown as TestWindow).__vscodeTest.savedState() as
+        { chat?: { items?: Array<{ text?: string }> }; ui?: { draft?: string } } | undefined;
       return s?.ui?.draft === 'half-written draft' && s.chat?.items?.some((i) => i.text?.endsWith('(streamed tail)'));
     });
     await p.page.reload();
@@ -389,7 +427,11 @@ describe('chat webview in headless Chromium', () => {
     assert.match(atReady ?? '', /Now I will run the tests\. \(streamed tail\)/);
     assert.equal(await p.page.locator('.item, .card').count(), richConversation().length);
     assert.equal(await p.page.getByRole('textbox', { name: 'Message' }).inputValue(), 'half-written draft');
-    assert.equal(await p.page.locator('article.card').filter({ hasText: 'read_file' }).locator('.card-header').getAttribute('aria-expanded'), 'true', 'opened cards stay open');
+    assert.equal(
+      await p.page.locator('article.card').filter({ hasText: 'read_file' }).locator('.card-header').getAttribute('aria-expanded'),
+      'true',
+      'opened cards stay open',
+    );
     assert.deepEqual(await p.posted(), [{ type: 'ready' }]);
     // The host's answer then replaces it.
     await p.deliver({ type: 'state', state: chatState([{ kind: 'user', id: 'u9', text: 'fresh session' }], { sessionId: 'session-2' }) });
@@ -407,7 +449,7 @@ describe('chat webview in headless Chromium', () => {
       await p.page.keyboard.press('Tab');
       const label = await p.page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
-        return el ? el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? el.tagName : '';
+        return el ? (el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30) ?? el.tagName) : '';
       });
       visited.push(label);
       reached = label === 'Approve run_command';
@@ -449,7 +491,10 @@ describe('chat webview in headless Chromium', () => {
     );
     assert.equal(await p.page.locator('.item.assistant').count(), 100);
     assert.ok(took < 4000, `initial render of 400 items took ${took.toFixed(0)} ms`);
-    await p.deliver({ type: 'item', item: { kind: 'assistant', id: 'live', text: '', streaming: true } }, { type: 'busy', busy: true, compacting: false });
+    await p.deliver(
+      { type: 'item', item: { kind: 'assistant', id: 'live', text: '', streaming: true } },
+      { type: 'busy', busy: true, compacting: false },
+    );
     await p.settle();
     const stats = await p.page.evaluate(async () => {
       let mutations = 0;
@@ -469,10 +514,11 @@ describe('chat webview in headless Chromium', () => {
       obs.disconnect();
       return { mutations, ms: performance.now() - t0, text: live.textContent ?? '' };
     });
-    const gap = () => p.page.evaluate(() => {
-      const c = document.querySelector('.conversation')!;
-      return c.scrollHeight - c.scrollTop - c.clientHeight;
-    });
+    const gap = () =>
+      p.page.evaluate(() => {
+        const c = document.querySelector('.conversation')!;
+        return c.scrollHeight - c.scrollTop - c.clientHeight;
+      });
     assert.ok((await gap()) < 2, 'the view follows the stream at the bottom');
     // Scrolled up to read: new text does not yank the view; "Jump to latest" brings it back.
     await p.page.evaluate(() => document.querySelector('.conversation')!.scrollTo({ top: 0 }));
@@ -497,7 +543,40 @@ describe('chat webview in headless Chromium', () => {
   async function assertInert(p: WebviewPage, where = '.md') {
     const problems = await p.page.evaluate((sel) => {
       const out: string[] = [];
-      const allowedTags = new Set(['p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'b', 'i', 'del', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'img', 'sup', 'sub', 'kbd']);
+      const allowedTags = new Set([
+        'p',
+        'br',
+        'hr',
+        'h1',
+        'h2',
+        'h3',
+        'h4',
+        'h5',
+        'h6',
+        'strong',
+        'em',
+        'b',
+        'i',
+        'del',
+        's',
+        'code',
+        'pre',
+        'blockquote',
+        'ul',
+        'ol',
+        'li',
+        'table',
+        'thead',
+        'tbody',
+        'tr',
+        'th',
+        'td',
+        'span',
+        'img',
+        'sup',
+        'sub',
+        'kbd',
+      ]);
       const allowedAttrs = new Set(['class', 'title', 'alt', 'src', 'start', 'align']);
       for (const root of document.querySelectorAll(sel)) {
         for (const el of root.querySelectorAll('*')) {
@@ -505,7 +584,8 @@ describe('chat webview in headless Chromium', () => {
           if (tag === 'button' && el.classList.contains('md-copy')) continue;
           if (!allowedTags.has(tag)) out.push(`<${tag}>`);
           for (const a of el.attributes) if (!allowedAttrs.has(a.name)) out.push(`<${tag} ${a.name}="${a.value.slice(0, 40)}">`);
-          if (tag === 'img' && !/^data:image\/(png|gif|jpe?g|webp);base64,/.test(el.getAttribute('src') ?? '')) out.push(`<img src="${el.getAttribute('src')}">`);
+          if (tag === 'img' && !/^data:image\/(png|gif|jpe?g|webp);base64,/.test(el.getAttribute('src') ?? ''))
+            out.push(`<img src="${el.getAttribute('src')}">`);
           const cls = el.getAttribute('class');
           if (cls && !cls.split(/\s+/).every((c) => /^(md-[a-z-]+|language-[\w+#.-]+)$/.test(c))) out.push(`class="${cls}"`);
         }
@@ -514,20 +594,25 @@ describe('chat webview in headless Chromium', () => {
       for (const el of document.querySelectorAll('*')) {
         for (const a of el.attributes) if (/^on/i.test(a.name)) out.push(`${el.tagName} ${a.name}`);
       }
-      const planted = document.querySelectorAll('iframe, object, embed, form, base, frame, frameset, a[href], svg, math, template, video, audio, marquee, noscript, details, meta:not([http-equiv="Content-Security-Policy"]):not([charset]):not([name="viewport"])');
+      const planted = document.querySelectorAll(
+        'iframe, object, embed, form, base, frame, frameset, a[href], svg, math, template, video, audio, marquee, noscript, details, meta:not([http-equiv="Content-Security-Policy"]):not([charset]):not([name="viewport"])',
+      );
       for (const el of planted) out.push(`planted <${el.tagName.toLowerCase()}>`);
       const scripts = [...document.scripts].map((s) => new URL(s.src || 'inline:', location.href).pathname);
-      if (scripts.join() !== '/test/fake-vscode.js,/chat.js' && scripts.join() !== '/test/fake-vscode.js,/sanitize.js') out.push(`scripts ${scripts.join()}`);
+      if (scripts.join() !== '/test/fake-vscode.js,/chat.js' && scripts.join() !== '/test/fake-vscode.js,/sanitize.js')
+        out.push(`scripts ${scripts.join()}`);
       if (document.querySelectorAll('style').length) out.push('<style> element');
       if (document.querySelectorAll('link').length !== 2) out.push('extra <link>');
-      if (document.querySelectorAll('#root').length !== 1 || !document.getElementById('root')!.matches('body > div')) out.push('#root clobbered');
+      if (document.querySelectorAll('#root').length !== 1 || !document.getElementById('root')!.matches('body > div'))
+        out.push('#root clobbered');
       return out;
     }, where);
     assert.deepEqual(problems, []);
   }
 
   /** Clicks, hovers and focuses everything the model produced, to fire any handler that survived. */
-  const MODEL_TEXT = '.md, .user-text, .thinking-text, .output pre, .diff, .error-message, .item.notice, .compaction-text, .tool-name, .tool-summary';
+  const MODEL_TEXT =
+    '.md, .user-text, .thinking-text, .output pre, .diff, .error-message, .item.notice, .compaction-text, .tool-name, .tool-summary';
 
   async function poke(p: WebviewPage, where = '.md') {
     await p.page.evaluate((sel) => {
@@ -549,9 +634,17 @@ describe('chat webview in headless Chromium', () => {
     assert.deepEqual(probe.opened, [], 'no window.open');
     assert.equal(probe.acquired, 1, 'no second acquireVsCodeApi()');
     assert.ok(probe.acquireIsFunction, 'acquireVsCodeApi not clobbered');
-    assert.deepEqual((await p.posted()).filter((m) => m.type !== 'ready'), [], 'the page posted nothing but ready');
+    assert.deepEqual(
+      (await p.posted()).filter((m) => m.type !== 'ready'),
+      [],
+      'the page posted nothing but ready',
+    );
     assert.deepEqual(p.unexpectedRequests(), [], 'no request left the page other than the bundle and css');
-    assert.deepEqual(h.served.filter((s) => /leak/.test(s)), [], 'the server saw no leak requests');
+    assert.deepEqual(
+      h.served.filter((s) => /leak/.test(s)),
+      [],
+      'the server saw no leak requests',
+    );
     assert.deepEqual(p.pageErrors, []);
     // CSP violations caused by payloads would be acceptable (the policy doing its job), but with
     // raw HTML escaped and DOMPurify in front there should be none; record whatever there is.
@@ -562,7 +655,10 @@ describe('chat webview in headless Chromium', () => {
 
   /** The app still works after the corpus: a card's Approve reaches the host. */
   async function assertStillWorks(p: WebviewPage) {
-    await p.deliver({ type: 'item', item: { kind: 'tool', id: 'toolu_after', name: 'write_file', input: '{}', status: 'awaiting-approval' } });
+    await p.deliver({
+      type: 'item',
+      item: { kind: 'tool', id: 'toolu_after', name: 'write_file', input: '{}', status: 'awaiting-approval' },
+    });
     await p.settle();
     await p.page.getByRole('button', { name: 'Approve write_file' }).last().click();
     assert.deepEqual((await p.intents()).at(-1), { type: 'approve', toolUseId: 'toolu_after' });
@@ -570,13 +666,19 @@ describe('chat webview in headless Chromium', () => {
 
   test(`XSS corpus (${XSS_PAYLOADS.length} payloads) streamed as deltas, split mid-tag, runs nothing and loads nothing`, async (t) => {
     const p = await openWith([{ kind: 'user', id: 'u1', text: 'summarize the README' }]);
-    await p.deliver({ type: 'busy', busy: true, compacting: false }, { type: 'item', item: { kind: 'assistant', id: 'evil', text: '', streaming: true } });
+    await p.deliver(
+      { type: 'busy', busy: true, compacting: false },
+      { type: 'item', item: { kind: 'assistant', id: 'evil', text: '', streaming: true } },
+    );
     const pieces = chunks(XSS_DOCUMENT, 7);
     for (let i = 0; i < pieces.length; i += 40) {
       await p.deliver(...pieces.slice(i, i + 40).map((text): HostToChat => ({ type: 'delta', id: 'evil', text })));
       await p.settle(); // every partial document is rendered on the way
     }
-    await p.deliver({ type: 'item', item: { kind: 'assistant', id: 'evil', text: XSS_DOCUMENT, streaming: false } }, { type: 'busy', busy: false, compacting: false });
+    await p.deliver(
+      { type: 'item', item: { kind: 'assistant', id: 'evil', text: XSS_DOCUMENT, streaming: false } },
+      { type: 'busy', busy: false, compacting: false },
+    );
     await p.settle();
     // The payloads are visible as text.
     const text = (await p.page.locator('.item.assistant .md').textContent()) ?? '';
@@ -607,10 +709,26 @@ describe('chat webview in headless Chromium', () => {
         output: evil,
         isError: true,
         command: '<script>window.__xss=902</script>',
-        diff: { path: '<svg onload=window.__xss=903>', unified: evil.split('\n').map((l) => `+${l}`).join('\n'), isNewFile: true },
+        diff: {
+          path: '<svg onload=window.__xss=903>',
+          unified: evil
+            .split('\n')
+            .map((l) => `+${l}`)
+            .join('\n'),
+          isNewFile: true,
+        },
         truncated: { originalChars: 1 },
       },
-      { kind: 'compaction', id: 'c', strategy: '<img src=x onerror=window.__xss=904>', trigger: '<b>auto</b>', tokensBefore: 2, tokensAfter: 1, transcriptPath: 'javascript:window.__xss=905', archivedCount: 1 },
+      {
+        kind: 'compaction',
+        id: 'c',
+        strategy: '<img src=x onerror=window.__xss=904>',
+        trigger: '<b>auto</b>',
+        tokensBefore: 2,
+        tokensAfter: 1,
+        transcriptPath: 'javascript:window.__xss=905',
+        archivedCount: 1,
+      },
       { kind: 'error', id: 'e', message: evil, retryable: true },
       { kind: 'notice', id: 'n', message: evil },
     );
@@ -629,24 +747,33 @@ describe('chat webview in headless Chromium', () => {
     assert.deepEqual(await p.intents(), [{ type: 'approve', toolUseId: 'tool-evil"><img src=x onerror=window.__xss=900>' }]);
     await p.clearPosted();
     await p.page.locator('.item.compaction').getByRole('button').click();
-    assert.deepEqual(await p.intents(), [{ type: 'openTranscript', path: 'javascript:window.__xss=905' }], 'the path is data for the host, never a link');
+    assert.deepEqual(
+      await p.intents(),
+      [{ type: 'openTranscript', path: 'javascript:window.__xss=905' }],
+      'the path is data for the host, never a link',
+    );
     await p.clearPosted();
     await assertStillWorks(p);
   });
 
   test('XSS corpus as raw HTML through the DOMPurify layer alone (markdown escaping bypassed) is inert', async (t) => {
     const p = await open({ page: 'sanitize' });
-    await p.page.evaluate((payloads) => {
-      const w = window as unknown as { __renderRaw(html: string): void; __renderMarkdown(md: string): void };
-      for (const x of payloads) {
-        w.__renderRaw(x);
-        w.__renderMarkdown(x);
-      }
-    }, XSS_PAYLOADS.map((x) => x.text));
+    await p.page.evaluate(
+      (payloads) => {
+        const w = window as unknown as { __renderRaw(html: string): void; __renderMarkdown(md: string): void };
+        for (const x of payloads) {
+          w.__renderRaw(x);
+          w.__renderMarkdown(x);
+        }
+      },
+      XSS_PAYLOADS.map((x) => x.text),
+    );
     await p.settle();
     assert.equal(await p.page.locator('#root > .md').count(), XSS_PAYLOADS.length * 2);
     // Sanity: the layer keeps harmless structure.
-    await p.page.evaluate(() => (window as unknown as { __renderRaw(html: string): void }).__renderRaw('<p class="evil md-raw">ok <strong>bold</strong></p>'));
+    await p.page.evaluate(() =>
+      (window as unknown as { __renderRaw(html: string): void }).__renderRaw('<p class="evil md-raw">ok <strong>bold</strong></p>'),
+    );
     assert.equal(await p.page.locator('#root > .md').last().innerHTML(), '<p class="md-raw">ok <strong>bold</strong></p>');
     await poke(p);
     await assertInert(p);
@@ -662,13 +789,20 @@ describe('chat webview in headless Chromium', () => {
     for (const v of probe.csp) counts.set(v.directive, (counts.get(v.directive) ?? 0) + 1);
     const summary = [...counts].map(([d, n]) => `${d} ×${n}`);
     t.diagnostic(`raw HTML layer: ${probe.csp.length} CSP violation(s) while DOMPurify parsed the payloads (${summary.join(', ')})`);
-    assert.ok(probe.csp.every((v) => v.blockedURI === 'inline' && /^(script|style)-src-(attr|elem)$/.test(v.directive)), JSON.stringify(probe.csp));
+    assert.ok(
+      probe.csp.every((v) => v.blockedURI === 'inline' && /^(script|style)-src-(attr|elem)$/.test(v.directive)),
+      JSON.stringify(probe.csp),
+    );
   });
 
   test('screenshots of a rendered conversation in dark and light themes', async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     for (const theme of ['dark', 'light'] as const) {
-      const p = await openWith(richConversation(), { busy: true, context: meter(131_500, 200_000, 160_000) }, { theme, width: 440, height: 1200 });
+      const p = await openWith(
+        richConversation(),
+        { busy: true, context: meter(131_500, 200_000, 160_000) },
+        { theme, width: 440, height: 1200 },
+      );
       await p.page.locator('article.card').filter({ hasText: 'edit_file' }).locator('.card-header').click();
       await p.page.locator('.thinking-toggle').click();
       await p.page.getByRole('textbox', { name: 'Message' }).fill('Also add a benchmark for the cache hit rate');

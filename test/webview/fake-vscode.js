@@ -81,7 +81,13 @@
   };
 
   document.addEventListener('securitypolicyviolation', function (e) {
-    test.csp.push({ directive: e.violatedDirective, blockedURI: e.blockedURI, sourceFile: e.sourceFile, line: e.lineNumber, sample: e.sample });
+    test.csp.push({
+      directive: e.violatedDirective,
+      blockedURI: e.blockedURI,
+      sourceFile: e.sourceFile,
+      line: e.lineNumber,
+      sample: e.sample,
+    });
   });
 
   // VS Code puts the theme kind on <body>.

@@ -93,9 +93,7 @@ export class WebviewPage {
 
   /** Waits until the page has rendered what was delivered (two animation frames). */
   async settle(): Promise<void> {
-    await this.page.evaluate(
-      () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
-    );
+    await this.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
   }
 
   async posted(): Promise<ChatToHost[]> {
@@ -205,7 +203,8 @@ export class WebviewHarness {
     this.current = wp;
     const which = opts.page ?? 'chat';
     await page.goto(`${this.origin}/${which}.html?theme=${opts.theme ?? 'dark'}`);
-    if (which === 'chat') await page.waitForFunction(() => (window as unknown as TestWindow).__vscodeTest.posted.some((m) => m.type === 'ready'));
+    if (which === 'chat')
+      await page.waitForFunction(() => (window as unknown as TestWindow).__vscodeTest.posted.some((m) => m.type === 'ready'));
     return wp;
   }
 
@@ -233,8 +232,10 @@ async function route(url: URL, origin: string, dir: string): Promise<StaticRespo
     const withFake = html.replace('</head>', `  <script nonce="${nonce}" src="${origin}/test/fake-vscode.js"></script>\n  </head>`);
     return { type: TEXT.html, body: withFake };
   }
-  if (url.pathname === '/chat.js' || url.pathname === '/sanitize.js') return { type: TEXT.js, body: await readFile(join(dir, url.pathname)) };
-  if (url.pathname === '/media/chat.css' || url.pathname === '/media/shared.css') return { type: TEXT.css, body: await readFile(join(ROOT, url.pathname)) };
+  if (url.pathname === '/chat.js' || url.pathname === '/sanitize.js')
+    return { type: TEXT.js, body: await readFile(join(dir, url.pathname)) };
+  if (url.pathname === '/media/chat.css' || url.pathname === '/media/shared.css')
+    return { type: TEXT.css, body: await readFile(join(ROOT, url.pathname)) };
   if (/^\/test\/(fake-vscode\.js|theme-(dark|light)\.css)$/.test(url.pathname)) {
     const type = extname(url.pathname) === '.js' ? TEXT.js : TEXT.css;
     return { type, body: await readFile(join(ROOT, 'test/webview', url.pathname.slice('/test/'.length))) };

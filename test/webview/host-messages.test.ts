@@ -19,7 +19,11 @@ import { buildInspectorBundle, launchBrowser, openInspector, startHarnessServer,
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..', '..');
 const MESSAGES = importSession(readFileSync(join(ROOT, 'examples', 'session.jsonl'), 'utf8'), 'session.jsonl').messages;
-const ctx = (): PlanContext => ({ ...DEFAULT_PLAN_CONTEXT, contextWindow: 32_000, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()) });
+const ctx = (): PlanContext => ({
+  ...DEFAULT_PLAN_CONTEXT,
+  contextWindow: 32_000,
+  tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()),
+});
 
 function session(c: PlanContext) {
   return buildInspectorSession({
@@ -45,7 +49,10 @@ function malformedInspector(valid: ReturnType<typeof session>, plan: ReturnType<
     ['unknown type', { type: 'explode' }],
     ['session without rows', { type: 'session', session: { ...valid, rows: 'oops' } }],
     ['session with a row without an id', { type: 'session', session: { ...valid, rows: [{ ...valid.rows[0], id: 7 }] } }],
-    ['session with a strategy without params', { type: 'session', session: { ...valid, strategies: [{ ...valid.strategies[0], params: null }] } }],
+    [
+      'session with a strategy without params',
+      { type: 'session', session: { ...valid, strategies: [{ ...valid.strategies[0], params: null }] } },
+    ],
     ['plan without a request id', { type: 'plan', plan: { ...plan, requestId: undefined } }],
     ['plan with archived ids that are not strings', { type: 'plan', plan: { ...plan, archivedIds: [1, 2] } }],
     ['planError without a message', { type: 'planError', requestId: 1 }],
@@ -114,14 +121,21 @@ describe('inspector in headless Chromium: malformed host messages', () => {
       const bad = malformedInspector(valid, plan);
       // A malformed session that would rename the view, and a notice with a bad level.
       const renamed = { type: 'session', session: { ...valid, title: 'APPLIED', rows: [{ ...valid.rows[0], kind: 'nonsense' }] } };
-      for (const [, m] of [...bad, ['renamed', renamed] as [string, unknown]]) await page.evaluate((d) => window.dispatchEvent(new MessageEvent('message', { data: d })), m);
+      for (const [, m] of [...bad, ['renamed', renamed] as [string, unknown]])
+        await page.evaluate((d) => window.dispatchEvent(new MessageEvent('message', { data: d })), m);
       // A valid notice after them: when it shows, everything before it was handled.
       await host.send({ type: 'notice', level: 'info', message: 'still listening' });
       await page.waitForSelector('.notice-info');
 
       assert.equal(warnings.length, bad.length + 1, `one warning per malformed message: ${JSON.stringify(warnings)}`);
-      assert.ok(warnings.every((w) => w.includes('dropped a malformed host message')), JSON.stringify(warnings));
-      assert.ok(warnings.some((w) => w.includes('type "explode"')), 'the warning names the message type');
+      assert.ok(
+        warnings.every((w) => w.includes('dropped a malformed host message')),
+        JSON.stringify(warnings),
+      );
+      assert.ok(
+        warnings.some((w) => w.includes('type "explode"')),
+        'the warning names the message type',
+      );
       assert.equal(await page.textContent('.toolbar h1'), 'Valid session', 'the malformed session was not applied');
       assert.equal(await page.locator('.timeline [role=option][data-kind="nonsense"]').count(), 0);
       assert.deepEqual(await page.locator('.notice span').allTextContents(), ['still listening'], 'only the valid notice was applied');

@@ -370,7 +370,9 @@ export class InspectorHost {
   applied(plan: CompactionPlan, focus?: string): { messages: Message[]; record: CompactionRecord } {
     const transcriptPath = '/tmp/splitpoint/transcripts/test-session-0001.jsonl';
     const next = applyPlan(plan, {
-      summary: plan.needsSummary ? `The user is fixing a leap-year bug in the date parser. <b>not bold</b>${focus ? ` Focus: ${focus}` : ''}` : undefined,
+      summary: plan.needsSummary
+        ? `The user is fixing a leap-year bug in the date parser. <b>not bold</b>${focus ? ` Focus: ${focus}` : ''}`
+        : undefined,
       transcriptPath,
     });
     const record: CompactionRecord = {
@@ -436,7 +438,13 @@ export class InspectorHost {
 }
 
 /** Open the inspector in a new page acting as its host; resolves once the page posted 'ready'. */
-export async function openInspector(browser: Browser, server: HarnessServer, ctx: PlanContext, theme: Theme = 'dark', viewport = { width: 1280, height: 800 }) {
+export async function openInspector(
+  browser: Browser,
+  server: HarnessServer,
+  ctx: PlanContext,
+  theme: Theme = 'dark',
+  viewport = { width: 1280, height: 800 },
+) {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));

@@ -35,7 +35,11 @@ const ARTIFACTS = join(ROOT, 'test-artifacts');
 const EXAMPLE: Message[] = importSession(readFileSync(join(ROOT, 'examples', 'session.jsonl'), 'utf8'), 'session.jsonl').messages;
 
 /** Exact o200k counts, a 32K window (so per-turn budgets and the usage bar have something to show). */
-const exampleCtx = (): PlanContext => ({ ...DEFAULT_PLAN_CONTEXT, contextWindow: 32_000, tokens: new MemoizedMessageCounter(createTokenizer('gpt-tokenizer')) });
+const exampleCtx = (): PlanContext => ({
+  ...DEFAULT_PLAN_CONTEXT,
+  contextWindow: 32_000,
+  tokens: new MemoizedMessageCounter(createTokenizer('gpt-tokenizer')),
+});
 
 /** Parameters that make every strategy do something on the example session (the rest use defaults). */
 const PARAMS: Record<string, Record<string, number>> = {
@@ -124,10 +128,18 @@ async function waitRowCount(page: Page, n: number): Promise<void> {
   await page.waitForSelector(`.timeline[data-count="${n}"] [role=option]`);
 }
 
-async function previewAndWait(page: Page, host: InspectorHost, strategy: string): Promise<{ requestId: number; plan: CompactionPlan; params: Record<string, number> }> {
+async function previewAndWait(
+  page: Page,
+  host: InspectorHost,
+  strategy: string,
+): Promise<{ requestId: number; plan: CompactionPlan; params: Record<string, number> }> {
   const since = host.posted.length;
   await page.click(`[data-strategy="${strategy}"] [data-action=preview]`);
-  const post = await host.waitForPost((m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === strategy, 5_000, since);
+  const post = await host.waitForPost(
+    (m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === strategy,
+    5_000,
+    since,
+  );
   await page.waitForSelector(`.plan-summary[data-request-id="${post.requestId}"]`);
   const plan = host.plans.get(post.requestId);
   assert.ok(plan, 'the host computed a plan');
@@ -200,18 +212,40 @@ test('parameter checks follow the bounds the host sends', () => {
 test('state: only the latest answer is taken; appends keep a preview, rewrites and other sessions drop it', () => {
   const c: PlanContext = { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()) };
   const view = (messages: Message[], sessionId = 's') =>
-    buildInspectorSession({ source: 'Current session', readOnly: false, sessionId, title: 't', messages, effective: messages, compactions: [], ctx: c, overhead: { system: 0, tools: 0 }, autoCompactThreshold: null, canUndo: false, tailStartId: null });
-  const plan = (requestId: number, strategy: string, overrides: Record<string, number>) => planToView(planWith(strategy, EXAMPLE.slice(0, 50), overrides, c), requestId, 1);
+    buildInspectorSession({
+      source: 'Current session',
+      readOnly: false,
+      sessionId,
+      title: 't',
+      messages,
+      effective: messages,
+      compactions: [],
+      ctx: c,
+      overhead: { system: 0, tools: 0 },
+      autoCompactThreshold: null,
+      canUndo: false,
+      tailStartId: null,
+    });
+  const plan = (requestId: number, strategy: string, overrides: Record<string, number>) =>
+    planToView(planWith(strategy, EXAMPLE.slice(0, 50), overrides, c), requestId, 1);
   const s0 = view(EXAMPLE.slice(0, 50));
   let st: InspectorState = reduce(initialState, { type: 'host', message: { type: 'session', session: s0 } });
   assert.equal(st.sessionChange, 'new');
   st = reduce(st, { type: 'previewRequested', requestId: 1, strategy: 'sliding-window' });
   st = reduce(st, { type: 'previewRequested', requestId: 2, strategy: 'turn-window' });
-  assert.equal(reduce(st, { type: 'host', message: { type: 'plan', plan: plan(1, 'sliding-window', { maxEvents: 5 }) } }), st, 'stale answer ignored');
+  assert.equal(
+    reduce(st, { type: 'host', message: { type: 'plan', plan: plan(1, 'sliding-window', { maxEvents: 5 }) } }),
+    st,
+    'stale answer ignored',
+  );
   st = reduce(st, { type: 'host', message: { type: 'plan', plan: plan(2, 'turn-window', { maxTurns: 2 }) } });
   assert.equal(st.plan?.requestId, 2);
   const cleared = reduce(st, { type: 'clearPreview' });
-  assert.equal(reduce(cleared, { type: 'host', message: { type: 'plan', plan: plan(2, 'turn-window', { maxTurns: 2 }) } }).plan, null, 'no answer taken after Clear preview');
+  assert.equal(
+    reduce(cleared, { type: 'host', message: { type: 'plan', plan: plan(2, 'turn-window', { maxTurns: 2 }) } }).plan,
+    null,
+    'no answer taken after Clear preview',
+  );
 
   const appended = reduce(st, { type: 'host', message: { type: 'session', session: view(EXAMPLE) } });
   assert.equal(appended.sessionChange, 'append');
@@ -221,10 +255,29 @@ test('state: only the latest answer is taken; appends keep a preview, rewrites a
   assert.equal(sessionChange(s0, view(EXAMPLE.slice(0, 50), 'other')), 'new');
   const micro = (ms: Message[]) => planMicroCompact(ms, { keepRecent: 3, minChars: 100 }, c).output;
   const viewMicro = (ms: Message[]) =>
-    buildInspectorSession({ source: 'Current session', readOnly: false, sessionId: 's', title: 't', messages: ms, effective: micro(ms), compactions: [], ctx: c, overhead: { system: 0, tools: 0 }, autoCompactThreshold: null, canUndo: false, tailStartId: null });
-  assert.equal(sessionChange(viewMicro(EXAMPLE.slice(0, 50)), viewMicro(EXAMPLE)), 'append', 'more micro-compaction as the history grows is still an append');
+    buildInspectorSession({
+      source: 'Current session',
+      readOnly: false,
+      sessionId: 's',
+      title: 't',
+      messages: ms,
+      effective: micro(ms),
+      compactions: [],
+      ctx: c,
+      overhead: { system: 0, tools: 0 },
+      autoCompactThreshold: null,
+      canUndo: false,
+      tailStartId: null,
+    });
+  assert.equal(
+    sessionChange(viewMicro(EXAMPLE.slice(0, 50)), viewMicro(EXAMPLE)),
+    'append',
+    'more micro-compaction as the history grows is still an append',
+  );
   assert.equal(sessionChange(s0, view(EXAMPLE.slice(1, 50))), 'rewrite');
-  const emptied = EXAMPLE.slice(0, 50).map((m): Message => (m.role === 'user' && typeof m.content !== 'string' ? { ...m, content: m.content.map((b) => ({ ...b, content: '' })) } : m));
+  const emptied = EXAMPLE.slice(0, 50).map((m): Message =>
+    m.role === 'user' && typeof m.content !== 'string' ? { ...m, content: m.content.map((b) => ({ ...b, content: '' })) } : m,
+  );
   assert.equal(sessionChange(s0, view(emptied)), 'rewrite', 'same ids, different contents');
   const rewritten = reduce(st, { type: 'host', message: { type: 'session', session: view(EXAMPLE.slice(1, 50)) } });
   assert.equal(rewritten.plan, null);
@@ -259,7 +312,8 @@ describe('every strategy, previewed, applied and undone on the example session',
   for (const def of STRATEGIES) {
     test(`${def.name}: the preview draws the engine's split point, tail-start pointer and archived rows; apply and undo round-trip`, async () => {
       const overrides = PARAMS[def.name] ?? {};
-      for (const [name, value] of Object.entries(overrides)) await page.fill(`[data-strategy="${def.name}"] input[data-param="${name}"]`, String(value));
+      for (const [name, value] of Object.entries(overrides))
+        await page.fill(`[data-strategy="${def.name}"] input[data-param="${name}"]`, String(value));
       const { plan, params } = await previewAndWait(page, host, def.name);
       assert.deepEqual(params, resolveParams(getStrategy(def.name), overrides), 'the preview posts the parameters as edited');
       assert.equal(plan.noop, false, `${def.name} does something on the example (${plan.notes.join('; ')})`);
@@ -294,7 +348,9 @@ describe('every strategy, previewed, applied and undone on the example session',
       const archived = new Set(plan.archived.map((e) => e.id));
       const kept = new Set(plan.kept.map((e) => e.id));
       const truncated = new Set(plan.truncated.map((e) => e.id));
-      const near = await page.$$eval('[role=option]', (els) => els.map((el) => ({ id: (el as HTMLElement).dataset.id!, cls: [...el.classList] })));
+      const near = await page.$$eval('[role=option]', (els) =>
+        els.map((el) => ({ id: (el as HTMLElement).dataset.id!, cls: [...el.classList] })),
+      );
       assert.ok(near.length > 5);
       for (const r of near) assert.equal(r.cls.includes('archived'), archived.has(r.id), `row ${r.id} near the split`);
       const rows = await collectRows(page);
@@ -311,7 +367,10 @@ describe('every strategy, previewed, applied and undone on the example session',
       const tailIndex = EXAMPLE.findIndex((m) => m.id === plan.tailStartId);
       await scrollToRow(page, tailIndex);
       assert.equal(await page.getAttribute('[data-marker="preview-tail"]', 'data-marker'), 'preview-tail');
-      assert.equal(await page.$eval('[data-marker="preview-tail"]', (el) => (el.closest('[role=option]') as HTMLElement).dataset.id), plan.tailStartId);
+      assert.equal(
+        await page.$eval('[data-marker="preview-tail"]', (el) => (el.closest('[role=option]') as HTMLElement).dataset.id),
+        plan.tailStartId,
+      );
       const mmLeft = await page.$eval('[data-marker="mm-preview-split"]', (el) => parseFloat((el as HTMLElement).style.left));
       assert.ok(Math.abs(mmLeft - (split / n) * 100) < 0.01, `minimap split at ${mmLeft}%`);
       assert.equal(await page.locator('[data-marker="mm-preview-tail"]').count(), 1);
@@ -322,12 +381,21 @@ describe('every strategy, previewed, applied and undone on the example session',
       await page.click(`[data-strategy="${def.name}"] [data-action=apply]`);
       if (def.usesSummarizer) {
         await page.waitForSelector(`[data-strategy="${def.name}"] .confirm`);
-        assert.equal(host.posted.slice(since).some((m) => m.type === 'apply'), false, 'nothing applied before confirming');
+        assert.equal(
+          host.posted.slice(since).some((m) => m.type === 'apply'),
+          false,
+          'nothing applied before confirming',
+        );
         await page.fill(`[data-strategy="${def.name}"] .confirm input[data-field=focus]`, focus!);
         await page.click(`[data-strategy="${def.name}"] [data-action=confirm-apply]`);
       }
       const apply = await host.waitForPost((m) => m.type === 'apply', 5_000, since);
-      assert.deepEqual(apply, { type: 'apply', strategy: def.name, params: resolveParams(getStrategy(def.name), overrides), ...(focus ? { focus } : {}) });
+      assert.deepEqual(apply, {
+        type: 'apply',
+        strategy: def.name,
+        params: resolveParams(getStrategy(def.name), overrides),
+        ...(focus ? { focus } : {}),
+      });
 
       // The host applies: the page shows exactly the new history, the preview is gone.
       const { messages: next, record } = host.applied(plan, focus);
@@ -342,7 +410,12 @@ describe('every strategy, previewed, applied and undone on the example session',
         'current tail-start pointer',
       );
       const lastSynthetic = next.map((m) => !!m.synthetic).lastIndexOf(true);
-      if (lastSynthetic >= 0) assert.equal(await page.getAttribute('[data-marker="current-split"]', 'data-split-index'), String(lastSynthetic), 'current split at the summary');
+      if (lastSynthetic >= 0)
+        assert.equal(
+          await page.getAttribute('[data-marker="current-split"]', 'data-split-index'),
+          String(lastSynthetic),
+          'current split at the summary',
+        );
       // A new summary opens in full in the detail pane (as text).
       const summaryAt = next.findIndex((m) => m.synthetic === 'summary');
       if (plan.needsSummary) {
@@ -355,7 +428,10 @@ describe('every strategy, previewed, applied and undone on the example session',
         assert.ok(text.includes('<b>not bold</b>') && text.includes(focus!));
       }
       assert.equal(await page.locator('.history-item').count(), 1);
-      assert.match((await page.textContent('.history-item'))!, new RegExp(`${def.name}[\\s\\S]*${fmt(record.tokensBefore)} → ${fmt(record.tokensAfter)}`));
+      assert.match(
+        (await page.textContent('.history-item'))!,
+        new RegExp(`${def.name}[\\s\\S]*${fmt(record.tokensBefore)} → ${fmt(record.tokensAfter)}`),
+      );
       assert.equal(await page.isEnabled('[data-action=undo]'), true);
 
       // Undo posts undo; the host restores the original history and the page shows exactly it.
@@ -364,7 +440,10 @@ describe('every strategy, previewed, applied and undone on the example session',
       assert.deepEqual(await host.waitForPost((m) => m.type === 'undo', 5_000, sinceUndo), { type: 'undo' });
       await host.showSession(original);
       const restored = await assertRowsAre(page, EXAMPLE);
-      assert.ok(restored.every((r) => r.markers.length === 0 || r.markers.every((m) => m === 'current-tail')), 'no preview markers after undo');
+      assert.ok(
+        restored.every((r) => r.markers.length === 0 || r.markers.every((m) => m === 'current-tail')),
+        'no preview markers after undo',
+      );
       assert.equal(await page.locator('[data-marker="current-split"]').count(), 0);
       assert.equal(await page.isEnabled('[data-action=undo]'), false);
       assert.equal(await page.locator('.history-item').count(), 0);
@@ -395,7 +474,8 @@ test('clicking a micro-compacted tool result shows what the model sees and the o
     original: document.querySelector('[data-detail="original"]')!.textContent,
     effective: document.querySelector('[data-detail="effective"]')!.textContent,
   }));
-  const firstResult = (m: Message) => (m.content as Array<{ type: string; content?: unknown }>).find((b) => b.type === 'tool_result')!.content as string;
+  const firstResult = (m: Message) =>
+    (m.content as Array<{ type: string; content?: unknown }>).find((b) => b.type === 'tool_result')!.content as string;
   assert.ok(texts.original!.includes(firstResult(original)), 'the full original output');
   assert.ok(texts.effective!.includes(firstResult(seen)), 'the placeholder the model sees');
   assert.match(texts.effective!, /\[Previous: used \w+\]/);
@@ -446,8 +526,16 @@ test('stale plan answers are ignored: only the answer to the latest request is d
   const since = host.posted.length;
   await page.click('[data-strategy="sliding-window"] [data-action=preview]');
   await page.click('[data-strategy="recent-turns"] [data-action=preview]');
-  const a = await host.waitForPost((m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === 'sliding-window', 5_000, since);
-  const b = await host.waitForPost((m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === 'recent-turns', 5_000, since);
+  const a = await host.waitForPost(
+    (m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === 'sliding-window',
+    5_000,
+    since,
+  );
+  const b = await host.waitForPost(
+    (m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === 'recent-turns',
+    5_000,
+    since,
+  );
   assert.ok(b.requestId > a.requestId);
   const planA = host.plan(a.strategy, a.params).plan;
   const planB = host.plan(b.strategy, b.params).plan;
@@ -659,7 +747,11 @@ test('view state (parameters, scroll position, selection) survives a reload of t
 });
 
 test('10,000 messages: virtualized, first rows and plan highlights fast (figures printed)', async () => {
-  const ctx: PlanContext = { ...DEFAULT_PLAN_CONTEXT, contextWindow: 1_000_000, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()) };
+  const ctx: PlanContext = {
+    ...DEFAULT_PLAN_CONTEXT,
+    contextWindow: 1_000_000,
+    tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()),
+  };
   const messages = syntheticSession({ messages: 10_000, seed: 11 });
   const { page, host, errors } = await openInspector(browser, server, ctx);
   host.autoAnswer = false;
@@ -699,14 +791,18 @@ test('10,000 messages: virtualized, first rows and plan highlights fast (figures
   const { plan, ms: planMs } = host.plan(post.strategy, post.params);
   const view = planToView(plan, post.requestId, planMs);
   const wallPlan0 = performance.now();
-  await page.evaluate((json) => {
-    (window as unknown as { __staged: unknown }).__staged = JSON.parse(json);
-  }, JSON.stringify({ type: 'plan', plan: view } satisfies HostToInspector));
+  await page.evaluate(
+    (json) => {
+      (window as unknown as { __staged: unknown }).__staged = JSON.parse(json);
+    },
+    JSON.stringify({ type: 'plan', plan: view } satisfies HostToInspector),
+  );
   const planShown = await page.evaluate(
     (rid) =>
       new Promise<{ dom: number; frame: number }>((resolve) => {
         const t0 = performance.now();
-        const ready = () => document.querySelector(`.plan-summary[data-request-id="${rid}"]`) && document.querySelector('[data-marker="preview-split"]');
+        const ready = () =>
+          document.querySelector(`.plan-summary[data-request-id="${rid}"]`) && document.querySelector('[data-marker="preview-split"]');
         const mo = new MutationObserver(() => {
           if (!ready()) return;
           mo.disconnect();
@@ -725,7 +821,13 @@ test('10,000 messages: virtualized, first rows and plan highlights fast (figures
   // Rows around the split, far down the list, match the plan.
   const archived = new Set(plan.archived.map((e) => e.id));
   await scrollToRow(page, plan.splitIndex);
-  const near = await page.$$eval('[role=option]', (els) => els.map((el) => ({ i: Number((el as HTMLElement).dataset.index), id: (el as HTMLElement).dataset.id!, archived: el.classList.contains('archived') })));
+  const near = await page.$$eval('[role=option]', (els) =>
+    els.map((el) => ({
+      i: Number((el as HTMLElement).dataset.index),
+      id: (el as HTMLElement).dataset.id!,
+      archived: el.classList.contains('archived'),
+    })),
+  );
   assert.ok(near.some((r) => r.i === plan.splitIndex - 1) && near.some((r) => r.i === plan.splitIndex));
   for (const r of near) assert.equal(r.archived, archived.has(r.id), `row ${r.i}`);
   assert.ok((await page.locator('[role=option]').count()) < 200);
@@ -744,7 +846,11 @@ test('10,000 messages: virtualized, first rows and plan highlights fast (figures
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
-    return { median: times[Math.floor(times.length / 2)], max: times[times.length - 1], maxRows: lb.querySelectorAll('[role=option]').length };
+    return {
+      median: times[Math.floor(times.length / 2)],
+      max: times[times.length - 1],
+      maxRows: lb.querySelectorAll('[role=option]').length,
+    };
   });
   await page.keyboard.press('End');
   await page.waitForSelector('[data-index="9999"]');
@@ -772,7 +878,13 @@ async function showcase(theme: Theme) {
   host.load({ messages: EXAMPLE });
   const base = host.plan('recursive-summarization', { maxEventsToKeep: 44, overlapSize: 2 }).plan;
   const { messages, record } = host.applied(base);
-  const fixture: SessionFixture = { messages, compactions: [record], tailStartId: base.tailStartId, canUndo: true, title: 'Fix the leap-year bug' };
+  const fixture: SessionFixture = {
+    messages,
+    compactions: [record],
+    tailStartId: base.tailStartId,
+    canUndo: true,
+    title: 'Fix the leap-year bug',
+  };
   await host.showSession(fixture);
   await waitRowCount(page, messages.length);
   const truncated = host.session.rows.find((r) => r.truncated && r.index > 3)!;
@@ -798,14 +910,27 @@ test('screenshots: light and dark themes, and a preview', async () => {
     const usage = host.session.usage;
     const threshold = await page.$eval('[data-marker="threshold"]', (el) => parseFloat((el as HTMLElement).style.left));
     assert.ok(Math.abs(threshold - (usage.threshold! / usage.window) * 100) < 0.01, `threshold line at ${threshold}%`);
-    const segs = await page.$$eval('.usage-seg', (els) => els.map((el) => [(el as HTMLElement).dataset.segment, parseFloat((el as HTMLElement).style.width)] as const));
-    const expected = { system: usage.system, tools: usage.tools, messages: usage.messages - usage.toolResults - usage.summaries, 'tool-results': usage.toolResults, summaries: usage.summaries, free: usage.free };
-    for (const [seg, width] of segs) assert.ok(Math.abs(width - (expected[seg as keyof typeof expected] / usage.window) * 100) < 0.01, `usage segment ${seg}`);
+    const segs = await page.$$eval('.usage-seg', (els) =>
+      els.map((el) => [(el as HTMLElement).dataset.segment, parseFloat((el as HTMLElement).style.width)] as const),
+    );
+    const expected = {
+      system: usage.system,
+      tools: usage.tools,
+      messages: usage.messages - usage.toolResults - usage.summaries,
+      'tool-results': usage.toolResults,
+      summaries: usage.summaries,
+      free: usage.free,
+    };
+    for (const [seg, width] of segs)
+      assert.ok(Math.abs(width - (expected[seg as keyof typeof expected] / usage.window) * 100) < 0.01, `usage segment ${seg}`);
     assert.equal(segs.length, 6);
     await page.screenshot({ path: join(ARTIFACTS, `inspector-${theme}.png`) });
     const since = host.posted.length;
     await page.click('.history-item button');
-    assert.deepEqual(await host.waitForPost((m) => m.type === 'openTranscript', 5_000, since), { type: 'openTranscript', path: host.fixture.compactions![0].transcriptPath });
+    assert.deepEqual(await host.waitForPost((m) => m.type === 'openTranscript', 5_000, since), {
+      type: 'openTranscript',
+      path: host.fixture.compactions![0].transcriptPath,
+    });
     if (theme === 'dark') {
       await page.fill('[data-strategy="recent-turns"] input[data-param="turns"]', '2');
       const { plan } = await previewAndWait(page, host, 'recent-turns');

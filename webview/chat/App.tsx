@@ -26,7 +26,15 @@ export function App({ store }: { store: ChatStore }) {
   );
 }
 
-function StatusLine({ busy, compacting, announcement }: { busy: boolean; compacting: boolean; announcement: ChatSnapshot['announcement'] }) {
+function StatusLine({
+  busy,
+  compacting,
+  announcement,
+}: {
+  busy: boolean;
+  compacting: boolean;
+  announcement: ChatSnapshot['announcement'];
+}) {
   const visible = compacting ? 'Compacting context…' : busy ? 'Working…' : '';
   return (
     <>

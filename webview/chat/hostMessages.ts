@@ -19,7 +19,13 @@ export function isContextMeter(v: unknown): v is ContextMeter {
 export function isChatState(v: unknown): v is ChatState {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return typeof r.sessionId === 'string' && Array.isArray(r.items) && typeof r.busy === 'boolean' && isContextMeter(r.context) && typeof r.hasApiKey === 'boolean';
+  return (
+    typeof r.sessionId === 'string' &&
+    Array.isArray(r.items) &&
+    typeof r.busy === 'boolean' &&
+    isContextMeter(r.context) &&
+    typeof r.hasApiKey === 'boolean'
+  );
 }
 
 /**

@@ -208,7 +208,11 @@ export class ChatStore {
       this.items[at] = item;
     }
     if (!announce) return;
-    if (item.kind === 'tool' && item.status === 'awaiting-approval' && !(before?.kind === 'tool' && before.status === 'awaiting-approval')) {
+    if (
+      item.kind === 'tool' &&
+      item.status === 'awaiting-approval' &&
+      !(before?.kind === 'tool' && before.status === 'awaiting-approval')
+    ) {
       this.announce(`Tool ${item.name} needs your approval.`);
     } else if (item.kind === 'error' && before === undefined) {
       this.announce(`Error: ${item.message}`);

@@ -32,7 +32,8 @@ export function App({ store }: { store: InspectorStore }) {
   const planTitle = store.strategy(state.previewStrategy)?.title ?? state.previewStrategy ?? '';
   const detailRow = state.detailId !== null ? (session.rows[sIndex.indexById.get(state.detailId) ?? -1] ?? null) : null;
   const showPlanPanel = state.previewStrategy !== null || state.plan !== null || state.planError !== null;
-  const jumpToSplit = () => pIndex?.splitIndex != null && timeline.current?.scrollToIndex(Math.min(pIndex.splitIndex, session.rows.length - 1), 'center');
+  const jumpToSplit = () =>
+    pIndex?.splitIndex != null && timeline.current?.scrollToIndex(Math.min(pIndex.splitIndex, session.rows.length - 1), 'center');
 
   return (
     <div class={`app${session.readOnly ? ' read-only' : ''}`}>
@@ -42,7 +43,13 @@ export function App({ store }: { store: InspectorStore }) {
 
       <main class="main-col">
         <UsageBar usage={session.usage} />
-        <Minimap rows={session.rows} index={sIndex} planIndex={pIndex} viewport={store.viewport} onSeek={(f) => timeline.current?.scrollToFraction(f)} />
+        <Minimap
+          rows={session.rows}
+          index={sIndex}
+          planIndex={pIndex}
+          viewport={store.viewport}
+          onSeek={(f) => timeline.current?.scrollToFraction(f)}
+        />
         <KindLegend />
         <Timeline
           rows={session.rows}

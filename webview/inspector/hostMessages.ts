@@ -1,7 +1,17 @@
 // Checks of what the host sends the inspector. The host is trusted, but a malformed message must
 // not take the view down or leave it half-updated: each parser checks the shape the store and the
 // components rely on, and answers null otherwise (the host connection logs and drops it).
-import type { CompactionView, HostToInspector, InspectorSession, MessageDetail, MessageRow, PlanView, StrategyParamView, StrategyView, UsageBreakdown } from '../../src/protocol';
+import type {
+  CompactionView,
+  HostToInspector,
+  InspectorSession,
+  MessageDetail,
+  MessageRow,
+  PlanView,
+  StrategyParamView,
+  StrategyView,
+  UsageBreakdown,
+} from '../../src/protocol';
 
 type Rec = Record<string, unknown>;
 
@@ -32,7 +42,11 @@ function isRow(v: unknown): v is MessageRow {
 }
 
 function isUsage(v: unknown): v is UsageBreakdown {
-  return isRec(v) && allNum(v, ['window', 'system', 'tools', 'messages', 'toolResults', 'summaries', 'free']) && (v.threshold === null || isNum(v.threshold));
+  return (
+    isRec(v) &&
+    allNum(v, ['window', 'system', 'tools', 'messages', 'toolResults', 'summaries', 'free']) &&
+    (v.threshold === null || isNum(v.threshold))
+  );
 }
 
 function isCompaction(v: unknown): v is CompactionView {

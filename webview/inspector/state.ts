@@ -81,7 +81,12 @@ export function reduce(state: InspectorState, action: Action): InspectorState {
     case 'select':
       return { ...state, selected: clampIndex(state, action.index) };
     case 'detailRequested':
-      return { ...state, selected: clampIndex(state, action.index), detailId: action.id, detail: state.detail?.id === action.id ? state.detail : null };
+      return {
+        ...state,
+        selected: clampIndex(state, action.index),
+        detailId: action.id,
+        detail: state.detail?.id === action.id ? state.detail : null,
+      };
     case 'closeDetail':
       return { ...state, detailId: null, detail: null };
     case 'dismissNotice':
@@ -192,6 +197,7 @@ export function readPersisted(raw: unknown): PersistedState {
     params,
     scrollTop: typeof r.scrollTop === 'number' && Number.isFinite(r.scrollTop) ? Math.max(0, r.scrollTop) : 0,
     selectedId: typeof r.selectedId === 'string' ? r.selectedId : null,
-    nextRequestId: typeof r.nextRequestId === 'number' && Number.isSafeInteger(r.nextRequestId) && r.nextRequestId > 0 ? r.nextRequestId : 1,
+    nextRequestId:
+      typeof r.nextRequestId === 'number' && Number.isSafeInteger(r.nextRequestId) && r.nextRequestId > 0 ? r.nextRequestId : 1,
   };
 }

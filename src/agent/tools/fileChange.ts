@@ -30,7 +30,10 @@ export async function applyWithApproval(
   title: string,
 ): Promise<ToolResult> {
   const isNewFile = original === null;
-  const unified = unifiedDiff(original ?? '', updated, { oldPath: isNewFile ? '/dev/null' : `a/${target.rel}`, newPath: `b/${target.rel}` });
+  const unified = unifiedDiff(original ?? '', updated, {
+    oldPath: isNewFile ? '/dev/null' : `a/${target.rel}`,
+    newPath: `b/${target.rel}`,
+  });
   const decision = await env.ctx.requestApproval({ tool, title, diff: { path: target.rel, unified, isNewFile } });
   if (env.ctx.signal.aborted) return { content: CANCELLED_BY_USER, isError: true };
   if (!decision.approved) {
@@ -40,7 +43,9 @@ export async function applyWithApproval(
   // The file must still be what the diff was computed from.
   const now = await readTextForChange(env.resolvePath(target.rel), env);
   if (now !== original) {
-    throw new ToolError(`${target.rel} changed on disk while waiting for approval; nothing was written. Read it again and redo the change.`);
+    throw new ToolError(
+      `${target.rel} changed on disk while waiting for approval; nothing was written. Read it again and redo the change.`,
+    );
   }
   await writeFileAtomically(target.real, updated);
   return { content: 'ok', isError: false };

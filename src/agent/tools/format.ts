@@ -11,7 +11,8 @@ export function capLines(lines: string[], maxBytes: number, what: string): strin
   let bytes = 0;
   for (let i = 0; i < lines.length; i++) {
     bytes += Buffer.byteLength(lines[i]) + 1;
-    if (bytes > maxBytes && i > 0) return [...lines.slice(0, i), `[Output capped at ${formatBytes(maxBytes)}: ${lines.length - i} more ${what} not shown.]`];
+    if (bytes > maxBytes && i > 0)
+      return [...lines.slice(0, i), `[Output capped at ${formatBytes(maxBytes)}: ${lines.length - i} more ${what} not shown.]`];
   }
   return lines;
 }

@@ -11,8 +11,7 @@ export const listFilesTool: WorkspaceTool = {
   readOnly: true,
   definition: {
     name: 'list_files',
-    description:
-      'List files and folders (folders end with "/"). Skips .git and node_modules. Paths are relative to the workspace root.',
+    description: 'List files and folders (folders end with "/"). Skips .git and node_modules. Paths are relative to the workspace root.',
     input_schema: {
       type: 'object',
       properties: {
@@ -67,7 +66,8 @@ async function listEntries(args: Record<string, unknown>, env: ToolEnvironment):
   await walk(target.real, prefix);
   if (entries.length === 0) return `(${target.rel} is empty)`;
   let out = capLines(entries, env.limits.maxReadOutputBytes, 'entries').join('\n');
-  if (truncated) out += `\n[Listing truncated at ${max} entries; list a subfolder or raise max_entries (at most ${env.limits.maxListEntries}).]`;
+  if (truncated)
+    out += `\n[Listing truncated at ${max} entries; list a subfolder or raise max_entries (at most ${env.limits.maxListEntries}).]`;
   if (entries.some((e) => e.endsWith('@'))) out += '\n[Entries ending in @ are symbolic links (not followed).]';
   return out;
 }

@@ -39,10 +39,13 @@ async function readNumberedLines(args: Record<string, unknown>, env: ToolEnviron
   if (!info.isFile()) throw new ToolError(`${target.rel} is not a regular file`);
   if (info.size > env.limits.maxReadFileBytes) {
     const limit = formatBytes(env.limits.maxReadFileBytes);
-    throw new ToolError(`${target.rel} is too large to read (${formatBytes(info.size)}, limit ${limit}); use search to find the part you need`);
+    throw new ToolError(
+      `${target.rel} is too large to read (${formatBytes(info.size)}, limit ${limit}); use search to find the part you need`,
+    );
   }
   const buf = await readFile(target.real);
-  if (looksBinary(buf)) throw new ToolError(`${target.rel} looks like a binary file (${formatBytes(buf.length)}); only text files can be read`);
+  if (looksBinary(buf))
+    throw new ToolError(`${target.rel} looks like a binary file (${formatBytes(buf.length)}); only text files can be read`);
   const text = buf.toString('utf8');
   if (text.length === 0) return `(${target.rel} is empty)`;
   const lines = text.split('\n');

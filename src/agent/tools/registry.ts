@@ -8,7 +8,15 @@ import { searchTool } from './search';
 import type { WorkspaceTool } from './tool';
 import { writeFileTool } from './writeFile';
 
-export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [readFileTool, listFilesTool, searchTool, editFileTool, writeFileTool, runCommandTool, compactTool];
+export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [
+  readFileTool,
+  listFilesTool,
+  searchTool,
+  editFileTool,
+  writeFileTool,
+  runCommandTool,
+  compactTool,
+];
 
 /** The tools offered in an untrusted workspace. */
 export const READ_ONLY_TOOLS: readonly string[] = WORKSPACE_TOOLS.filter((t) => t.readOnly).map((t) => t.definition.name);

@@ -18,7 +18,11 @@ export const runCommandTool: WorkspaceTool = {
       properties: {
         command: { type: 'string', description: 'The command line, run through the shell.' },
         cwd: { type: 'string', description: 'Working folder, relative to the workspace root. Default: the root.' },
-        timeout_ms: { type: 'integer', minimum: 1, description: 'Kill the command after this many milliseconds. Default 120000, at most 600000.' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Kill the command after this many milliseconds. Default 120000, at most 600000.',
+        },
       },
       required: ['command'],
     },
@@ -39,7 +43,8 @@ async function runCommand(args: Record<string, unknown>, env: ToolEnvironment): 
   const where = cwd.rel === '.' ? '' : ` in ${cwd.rel}`;
   const decision = await env.ctx.requestApproval({ tool: 'run_command', title: `Run \`${oneLine(command)}\`${where}`, command });
   if (env.ctx.signal.aborted) return { content: CANCELLED_BY_USER, isError: true };
-  if (!decision.approved) return { content: `The user rejected running this command${decision.reason ? `: ${decision.reason}` : '.'}`, isError: true };
+  if (!decision.approved)
+    return { content: `The user rejected running this command${decision.reason ? `: ${decision.reason}` : '.'}`, isError: true };
 
   const run = await runShellCommand(command, {
     cwd: cwd.real,
@@ -52,7 +57,8 @@ async function runCommand(args: Record<string, unknown>, env: ToolEnvironment): 
     onOutput: env.ctx.onOutput,
   });
   const parts: string[] = [];
-  if (run.droppedBytes > 0) parts.push(`[${formatBytes(run.droppedBytes)} of earlier output dropped; showing the last ${formatBytes(run.keptBytes)}]`);
+  if (run.droppedBytes > 0)
+    parts.push(`[${formatBytes(run.droppedBytes)} of earlier output dropped; showing the last ${formatBytes(run.keptBytes)}]`);
   parts.push(run.output.length > 0 ? run.output.replace(/\n$/, '') : '(no output)');
   if (run.cancelled) parts.push(`[${CANCELLED_BY_USER} The command was stopped.]`);
   else if (run.timedOut) parts.push(`[Timed out after ${timeoutMs} ms; the command was killed.]`);

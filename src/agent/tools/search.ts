@@ -115,7 +115,8 @@ async function searchWorkspace(args: Record<string, unknown>, env: ToolEnvironme
     notes.push(`[Stopped at ${max} results; narrow the query or path, or raise max_results (at most ${env.limits.maxSearchResults}).]`);
   }
   if (stoppedAt === 'files') notes.push(`[Stopped after scanning ${env.limits.maxSearchFiles} files; search a subfolder.]`);
-  if (skippedLarge > 0) notes.push(`[Skipped ${skippedLarge} file${skippedLarge === 1 ? '' : 's'} larger than ${formatBytes(env.limits.maxSearchFileBytes)}.]`);
+  if (skippedLarge > 0)
+    notes.push(`[Skipped ${skippedLarge} file${skippedLarge === 1 ? '' : 's'} larger than ${formatBytes(env.limits.maxSearchFileBytes)}.]`);
   if (results.length === 0) {
     const searched = `${scanned} file${scanned === 1 ? '' : 's'} searched`;
     return [`No matches for ${JSON.stringify(query)} in ${target.rel} (${searched}).`, ...notes].join('\n');

@@ -116,7 +116,17 @@ export function runShellCommand(command: string, o: RunShellOptions): Promise<Co
       let output = Buffer.concat(chunks).toString('utf8');
       // A cut in the middle of a UTF-8 sequence decodes as replacement characters: drop them.
       if (dropped > 0) output = output.replace(/^\uFFFD+/, '');
-      resolvePromise({ output, keptBytes: kept, droppedBytes: dropped, exitCode, signal: exitSignal, timedOut, cancelled, lingering, spawnError });
+      resolvePromise({
+        output,
+        keptBytes: kept,
+        droppedBytes: dropped,
+        exitCode,
+        signal: exitSignal,
+        timedOut,
+        cancelled,
+        lingering,
+        spawnError,
+      });
     };
     child.on('error', (e) => finish(false, e.message));
     child.on('exit', (code, sig) => {

@@ -7,7 +7,15 @@ import { describeFsError } from './files';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './limits';
 import { findTool, READ_ONLY_TOOLS, WORKSPACE_TOOLS } from './registry';
 import type { ToolEnvironment } from './tool';
-import { CANCELLED_BY_USER, ToolError, type ToolCall, type ToolCallContext, type ToolDefinition, type ToolExecutor, type ToolResult } from './types';
+import {
+  CANCELLED_BY_USER,
+  ToolError,
+  type ToolCall,
+  type ToolCallContext,
+  type ToolDefinition,
+  type ToolExecutor,
+  type ToolResult,
+} from './types';
 import { resolveWorkspacePath, type ResolvedPath } from './workspacePath';
 
 export interface WorkspaceToolsOptions {
@@ -45,7 +53,13 @@ export class WorkspaceTools implements ToolExecutor {
   async execute(call: ToolCall, ctx: ToolCallContext): Promise<ToolResult> {
     if (ctx.signal.aborted) return { content: CANCELLED_BY_USER, isError: true };
     const tool = findTool(call.name);
-    if (!tool) return { content: `Unknown tool: ${call.name}. Available tools: ${this.definitions().map((d) => d.name).join(', ')}.`, isError: true };
+    if (!tool)
+      return {
+        content: `Unknown tool: ${call.name}. Available tools: ${this.definitions()
+          .map((d) => d.name)
+          .join(', ')}.`,
+        isError: true,
+      };
     if (this.readOnly && !tool.readOnly) {
       return {
         content: `${call.name} is not available: this workspace is not trusted, so the agent is in read-only mode (available: ${READ_ONLY_TOOLS.join(', ')}).`,
@@ -53,7 +67,8 @@ export class WorkspaceTools implements ToolExecutor {
       };
     }
     const input = call.input;
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) return { content: `${call.name}: input must be an object`, isError: true };
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return { content: `${call.name}: input must be an object`, isError: true };
     const env: ToolEnvironment = {
       ctx,
       limits: this.limits,

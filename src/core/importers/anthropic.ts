@@ -17,8 +17,9 @@ export function importAnthropicJson(json: unknown, file: string): ImportResult {
     const content = checkContent(m.content, `${field}.content`, fail);
     return { id: `imp_${i}`, role, content };
   });
-  const warnings = messages.length === 0
-    ? [`${file}: the file holds no messages`]
-    : requestViolations(toApiMessages(messages)).map((v) => `${file}: not a valid Messages API request: ${v}`);
+  const warnings =
+    messages.length === 0
+      ? [`${file}: the file holds no messages`]
+      : requestViolations(toApiMessages(messages)).map((v) => `${file}: not a valid Messages API request: ${v}`);
   return { format: 'anthropic-json', messages, warnings };
 }

@@ -1,5 +1,13 @@
 // Assembly of agent logs (Claude Code, Codex) into messages that keep the Messages API's tool rules.
-import { isToolResult, isToolUse, type ContentBlock, type Message, type Role, type SyntheticKind, type ToolResultBlock } from '../conversation';
+import {
+  isToolResult,
+  isToolUse,
+  type ContentBlock,
+  type Message,
+  type Role,
+  type SyntheticKind,
+  type ToolResultBlock,
+} from '../conversation';
 
 interface Draft {
   id: string;

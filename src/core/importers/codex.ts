@@ -123,7 +123,8 @@ function codexItem(
     }
     case 'local_shell_call': {
       const callId = typeof item.call_id === 'string' && item.call_id !== '' ? item.call_id : item.id;
-      if (typeof callId !== 'string' || callId === '') return fail(at('call_id'), `expected a non-empty string, got ${describe(item.call_id)}`);
+      if (typeof callId !== 'string' || callId === '')
+        return fail(at('call_id'), `expected a non-empty string, got ${describe(item.call_id)}`);
       const action = isObject(item.action) ? item.action : {};
       assembler.assistant([toolUse(callId, 'local_shell', action)], line, id, createdAt);
       return;

@@ -54,7 +54,16 @@ const CODEX_ITEM_TYPES = new Set([
   'local_shell_call',
   'web_search_call',
 ]);
-const CLAUDE_LINE_TYPES = new Set(['user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'attachment']);
+const CLAUDE_LINE_TYPES = new Set([
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+]);
 
 /** The format one JSONL line belongs to, or undefined if the line alone does not tell. */
 function classifyLine(o: Json): SessionFormat | undefined {

@@ -4,13 +4,16 @@
 import type { Message } from '../conversation';
 import { checkMessage, isFiniteNumber } from '../messageShape';
 import { describe, failAt, type Fail, type Json, type JsonLine } from './json';
-import { SPLITPOINT_FORMAT_VERSION, SPLITPOINT_HEADER_TYPE, type ImportResult, type SplitpointHeader, type SplitpointHeaderFields } from './types';
+import {
+  SPLITPOINT_FORMAT_VERSION,
+  SPLITPOINT_HEADER_TYPE,
+  type ImportResult,
+  type SplitpointHeader,
+  type SplitpointHeaderFields,
+} from './types';
 
 /** Write messages (and an optional header) as Splitpoint JSONL; importSession reads it back unchanged. */
-export function serializeSplitpointJsonl(
-  messages: readonly Message[],
-  header?: SplitpointHeaderFields | SplitpointHeader,
-): string {
+export function serializeSplitpointJsonl(messages: readonly Message[], header?: SplitpointHeaderFields | SplitpointHeader): string {
   const lines: string[] = [];
   if (header) {
     const { type: _type, version: _version, ...rest } = header;
@@ -53,9 +56,14 @@ export function importSplitpointJsonl(lines: readonly JsonLine[], file: string):
 
 function checkHeader(value: Json, fail: Fail): SplitpointHeader {
   if (value.version !== SPLITPOINT_FORMAT_VERSION) {
-    fail('version', `unsupported Splitpoint JSONL version ${describe(value.version)} (this build reads version ${SPLITPOINT_FORMAT_VERSION})`);
+    fail(
+      'version',
+      `unsupported Splitpoint JSONL version ${describe(value.version)} (this build reads version ${SPLITPOINT_FORMAT_VERSION})`,
+    );
   }
-  if (value.sessionId !== undefined && typeof value.sessionId !== 'string') fail('sessionId', `expected a string, got ${describe(value.sessionId)}`);
-  if (value.createdAt !== undefined && !isFiniteNumber(value.createdAt)) fail('createdAt', `expected epoch milliseconds, got ${describe(value.createdAt)}`);
+  if (value.sessionId !== undefined && typeof value.sessionId !== 'string')
+    fail('sessionId', `expected a string, got ${describe(value.sessionId)}`);
+  if (value.createdAt !== undefined && !isFiniteNumber(value.createdAt))
+    fail('createdAt', `expected epoch milliseconds, got ${describe(value.createdAt)}`);
   return value as SplitpointHeader;
 }

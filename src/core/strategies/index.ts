@@ -104,7 +104,16 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
     title: 'Recent token fraction',
     description: 'Keep the most recent fraction of tokens (snapped to a user prompt); summarize the rest.',
     usesSummarizer: true,
-    params: [{ name: 'fraction', description: 'share of total tokens to keep verbatim (0 < p < 1)', default: 0.3, min: 0.01, max: 0.99, integer: false }],
+    params: [
+      {
+        name: 'fraction',
+        description: 'share of total tokens to keep verbatim (0 < p < 1)',
+        default: 0.3,
+        min: 0.01,
+        max: 0.99,
+        integer: false,
+      },
+    ],
     plan: (m, p, c) => planRecentTokenFraction(m, { fraction: p.fraction }, c),
   },
   {
@@ -114,12 +123,20 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
     usesSummarizer: true,
     params: [
       int('turns', 'complete turns to keep', 2, 1),
-      { name: 'perTurnFraction', description: 'per-turn budget as a share of usable context', default: 0.25, min: 0.01, max: 1, integer: false },
+      {
+        name: 'perTurnFraction',
+        description: 'per-turn budget as a share of usable context',
+        default: 0.25,
+        min: 0.01,
+        max: 1,
+        integer: false,
+      },
       int('perTurnMin', 'per-turn budget floor (tokens)', 2_000, 1),
       int('perTurnMax', 'per-turn budget ceiling (tokens)', 8_000, 1),
     ],
     validate: (p) => {
-      if (p.perTurnMin > p.perTurnMax) throw new StrategyParamError('recent-turns', 'perTurnMin', `must be <= perTurnMax (${p.perTurnMax}), got ${p.perTurnMin}`);
+      if (p.perTurnMin > p.perTurnMax)
+        throw new StrategyParamError('recent-turns', 'perTurnMin', `must be <= perTurnMax (${p.perTurnMax}), got ${p.perTurnMin}`);
     },
     plan: (m, p, c) =>
       planRecentTurns(m, { turns: p.turns, perTurnFraction: p.perTurnFraction, perTurnMin: p.perTurnMin, perTurnMax: p.perTurnMax }, c),

@@ -48,6 +48,10 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
     tailStartId: input[0]?.id ?? null,
     needsSummary: false,
     syntheticIndex: null,
-    notes: [replaced === 0 ? 'no old tool result over the size threshold' : `${replaced} old tool result${replaced === 1 ? '' : 's'} replaced by placeholders`],
+    notes: [
+      replaced === 0
+        ? 'no old tool result over the size threshold'
+        : `${replaced} old tool result${replaced === 1 ? '' : 's'} replaced by placeholders`,
+    ],
   });
 }

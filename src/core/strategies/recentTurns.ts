@@ -59,9 +59,18 @@ function capTurn(turn: Message[], budget: number, names: ReadonlyMap<string, str
   for (let i = 0; i < out.length - 1 && total > budget; i++) {
     const m = out[i];
     if (!hasToolResults(m)) continue;
-    const ids = new Set(toolResults(m).filter((r) => resultChars(r) > 0).map((r) => r.tool_use_id));
+    const ids = new Set(
+      toolResults(m)
+        .filter((r) => resultChars(r) > 0)
+        .map((r) => r.tool_use_id),
+    );
     if (ids.size === 0) continue;
-    const copy = withToolResultsReplaced(m, ids, names, (name, block) => `[Truncated to fit the per-turn budget: ${name} output of ${resultChars(block)} chars]`);
+    const copy = withToolResultsReplaced(
+      m,
+      ids,
+      names,
+      (name, block) => `[Truncated to fit the per-turn budget: ${name} output of ${resultChars(block)} chars]`,
+    );
     total += ctx.tokens.countMessage(copy) - ctx.tokens.countMessage(m);
     out[i] = copy;
   }

@@ -21,12 +21,22 @@ export function validateRecursiveSummarization(params: RecursiveSummarizationPar
   }
 }
 
-export function planRecursiveSummarization(input: readonly Message[], params: RecursiveSummarizationParams, ctx: PlanContext): CompactionPlan {
+export function planRecursiveSummarization(
+  input: readonly Message[],
+  params: RecursiveSummarizationParams,
+  ctx: PlanContext,
+): CompactionPlan {
   validateRecursiveSummarization(params);
   const p = { maxEventsToKeep: params.maxEventsToKeep, overlapSize: params.overlapSize };
   const sep = separateSynthetics(input);
   if (sep.real.length <= params.maxEventsToKeep) {
-    return noopPlan('recursive-summarization', p, input, ctx, `${sep.real.length} real messages <= maxEventsToKeep ${params.maxEventsToKeep}`);
+    return noopPlan(
+      'recursive-summarization',
+      p,
+      input,
+      ctx,
+      `${sep.real.length} real messages <= maxEventsToKeep ${params.maxEventsToKeep}`,
+    );
   }
   return planContiguousTail({
     strategy: 'recursive-summarization',

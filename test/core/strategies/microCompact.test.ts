@@ -8,10 +8,14 @@ import { assistant, call, ctxWith, results, user } from '../../helpers/build';
 const long = (c: string) => c.repeat(300);
 const convo = () => [
   user('u1'),
-  call('c1', ['t1', 'read_file']), results('r1', ['t1', long('a')]),
-  call('c2', ['t2', 'run_command'], ['t3', 'search']), results('r2', ['t2', long('b')], ['t3', 'short']),
-  call('c4', ['t4', 'read_file']), results('r4', ['t4', long('d')]),
-  call('c5', ['t5', 'list_files']), results('r5', ['t5', long('e')]),
+  call('c1', ['t1', 'read_file']),
+  results('r1', ['t1', long('a')]),
+  call('c2', ['t2', 'run_command'], ['t3', 'search']),
+  results('r2', ['t2', long('b')], ['t3', 'short']),
+  call('c4', ['t4', 'read_file']),
+  results('r4', ['t4', long('d')]),
+  call('c5', ['t5', 'list_files']),
+  results('r5', ['t5', long('e')]),
   assistant('a1'),
 ];
 const resultOf = (m: { content: unknown }, i = 0) => (m.content as ToolResultBlock[])[i];
@@ -25,7 +29,10 @@ test('micro-compact: results older than the last 3 and longer than the threshold
   // t3 is among the last 3 results (t3, t4, t5): intact; t4 and t5 intact too.
   assert.equal(resultOf(out.get('r2')!, 1).content, 'short');
   assert.equal(resultOf(out.get('r4')!).content, long('d'));
-  assert.deepEqual(plan.truncated.map((t) => t.id), ['r1', 'r2']);
+  assert.deepEqual(
+    plan.truncated.map((t) => t.id),
+    ['r1', 'r2'],
+  );
   assert.equal(plan.archived.length, 0);
   assert.deepEqual(planViolations(msgs, plan), []);
 });
@@ -41,7 +48,13 @@ test('micro-compact: block type, tool_use_id and is_error are kept', () => {
 
 test('micro-compact: short results are left alone', () => {
   const plan = planMicroCompact(convo(), { keepRecent: 0, minChars: 100 }, ctxWith());
-  assert.equal(resultOf(plan.output.find((m) => m.id === 'r2')!, 1).content, 'short');
+  assert.equal(
+    resultOf(
+      plan.output.find((m) => m.id === 'r2')!,
+      1,
+    ).content,
+    'short',
+  );
 });
 
 test('micro-compact: the input messages are not mutated and a second pass changes nothing', () => {

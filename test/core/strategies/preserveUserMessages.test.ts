@@ -6,7 +6,16 @@ import { planViolations } from '../../../src/core/invariants';
 import { toApiMessages } from '../../../src/core/conversation';
 import { assistant, call, ctxWith, FixedCostCounter, ids, results, summary, user } from '../../helpers/build';
 
-const convo = () => [user('u1'), assistant('a1'), user('u2'), call('c2', ['t2', 'ls']), results('r2', ['t2', 'x']), assistant('a2'), user('u3'), assistant('a3')];
+const convo = () => [
+  user('u1'),
+  assistant('a1'),
+  user('u2'),
+  call('c2', ['t2', 'ls']),
+  results('r2', ['t2', 'x']),
+  assistant('a2'),
+  user('u3'),
+  assistant('a3'),
+];
 
 test('preserve-user-messages: every user prompt is kept in order, agent output collapses into a summary after them', () => {
   const msgs = convo();

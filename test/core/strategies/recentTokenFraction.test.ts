@@ -5,7 +5,18 @@ import { planViolations } from '../../../src/core/invariants';
 import { StrategyParamError } from '../../../src/core/strategies';
 import { assistant, call, ctxWith, FixedCostCounter, ids, results, user } from '../../helpers/build';
 
-const msgs = () => [user('u1'), assistant('a1'), user('u2'), assistant('a2'), user('u3'), assistant('a3'), user('u4'), assistant('a4'), user('u5'), assistant('a5')];
+const msgs = () => [
+  user('u1'),
+  assistant('a1'),
+  user('u2'),
+  assistant('a2'),
+  user('u3'),
+  assistant('a3'),
+  user('u4'),
+  assistant('a4'),
+  user('u5'),
+  assistant('a5'),
+];
 
 test('recent-token-fraction: walks back until p x total tokens are collected', () => {
   // 10 messages x 10 tokens = 100; p = 0.3 -> collect 30 tokens: [a4, u5, a5], snapped forward to u5.

@@ -29,12 +29,22 @@ test('recent-turns: a kept turn over budget has its oldest tool results truncate
     countMessages: (ms) => ms.reduce((n, m) => n + (m.truncated ? 20 : counter.countMessage(m)), 0),
   });
   const msgs = [
-    user('u0'), assistant('a0'),
-    user('u1'), call('c1', ['t1', 'read_file']), results('r1', ['t1', 'AAAA']), call('c2', ['t2', 'read_file']), results('r2', ['t2', 'BBBB']),
-    call('c3', ['t3', 'search']), results('r3', ['t3', 'CCCC']), assistant('a1'),
+    user('u0'),
+    assistant('a0'),
+    user('u1'),
+    call('c1', ['t1', 'read_file']),
+    results('r1', ['t1', 'AAAA']),
+    call('c2', ['t2', 'read_file']),
+    results('r2', ['t2', 'BBBB']),
+    call('c3', ['t3', 'search']),
+    results('r3', ['t3', 'CCCC']),
+    assistant('a1'),
   ];
   const plan = planRecentTurns(msgs, { ...defaults, turns: 1 }, ctx);
-  assert.deepEqual(plan.truncated.map((t) => t.id), ['r1', 'r2']);
+  assert.deepEqual(
+    plan.truncated.map((t) => t.id),
+    ['r1', 'r2'],
+  );
   assert.equal(plan.truncated[0].originalTokens, 5000);
   assert.deepEqual(plan.truncated[0].toolNames, ['read_file']);
   const r1 = plan.output.find((m) => m.id === 'r1')!;
@@ -48,5 +58,8 @@ test('recent-turns: N or fewer turns is a no-op', () => {
 });
 
 test('recent-turns: perTurnMin above perTurnMax is rejected', () => {
-  assert.throws(() => planRecentTurns([user('u1')], { ...defaults, perTurnMin: 9000 }, ctxWith()), /perTurnMin must be <= perTurnMax \(8000\), got 9000/);
+  assert.throws(
+    () => planRecentTurns([user('u1')], { ...defaults, perTurnMin: 9000 }, ctxWith()),
+    /perTurnMin must be <= perTurnMax \(8000\), got 9000/,
+  );
 });

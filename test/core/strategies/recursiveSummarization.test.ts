@@ -7,7 +7,16 @@ import { applyPlan, MissingSummaryError } from '../../../src/core/plan';
 import { assistant, call, ctxWith, ids, results, summary, user } from '../../helpers/build';
 
 const ctx = ctxWith();
-const convo = () => [user('u1'), assistant('a1'), user('u2'), call('c2', ['t2', 'ls']), results('r2', ['t2', 'x']), assistant('a2'), user('u3'), assistant('a3')];
+const convo = () => [
+  user('u1'),
+  assistant('a1'),
+  user('u2'),
+  call('c2', ['t2', 'ls']),
+  results('r2', ['t2', 'x']),
+  assistant('a2'),
+  user('u3'),
+  assistant('a3'),
+];
 
 test('recursive-summarization: the newest maxEventsToKeep form the active window, snapped to a turn start', () => {
   const plan = planRecursiveSummarization(convo(), { maxEventsToKeep: 3, overlapSize: 1 }, ctx);
@@ -33,16 +42,22 @@ test('recursive-summarization: apply fills the summary slot and refuses an empty
   const plan = planRecursiveSummarization(convo(), { maxEventsToKeep: 2, overlapSize: 1 }, ctx);
   assert.throws(() => applyPlan(plan, { summary: '   ' }), MissingSummaryError);
   const out = applyPlan(plan, { summary: 'They built X.', transcriptPath: 'tr.jsonl' });
-  assert.match(String(out[0].content), /^\[Earlier context compacted: 6 messages summarized below\. Full history: tr\.jsonl\]\n\nThey built X\.$/);
+  assert.match(
+    String(out[0].content),
+    /^\[Earlier context compacted: 6 messages summarized below\. Full history: tr\.jsonl\]\n\nThey built X\.$/,
+  );
   assert.deepEqual(ids(out.slice(1)), ['u3', 'a3']);
 });
 
 test('recursive-summarization: overlapSize must be >= 0 and < maxEventsToKeep', () => {
-  assert.throws(() => planRecursiveSummarization(convo(), { maxEventsToKeep: 3, overlapSize: 3 }, ctx), (e: unknown) => {
-    assert.ok(e instanceof StrategyParamError);
-    assert.match((e as Error).message, /recursive-summarization: parameter overlapSize must be >= 0 and < maxEventsToKeep \(3\), got 3/);
-    return true;
-  });
+  assert.throws(
+    () => planRecursiveSummarization(convo(), { maxEventsToKeep: 3, overlapSize: 3 }, ctx),
+    (e: unknown) => {
+      assert.ok(e instanceof StrategyParamError);
+      assert.match((e as Error).message, /recursive-summarization: parameter overlapSize must be >= 0 and < maxEventsToKeep \(3\), got 3/);
+      return true;
+    },
+  );
   assert.throws(() => planWith('recursive-summarization', convo(), { overlapSize: '-1' }, ctx), /overlapSize must be >= 0/);
 });
 

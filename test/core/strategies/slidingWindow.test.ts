@@ -69,5 +69,8 @@ test('sliding-window: token figures account for archived messages', () => {
   const plan = planWith('sliding-window', msgs, { maxEvents: '2' }, ctx);
   assert.equal(plan.tokensBefore, 40);
   assert.equal(plan.tokensAfter, 20);
-  assert.deepEqual(plan.kept.map((e) => e.tokens), [10, 10]);
+  assert.deepEqual(
+    plan.kept.map((e) => e.tokens),
+    [10, 10],
+  );
 });

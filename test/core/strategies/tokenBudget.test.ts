@@ -38,7 +38,13 @@ test('token-budget: synthetic summaries are deducted from the budget first', () 
 
 test('token-budget: when the newest exchange alone exceeds the budget it is still kept, behind a placeholder', () => {
   const ctx = ctxWith(new FixedCostCounter({ r2: 1000 }));
-  const msgs = [user('u1'), call('c1', ['t1', 'read_file']), results('r1', ['t1', 'a']), call('c2', ['t2', 'read_file']), results('r2', ['t2', 'huge'])];
+  const msgs = [
+    user('u1'),
+    call('c1', ['t1', 'read_file']),
+    results('r1', ['t1', 'a']),
+    call('c2', ['t2', 'read_file']),
+    results('r2', ['t2', 'huge']),
+  ];
   const plan = planTokenBudget(msgs, { maxTokens: 100 }, ctx);
   assert.deepEqual(ids(plan.output.slice(1)), ['c2', 'r2']);
   assert.equal(plan.output[0].synthetic, 'placeholder');

@@ -7,7 +7,16 @@ import { assistant, call, ctxWith, ids, results, summary, user } from '../../hel
 const ctx = ctxWith();
 
 test('turn-window: keeps the last N complete turns and archives the oldest whole turns', () => {
-  const msgs = [user('u1'), assistant('a1'), user('u2'), call('c2', ['t2', 'ls']), results('r2', ['t2', 'x']), assistant('a2'), user('u3'), assistant('a3')];
+  const msgs = [
+    user('u1'),
+    assistant('a1'),
+    user('u2'),
+    call('c2', ['t2', 'ls']),
+    results('r2', ['t2', 'x']),
+    assistant('a2'),
+    user('u3'),
+    assistant('a3'),
+  ];
   const plan = planTurnWindow(msgs, { maxTurns: 2 }, ctx);
   assert.deepEqual(ids(plan.output), ['u2', 'c2', 'r2', 'a2', 'u3', 'a3']);
   assert.deepEqual(ids(plan.archived), ['u1', 'a1']);
@@ -16,14 +25,32 @@ test('turn-window: keeps the last N complete turns and archives the oldest whole
 });
 
 test('turn-window: tool_result user messages do not start turns', () => {
-  const msgs = [user('u1'), call('c1', ['t1', 'ls']), results('r1', ['t1', 'x']), call('c1b', ['t2', 'ls']), results('r1b', ['t2', 'y']), assistant('a1'), user('u2'), assistant('a2')];
+  const msgs = [
+    user('u1'),
+    call('c1', ['t1', 'ls']),
+    results('r1', ['t1', 'x']),
+    call('c1b', ['t2', 'ls']),
+    results('r1b', ['t2', 'y']),
+    assistant('a1'),
+    user('u2'),
+    assistant('a2'),
+  ];
   const plan = planTurnWindow(msgs, { maxTurns: 1 }, ctx);
   assert.deepEqual(ids(plan.output), ['u2', 'a2']);
   assert.equal(plan.archived.length, 6);
 });
 
 test('turn-window: synthetics first, then the preamble before the first prompt, then kept turns', () => {
-  const msgs = [summary('s0'), call('c0', ['t0', 'ls']), results('r0', ['t0', 'x']), assistant('a0'), user('u1'), assistant('a1'), user('u2'), assistant('a2')];
+  const msgs = [
+    summary('s0'),
+    call('c0', ['t0', 'ls']),
+    results('r0', ['t0', 'x']),
+    assistant('a0'),
+    user('u1'),
+    assistant('a1'),
+    user('u2'),
+    assistant('a2'),
+  ];
   const plan = planTurnWindow(msgs, { maxTurns: 1 }, ctx);
   assert.deepEqual(ids(plan.output), ['s0', 'c0', 'r0', 'a0', 'u2', 'a2']);
   assert.deepEqual(ids(plan.archived), ['u1', 'a1']);

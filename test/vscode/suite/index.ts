@@ -84,7 +84,17 @@ test('a transcript opens as a text document and reads back exactly', async () =>
   const path = join(dir, `transcript_${Date.now()}_chat_test.jsonl`);
   writeFileSync(
     path,
-    serializeTranscript({ type: TRANSCRIPT_HEADER_TYPE, version: 1, sessionId: 'chat_test', createdAt: Date.now(), reason: 'compaction: test', messageCount: messages.length }, messages),
+    serializeTranscript(
+      {
+        type: TRANSCRIPT_HEADER_TYPE,
+        version: 1,
+        sessionId: 'chat_test',
+        createdAt: Date.now(),
+        reason: 'compaction: test',
+        messageCount: messages.length,
+      },
+      messages,
+    ),
   );
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path));
   const editor = await vscode.window.showTextDocument(doc, { preview: false });
@@ -127,7 +137,9 @@ export async function run(): Promise<SuiteReport> {
   }
   console.log(`${report.passed.length} passed, ${report.failed.length} failed`);
   if (report.failed.length > 0) {
-    throw new Error(`${report.failed.length} of ${tests.length} VS Code integration tests failed:\n${report.failed.map((f) => `✖ ${f.name}\n${f.error}`).join('\n')}`);
+    throw new Error(
+      `${report.failed.length} of ${tests.length} VS Code integration tests failed:\n${report.failed.map((f) => `✖ ${f.name}\n${f.error}`).join('\n')}`,
+    );
   }
   return report;
 }

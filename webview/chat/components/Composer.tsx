@@ -37,7 +37,9 @@ export function Composer({ busy, compacting }: { busy: boolean; compacting: bool
           class="composer-input"
           rows={2}
           value={text}
-          placeholder={busy ? 'The agent is working… you can type your next message' : 'Ask Splitpoint… (Enter to send, Shift+Enter for a new line)'}
+          placeholder={
+            busy ? 'The agent is working… you can type your next message' : 'Ask Splitpoint… (Enter to send, Shift+Enter for a new line)'
+          }
           aria-label="Message"
           aria-describedby={hint ? 'composer-hint' : undefined}
           onInput={(e) => update(e.currentTarget.value)}

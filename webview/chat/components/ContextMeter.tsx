@@ -32,7 +32,13 @@ export function ContextMeterView({ context }: { context: ContextMeter }) {
         aria-valuetext={`${text}, ${thresholdText}`}
       >
         <div class="meter-fill" style={{ width: `${(fill * 100).toFixed(2)}%` }} />
-        {mark !== null ? <div class="meter-threshold" style={{ left: `${(mark * 100).toFixed(2)}%` }} title={`Auto-compact threshold: ${formatInt(threshold!)} tokens`} /> : null}
+        {mark !== null ? (
+          <div
+            class="meter-threshold"
+            style={{ left: `${(mark * 100).toFixed(2)}%` }}
+            title={`Auto-compact threshold: ${formatInt(threshold!)} tokens`}
+          />
+        ) : null}
       </div>
       <div class="meter-label">
         <span class="meter-text">{text}</span>

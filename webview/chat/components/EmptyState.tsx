@@ -19,8 +19,8 @@ export function Welcome({ model }: { model: string }) {
     <section class="empty welcome" aria-label="Welcome">
       <h2>Ask Splitpoint</h2>
       <p>
-        A coding agent whose context you can see. When the conversation nears the context window it is compacted — each compaction shows up here
-        as a divider you can open, and the inspector previews what any strategy would drop.
+        A coding agent whose context you can see. When the conversation nears the context window it is compacted — each compaction shows up
+        here as a divider you can open, and the inspector previews what any strategy would drop.
       </p>
       {model ? <p class="muted">Model: {model}</p> : null}
     </section>

@@ -26,7 +26,8 @@ export function toolSummary(item: ToolItem): string {
   try {
     const input: unknown = JSON.parse(item.input);
     if (input && typeof input === 'object') {
-      for (const v of Object.values(input as Record<string, unknown>)) if (typeof v === 'string' && v.trim()) return v.trim().split('\n')[0]!;
+      for (const v of Object.values(input as Record<string, unknown>))
+        if (typeof v === 'string' && v.trim()) return v.trim().split('\n')[0]!;
     }
   } catch {
     // Not JSON: fall through to the raw text.
@@ -57,7 +58,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <span class="tool-name">{item.name}</span>
         <span class="tool-summary">{summary.length > 200 ? `${summary.slice(0, 200)}…` : summary}</span>
         {item.truncated ? (
-          <span class="badge trunc-badge" title="What the model now sees of this result was shortened by micro-compaction; the full output is kept in the transcript.">
+          <span
+            class="badge trunc-badge"
+            title="What the model now sees of this result was shortened by micro-compaction; the full output is kept in the transcript."
+          >
             truncated by micro-compaction ({formatInt(item.truncated.originalChars)} chars)
           </span>
         ) : null}

@@ -3,7 +3,17 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useStore } from '../context';
 
-export function Toolbar({ title, model, hasApiKey, compacting }: { title: string; model: string; hasApiKey: boolean; compacting: boolean }) {
+export function Toolbar({
+  title,
+  model,
+  hasApiKey,
+  compacting,
+}: {
+  title: string;
+  model: string;
+  hasApiKey: boolean;
+  compacting: boolean;
+}) {
   const store = useStore();
   const [compactOpen, setCompactOpen] = useState(false);
   return (

@@ -3,7 +3,13 @@
 import type { CompactionView } from '../../../src/protocol';
 import { fmtDelta, fmtInt, fmtTime, plural } from '../format';
 
-export function CompactionHistory({ compactions, onOpenTranscript }: { compactions: readonly CompactionView[]; onOpenTranscript(path: string): void }) {
+export function CompactionHistory({
+  compactions,
+  onOpenTranscript,
+}: {
+  compactions: readonly CompactionView[];
+  onOpenTranscript(path: string): void;
+}) {
   return (
     <section class="panel history" aria-labelledby="sp-history-title">
       <h2 id="sp-history-title">Past compactions</h2>
@@ -19,7 +25,8 @@ export function CompactionHistory({ compactions, onOpenTranscript }: { compactio
                 <time dateTime={new Date(c.at).toISOString()}>{fmtTime(c.at)}</time>
               </div>
               <div class="history-figures">
-                {fmtInt(c.tokensBefore)} → {fmtInt(c.tokensAfter)} tokens ({fmtDelta(c.tokensBefore, c.tokensAfter)}) · {plural(c.archivedCount, 'message')} archived
+                {fmtInt(c.tokensBefore)} → {fmtInt(c.tokensAfter)} tokens ({fmtDelta(c.tokensBefore, c.tokensAfter)}) ·{' '}
+                {plural(c.archivedCount, 'message')} archived
               </div>
               {c.focus && <div class="history-focus">Focus: {c.focus}</div>}
               <button type="button" class="link" onClick={() => onOpenTranscript(c.transcriptPath)} title={c.transcriptPath}>

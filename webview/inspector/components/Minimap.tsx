@@ -52,10 +52,14 @@ export function Minimap({ rows, index, planIndex, viewport, onSeek }: MinimapPro
   if (n === 0) return null;
   const at = (i: number) => `${(i / n) * 100}%`;
   const markers: Array<{ key: string; cls: string; left: string; label: string }> = [];
-  if (index.splitIndex !== null) markers.push({ key: 'current-split', cls: 'mm-split mm-current', left: at(index.splitIndex), label: 'split' });
-  if (index.tailIndex !== null) markers.push({ key: 'current-tail', cls: 'mm-tail mm-current', left: at(index.tailIndex + 0.5), label: 'tail' });
-  if (planIndex?.splitIndex != null) markers.push({ key: 'preview-split', cls: 'mm-split mm-preview', left: at(planIndex.splitIndex), label: 'split' });
-  if (planIndex?.tailIndex != null) markers.push({ key: 'preview-tail', cls: 'mm-tail mm-preview', left: at(planIndex.tailIndex + 0.5), label: 'tail' });
+  if (index.splitIndex !== null)
+    markers.push({ key: 'current-split', cls: 'mm-split mm-current', left: at(index.splitIndex), label: 'split' });
+  if (index.tailIndex !== null)
+    markers.push({ key: 'current-tail', cls: 'mm-tail mm-current', left: at(index.tailIndex + 0.5), label: 'tail' });
+  if (planIndex?.splitIndex != null)
+    markers.push({ key: 'preview-split', cls: 'mm-split mm-preview', left: at(planIndex.splitIndex), label: 'split' });
+  if (planIndex?.tailIndex != null)
+    markers.push({ key: 'preview-tail', cls: 'mm-tail mm-preview', left: at(planIndex.tailIndex + 0.5), label: 'tail' });
 
   const describe = [
     `${fmtInt(n)} messages`,

@@ -14,7 +14,13 @@ export interface PlanSummaryProps {
 
 export function PlanSummary({ plan, title, pending, stale, error, onClear, onJump }: PlanSummaryProps) {
   return (
-    <section class="panel plan-summary" aria-labelledby="sp-plan-title" aria-live="polite" data-request-id={plan?.requestId ?? ''} data-strategy={plan?.strategy ?? ''}>
+    <section
+      class="panel plan-summary"
+      aria-labelledby="sp-plan-title"
+      aria-live="polite"
+      data-request-id={plan?.requestId ?? ''}
+      data-strategy={plan?.strategy ?? ''}
+    >
       <header class="panel-head">
         <h2 id="sp-plan-title">Preview · {title}</h2>
         <button type="button" class="secondary" data-action="clear-preview" onClick={onClear}>
@@ -36,8 +42,15 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
           ) : (
             <>
               <p class="plan-tokens">
-                <span data-stat="tokens-before">{fmtInt(plan.tokensBefore)}</span> → <span data-stat="tokens-after">{fmtInt(plan.tokensAfter)}</span> tokens{' '}
-                <strong data-stat="delta" class={plan.tokensAfter > plan.tokensBefore ? 'delta-up' : undefined} title={plan.tokensAfter > plan.tokensBefore ? 'The summary budget is larger than what it would replace' : undefined}>({fmtDelta(plan.tokensBefore, plan.tokensAfter)})</strong>
+                <span data-stat="tokens-before">{fmtInt(plan.tokensBefore)}</span> →{' '}
+                <span data-stat="tokens-after">{fmtInt(plan.tokensAfter)}</span> tokens{' '}
+                <strong
+                  data-stat="delta"
+                  class={plan.tokensAfter > plan.tokensBefore ? 'delta-up' : undefined}
+                  title={plan.tokensAfter > plan.tokensBefore ? 'The summary budget is larger than what it would replace' : undefined}
+                >
+                  ({fmtDelta(plan.tokensBefore, plan.tokensAfter)})
+                </strong>
               </p>
               <dl class="plan-counts">
                 <div>

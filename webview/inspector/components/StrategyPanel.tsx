@@ -58,7 +58,11 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
   const planForThis = previewing && p.plan && p.plan.strategy === s.name ? p.plan : null;
   const titleId = `sp-st-${s.name}`;
   return (
-    <section class={`strategy${previewing ? ' previewing' : ''}${p.highlighted === s.name ? ' highlighted' : ''}`} data-strategy={s.name} aria-labelledby={titleId}>
+    <section
+      class={`strategy${previewing ? ' previewing' : ''}${p.highlighted === s.name ? ' highlighted' : ''}`}
+      data-strategy={s.name}
+      aria-labelledby={titleId}
+    >
       <header class="strategy-head">
         <h3 id={titleId}>{s.title}</h3>
         {s.usesSummarizer && (
@@ -72,12 +76,25 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
       {s.params.length > 0 && (
         <div class="params">
           {s.params.map((param) => (
-            <ParamField key={param.name} strategy={s.name} param={param} inputs={p.inputs} error={check.errors[param.name]} onInput={p.onInput} />
+            <ParamField
+              key={param.name}
+              strategy={s.name}
+              param={param}
+              inputs={p.inputs}
+              error={check.errors[param.name]}
+              onInput={p.onInput}
+            />
           ))}
         </div>
       )}
       <div class="strategy-actions">
-        <button type="button" data-action="preview" disabled={!check.ok} onClick={() => p.onPreview(s.name)} aria-label={`Preview ${s.title}`}>
+        <button
+          type="button"
+          data-action="preview"
+          disabled={!check.ok}
+          onClick={() => p.onPreview(s.name)}
+          aria-label={`Preview ${s.title}`}
+        >
           Preview
         </button>
         {!p.readOnly && (
@@ -99,12 +116,30 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
           </button>
         )}
         {s.params.length > 0 && (
-          <button type="button" class="link" data-action="reset" disabled={!isEdited(p.inputs, s)} onClick={() => p.onReset(s.name)} aria-label={`Reset ${s.title} parameters to defaults`}>
+          <button
+            type="button"
+            class="link"
+            data-action="reset"
+            disabled={!isEdited(p.inputs, s)}
+            onClick={() => p.onReset(s.name)}
+            aria-label={`Reset ${s.title} parameters to defaults`}
+          >
             Reset
           </button>
         )}
       </div>
-      {confirm && <ApplyConfirm s={s} plan={planForThis} check={check} busy={p.busy} focus={focus} setFocus={setFocus} setConfirming={setConfirming} onApply={p.onApply} />}
+      {confirm && (
+        <ApplyConfirm
+          s={s}
+          plan={planForThis}
+          check={check}
+          busy={p.busy}
+          focus={focus}
+          setFocus={setFocus}
+          setConfirming={setConfirming}
+          onApply={p.onApply}
+        />
+      )}
     </section>
   );
 }

@@ -123,7 +123,17 @@ export function Timeline(p: TimelineProps) {
 
   const items = [];
   for (let i = start; i < end; i++) {
-    items.push(<Row key={rows[i].id} row={rows[i]} top={rowTop(layout, i)} size={n} index={index} planIndex={planIndex} selected={i === p.selected} />);
+    items.push(
+      <Row
+        key={rows[i].id}
+        row={rows[i]}
+        top={rowTop(layout, i)}
+        size={n}
+        index={index}
+        planIndex={planIndex}
+        selected={i === p.selected}
+      />,
+    );
   }
   const activeId = p.selected >= 0 && p.selected < n ? `sp-row-${p.selected}` : undefined;
 
@@ -143,7 +153,14 @@ export function Timeline(p: TimelineProps) {
     >
       <div class="timeline-content" role="presentation" style={{ height: `${totalHeight(layout)}px` }}>
         {layout.gaps.map((g, k) => (
-          <SplitDivider key={g.kind} gap={g} top={gapTop(layout, k)} below={rows[g.index]} plan={g.kind === 'preview' ? plan : null} planTitle={p.planTitle} />
+          <SplitDivider
+            key={g.kind}
+            gap={g}
+            top={gapTop(layout, k)}
+            below={rows[g.index]}
+            plan={g.kind === 'preview' ? plan : null}
+            planTitle={p.planTitle}
+          />
         ))}
         {items}
       </div>
@@ -167,7 +184,13 @@ function useClientHeight(scroller: RefObject<HTMLDivElement>): number {
 }
 
 /** The rows' geometry with the split dividers; keeps the rows in view still when a divider appears or goes above them. */
-function useAnchoredLayout(n: number, index: SessionIndex, planIndex: PlanIndex | null, scroller: RefObject<HTMLDivElement>, setScrollTop: (top: number) => void): Layout {
+function useAnchoredLayout(
+  n: number,
+  index: SessionIndex,
+  planIndex: PlanIndex | null,
+  scroller: RefObject<HTMLDivElement>,
+  setScrollTop: (top: number) => void,
+): Layout {
   const layout = useMemo(() => {
     const gaps: Gap[] = [];
     if (index.splitIndex !== null) gaps.push({ index: index.splitIndex, kind: 'current' });
@@ -250,7 +273,13 @@ function SplitDivider({ gap, top, below, plan, planTitle }: SplitDividerProps) {
     label = 'Split point · preview';
   }
   return (
-    <div class={`split-divider split-${gap.kind}`} data-marker={`${gap.kind}-split`} data-split-index={gap.index} aria-hidden="true" style={{ top: `${top}px` }}>
+    <div
+      class={`split-divider split-${gap.kind}`}
+      data-marker={`${gap.kind}-split`}
+      data-split-index={gap.index}
+      aria-hidden="true"
+      style={{ top: `${top}px` }}
+    >
       <span class="split-line" />
       <span class="split-label">{label}</span>
     </div>
@@ -324,10 +353,20 @@ function Row({ row, top, size, index, planIndex, selected }: RowProps) {
       style={{ top: `${top}px` }}
     >
       <span class="gutter" aria-hidden="true">
-        {isCurrentTail && <span class="pointer pointer-current" title="Tail start (current history)">▶</span>}
-        {isPreviewTail && <span class="pointer pointer-preview" title="Tail start (preview)">▷</span>}
+        {isCurrentTail && (
+          <span class="pointer pointer-current" title="Tail start (current history)">
+            ▶
+          </span>
+        )}
+        {isPreviewTail && (
+          <span class="pointer pointer-preview" title="Tail start (preview)">
+            ▷
+          </span>
+        )}
       </span>
-      <span class="idx" aria-hidden="true">{i}</span>
+      <span class="idx" aria-hidden="true">
+        {i}
+      </span>
       <span class="kind" aria-hidden="true">
         <span class="swatch" />
         <span class="kind-label">{KIND_LABEL[row.kind]}</span>
@@ -336,7 +375,9 @@ function Row({ row, top, size, index, planIndex, selected }: RowProps) {
         {ghost > 0 && <span class="bar-ghost" style={{ width: `${ghost * 100}%` }} />}
         <span class="bar" style={{ width: `${Math.max(scale * 100, 1.5)}%` }} />
       </span>
-      <span class="tok" aria-hidden="true">{fmtInt(row.tokens)}</span>
+      <span class="tok" aria-hidden="true">
+        {fmtInt(row.tokens)}
+      </span>
       <span class="preview" aria-hidden="true">
         {row.kind === 'summary' && <span class="expand">▸ </span>}
         {tools && <span class="tools">{tools}</span>}
@@ -344,7 +385,10 @@ function Row({ row, top, size, index, planIndex, selected }: RowProps) {
       </span>
       <span class="badges" aria-hidden="true">
         {row.truncated && (
-          <span class="badge badge-truncated" title={`Micro-compacted: the model sees ${fmtTokens(row.tokens)} instead of ${fmtTokens(row.truncated.originalTokens)}`}>
+          <span
+            class="badge badge-truncated"
+            title={`Micro-compacted: the model sees ${fmtTokens(row.tokens)} instead of ${fmtTokens(row.truncated.originalTokens)}`}
+          >
             <span class="badge-words">truncated · </span>original {fmtInt(row.truncated.originalTokens)} tok
           </span>
         )}

@@ -36,11 +36,24 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
       </div>
       <div class="usage-bar" role="img" aria-label={`${summary}. ${segments.map((s) => `${s.label} ${fmtInt(s.tokens)}`).join(', ')}`}>
         {segments.map((s) =>
-          s.tokens > 0 ? <span key={s.key} class={`usage-seg seg-${s.key}`} data-segment={s.key} style={{ width: pct(s.tokens) }} title={`${s.label}: ${fmtInt(s.tokens)} tokens`} /> : null,
+          s.tokens > 0 ? (
+            <span
+              key={s.key}
+              class={`usage-seg seg-${s.key}`}
+              data-segment={s.key}
+              style={{ width: pct(s.tokens) }}
+              title={`${s.label}: ${fmtInt(s.tokens)} tokens`}
+            />
+          ) : null,
         )}
         {over > 0 && <span class="usage-window-edge" style={{ left: pct(usage.window) }} title="End of the context window" />}
         {usage.threshold !== null && (
-          <span class="usage-threshold" data-marker="threshold" style={{ left: pct(Math.min(usage.threshold, scale)) }} title={`Auto-compact threshold: ${fmtInt(usage.threshold)} tokens`} />
+          <span
+            class="usage-threshold"
+            data-marker="threshold"
+            style={{ left: pct(Math.min(usage.threshold, scale)) }}
+            title={`Auto-compact threshold: ${fmtInt(usage.threshold)} tokens`}
+          />
         )}
       </div>
       <ul class="legend usage-legend">
