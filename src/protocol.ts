@@ -99,7 +99,7 @@ export type ChatToHost =
 // Inspector
 // ---------------------------------------------------------------------------------------------
 
-export type RowKind = 'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder';
+export type RowKind = 'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder' | 'artefact';
 
 export interface MessageRow {
   id: string;

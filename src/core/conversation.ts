@@ -63,6 +63,37 @@ export interface TruncationNote {
   results: Array<{ toolUseId: string; toolName: string; originalChars: number }>;
 }
 
+/**
+ * A user-role message that a person did not type as a prompt: a tool or harness artefact recorded by
+ * another agent. Shown in the inspector, never counted as a genuine prompt or a turn start.
+ * - `command`: a slash-command stub (`<command-name>…`); its body, when recorded, is the prompt.
+ * - `command-output`: `<local-command-stdout>` / `<local-command-stderr>`.
+ * - `interruption`: `[Request interrupted by user…]`, Codex `<turn_aborted>`.
+ * - `notification`: `<task-notification>`, system reminders and hook output injected as user text.
+ * - `shell-input`: `<bash-input>` / `<bash-stdout>` (the user ran a shell command in the UI).
+ * - `attachment`: content the harness attached (re-attached files after a compaction, IDE context).
+ * - `meta`: other `isMeta` user lines (skill bodies, caveats) that are not a prompt's content.
+ */
+export type ArtefactKind = 'command' | 'command-output' | 'interruption' | 'notification' | 'shell-input' | 'attachment' | 'meta';
+
+/** What the API recorded for the model call that produced an assistant message (ground truth). */
+export interface RecordedUsage {
+  /** Uncached input tokens (`usage.input_tokens`). */
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+  outputTokens: number;
+  /** Model id of the call, when recorded. */
+  model?: string;
+  /** The model's context window, when the recording says (Codex `token_count` events). */
+  contextWindow?: number;
+}
+
+/** Everything the call read: input + cache read + cache creation. */
+export function recordedInputTokens(u: RecordedUsage): number {
+  return u.inputTokens + u.cacheReadTokens + u.cacheCreationTokens;
+}
+
 export interface Message {
   /** Stable id: survives compaction, transcripts and reloads. */
   id: string;
@@ -74,6 +105,10 @@ export interface Message {
   truncated?: TruncationNote;
   /** Epoch ms when the message entered the session, if known. */
   createdAt?: number;
+  /** Set on user-role artefacts (see ArtefactKind): shown, never a genuine prompt or a turn start. */
+  artefact?: ArtefactKind;
+  /** On an assistant message: the usage the API reported for the call that produced it. */
+  usage?: RecordedUsage;
 }
 
 /** The wire form: exactly what the Messages API accepts. */
@@ -83,7 +118,8 @@ export interface ApiMessage {
 }
 
 /** What a message is, for display and for the engine's rules. */
-export type MessageKind = 'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder';
+export type MessageKind =
+  'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder' | 'artefact';
 
 export function blocksOf(message: Pick<Message, 'content'>): ContentBlock[] {
   return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
@@ -118,13 +154,13 @@ export function hasToolUses(message: Message): boolean {
  * (In the Anthropic format tool results travel in user-role messages; those continue a turn.)
  */
 export function isTurnStart(message: Message): boolean {
-  return message.role === 'user' && !message.synthetic && !hasToolResults(message);
+  return message.role === 'user' && !message.synthetic && !message.artefact && !hasToolResults(message);
 }
 
 export function kindOf(message: Message): MessageKind {
   if (message.synthetic === 'summary') return 'summary';
   if (message.synthetic === 'placeholder') return 'placeholder';
-  if (message.role === 'user') return hasToolResults(message) ? 'tool-result' : 'user-prompt';
+  if (message.role === 'user') return hasToolResults(message) ? 'tool-result' : message.artefact ? 'artefact' : 'user-prompt';
   if (hasToolUses(message)) return 'tool-call';
   const blocks = blocksOf(message);
   if (blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) return 'thinking';

@@ -24,7 +24,10 @@ export {
   toApiMessages,
   toolNamesById,
   toolResultText,
+  recordedInputTokens,
   type ApiMessage,
+  type ArtefactKind,
+  type RecordedUsage,
   type ContentBlock,
   type Message,
   type MessageKind,
@@ -101,4 +104,12 @@ export {
 } from './summarize';
 
 // Importers
-export { importSession, ImportError, serializeSplitpointJsonl, SESSION_FORMATS, type ImportResult, type SessionFormat } from './importers';
+export {
+  importSession,
+  ImportError,
+  serializeSplitpointJsonl,
+  SESSION_FORMATS,
+  type ImportResult,
+  type RecordedCompaction,
+  type SessionFormat,
+} from './importers';

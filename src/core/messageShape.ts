@@ -1,7 +1,7 @@
 // The one check of a message's shape: every reader of stored messages (session logs, transcripts,
 // Splitpoint JSONL imports, Anthropic request bodies) validates with these functions, so a message one
 // of them accepts the others accept too. Each problem names the field and what was found there.
-import type { ContentBlock, Message, Role, SyntheticKind, TruncationNote } from './conversation';
+import type { ArtefactKind, ContentBlock, Message, RecordedUsage, Role, SyntheticKind, TruncationNote } from './conversation';
 import { SplitpointError } from './errors';
 
 /** Reports a problem at `field` ('' for the value itself); never returns. */
@@ -50,7 +50,46 @@ export function checkMessage(value: unknown, fail: Fail = throwShapeError): Mess
     if (!isFiniteNumber(value.createdAt)) fail('createdAt', `expected epoch milliseconds, got ${describe(value.createdAt)}`);
     message.createdAt = value.createdAt as number;
   }
+  if (value.artefact !== undefined) {
+    if (typeof value.artefact !== 'string' || !ARTEFACT_KINDS.has(value.artefact)) {
+      fail('artefact', `expected one of ${[...ARTEFACT_KINDS].join(', ')}, got ${describe(value.artefact)}`);
+    }
+    if (role !== 'user') fail('artefact', 'only user-role messages can be artefacts');
+    message.artefact = value.artefact as ArtefactKind;
+  }
+  if (value.usage !== undefined) message.usage = checkUsage(value.usage, fail);
   return message;
+}
+
+const ARTEFACT_KINDS: ReadonlySet<string> = new Set<ArtefactKind>([
+  'command',
+  'command-output',
+  'interruption',
+  'notification',
+  'shell-input',
+  'attachment',
+  'meta',
+]);
+
+function checkUsage(value: unknown, fail: Fail): RecordedUsage {
+  if (!isRecord(value)) return fail('usage', `expected an object, got ${describe(value)}`);
+  const usage: RecordedUsage = { inputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 0, outputTokens: 0 };
+  for (const key of ['inputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'outputTokens'] as const) {
+    const n = value[key];
+    if (!isFiniteNumber(n) || n < 0) fail(`usage.${key}`, `expected a non-negative number, got ${describe(n)}`);
+    usage[key] = n as number;
+  }
+  if (value.model !== undefined) {
+    if (typeof value.model !== 'string') fail('usage.model', `expected a string, got ${describe(value.model)}`);
+    usage.model = value.model as string;
+  }
+  if (value.contextWindow !== undefined) {
+    if (!isFiniteNumber(value.contextWindow) || value.contextWindow <= 0) {
+      fail('usage.contextWindow', `expected a positive number, got ${describe(value.contextWindow)}`);
+    }
+    usage.contextWindow = value.contextWindow as number;
+  }
+  return usage;
 }
 
 function checkTruncation(value: unknown, fail: Fail): TruncationNote {

@@ -44,9 +44,19 @@ export const KIND_LABEL: Record<RowKind, string> = {
   thinking: 'thinking',
   summary: 'summary',
   placeholder: 'placeholder',
+  artefact: 'artefact',
 };
 
-export const KIND_ORDER: RowKind[] = ['user-prompt', 'assistant-text', 'thinking', 'tool-call', 'tool-result', 'summary', 'placeholder'];
+export const KIND_ORDER: RowKind[] = [
+  'user-prompt',
+  'assistant-text',
+  'thinking',
+  'tool-call',
+  'tool-result',
+  'summary',
+  'placeholder',
+  'artefact',
+];
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${fmtInt(n)} ${n === 1 ? one : many}`;

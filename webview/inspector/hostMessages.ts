@@ -25,7 +25,7 @@ const allNum = (r: Rec, keys: readonly string[]): boolean => keys.every((k) => i
 const arrayOf = <T>(v: unknown, check: (v: unknown) => v is T): v is T[] => Array.isArray(v) && v.every(check);
 const isStrArray = (v: unknown): v is string[] => arrayOf(v, isStr);
 
-const ROW_KINDS = new Set(['user-prompt', 'tool-result', 'assistant-text', 'tool-call', 'thinking', 'summary', 'placeholder']);
+const ROW_KINDS = new Set(['user-prompt', 'tool-result', 'assistant-text', 'tool-call', 'thinking', 'summary', 'placeholder', 'artefact']);
 const isRowKind = (v: unknown): boolean => isStr(v) && ROW_KINDS.has(v);
 
 function isRow(v: unknown): v is MessageRow {

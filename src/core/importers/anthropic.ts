@@ -21,5 +21,5 @@ export function importAnthropicJson(json: unknown, file: string): ImportResult {
     messages.length === 0
       ? [`${file}: the file holds no messages`]
       : requestViolations(toApiMessages(messages)).map((v) => `${file}: not a valid Messages API request: ${v}`);
-  return { format: 'anthropic-json', messages, warnings };
+  return { format: 'anthropic-json', messages, compactions: [], warnings };
 }

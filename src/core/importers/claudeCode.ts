@@ -70,7 +70,7 @@ export function importClaudeCode(lines: readonly JsonLine[], file: string): Impo
   }
   const messages = assembler.finish();
   if (messages.length === 0) warnings.push(`${file}: no conversation messages found`);
-  return { format: 'claude-code-jsonl', messages, warnings };
+  return { format: 'claude-code-jsonl', messages, compactions: [], warnings };
 }
 
 function parseClaudeEntry(l: JsonLine, file: string): ClaudeEntry {

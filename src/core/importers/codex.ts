@@ -57,7 +57,7 @@ export function importCodexRollout(lines: readonly JsonLine[], file: string): Im
   }
   const messages = assembler.finish();
   if (messages.length === 0) warnings.push(`${file}: no conversation messages found`);
-  return { format: 'codex-rollout-jsonl', messages, warnings };
+  return { format: 'codex-rollout-jsonl', messages, compactions: [], warnings };
 }
 
 function codexItem(

@@ -48,6 +48,7 @@ export {
   SPLITPOINT_FORMAT_VERSION,
   SPLITPOINT_HEADER_TYPE,
   type ImportResult,
+  type RecordedCompaction,
   type SessionFormat,
   type SplitpointHeader,
   type SplitpointHeaderFields,

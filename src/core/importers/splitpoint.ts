@@ -49,7 +49,7 @@ export function importSplitpointJsonl(lines: readonly JsonLine[], file: string):
     else idLines.set(message.id, line);
     messages.push(message);
   });
-  const result: ImportResult = { format: 'splitpoint-jsonl', messages, warnings };
+  const result: ImportResult = { format: 'splitpoint-jsonl', messages, compactions: [], warnings };
   if (header) result.header = header;
   return result;
 }

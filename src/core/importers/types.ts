@@ -29,9 +29,44 @@ export interface SplitpointHeader extends SplitpointHeaderFields {
   version: typeof SPLITPOINT_FORMAT_VERSION;
 }
 
+/**
+ * A compaction that the recording agent did (Claude Code `compact_boundary` + `isCompactSummary`;
+ * Codex `compacted` + `replacement_history`), in Splitpoint's own terms: the context it replaced
+ * (archived, still shown) and what replaced it (the summary, or the replacement history).
+ */
+export interface RecordedCompaction {
+  /** The format of the recording it came from. */
+  source: SessionFormat;
+  /** 'auto' (the agent's budget trigger), 'manual' (/compact), or 'unknown' when not recorded. */
+  trigger: 'auto' | 'manual' | 'unknown';
+  /** Tokens the agent recorded just before compacting (Claude Code `compactMetadata.preTokens`), if any. */
+  preTokens: number | null;
+  /** 1-based line of the compaction marker in the recorded file. */
+  line: number;
+  /** Epoch ms, when recorded. */
+  at?: number;
+  /** What the model saw just before the compaction: the context it replaced (messages, in order). */
+  before: Message[];
+  /**
+   * What replaced it: the first messages of the next context (the summary message, or Codex's whole
+   * replacement history). The context after the compaction is `summary` followed by what came next.
+   */
+  summary: Message[];
+}
+
 export interface ImportResult {
   format: SessionFormat;
+  /**
+   * The current context: what the model saw at the end of the recording (after the last recorded
+   * compaction: its summary plus what followed; the whole history when there was none).
+   */
   messages: Message[];
+  /** Recorded compactions, oldest first (empty when the agent never compacted). */
+  compactions: RecordedCompaction[];
+  /** The model's context window, when the recording says (Codex `token_count` events). */
+  contextWindow?: number;
+  /** The model of the last recorded call, when known. */
+  model?: string;
   /** Things repaired or skipped, as `FILE:LINE: what happened` sentences. */
   warnings: string[];
   /** The header line of a Splitpoint JSONL file, when it has one. */
