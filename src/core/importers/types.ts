@@ -14,6 +14,8 @@ export const SESSION_FORMATS: Readonly<Record<SessionFormat, string>> = {
 
 export const SPLITPOINT_HEADER_TYPE = 'splitpoint.header';
 export const SPLITPOINT_FORMAT_VERSION = 1;
+/** Version 2 adds recorded compactions (`splitpoint.compaction` lines) and the import's metadata in the header. */
+export const SPLITPOINT_SESSION_VERSION = 2;
 
 /** Optional fields of the Splitpoint JSONL header line; unknown extra fields survive a round trip. */
 export interface SplitpointHeaderFields {
@@ -26,7 +28,7 @@ export interface SplitpointHeaderFields {
 /** The header line as written: `{"type":"splitpoint.header","version":1,...}`. */
 export interface SplitpointHeader extends SplitpointHeaderFields {
   type: typeof SPLITPOINT_HEADER_TYPE;
-  version: typeof SPLITPOINT_FORMAT_VERSION;
+  version: typeof SPLITPOINT_FORMAT_VERSION | typeof SPLITPOINT_SESSION_VERSION;
 }
 
 /**
