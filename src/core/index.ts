@@ -51,12 +51,14 @@ export { CalibratedCounter, totalInputTokens, type InputUsage } from './calibrat
 export {
   applyPlan,
   DEFAULT_PLAN_CONTEXT,
+  requestBudget,
   type CompactionPlan,
   type PlanContext,
   type PlanEntry,
   type SummarizerInput,
   type TruncatedEntry,
 } from './plan';
+export { planRequest } from './planRequest';
 export { ReplacementCache } from './replacementCache';
 export {
   getStrategy,

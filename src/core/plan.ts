@@ -55,6 +55,11 @@ export interface CompactionPlan {
   output: Message[];
   /** Index in `output` of the synthetic summary or placeholder opener written by this plan, if any. */
   syntheticIndex: number | null;
+  /**
+   * The request this plan leaves (`tokensAfter` + the context's overhead) fits the window with room for
+   * the answer: `tokensAfter <= requestBudget(ctx)`. Only micro-compact may return false (with a note).
+   */
+  fitsWindow: boolean;
 }
 
 /** Options every strategy receives besides its own parameters. */
@@ -68,6 +73,13 @@ export interface PlanContext {
   summaryMaxTokens: number;
   /** Optional per-session cache of micro-compacted copies (keeps repeated plans cheap). */
   copies?: ReplacementCache;
+  /** Tokens every request carries outside the messages (system prompt, tool definitions); default 0. */
+  overheadTokens?: number;
+}
+
+/** Tokens the messages of a request may take: window - answer reserve - overhead (never negative). */
+export function requestBudget(ctx: Pick<PlanContext, 'contextWindow' | 'maxOutputTokens' | 'overheadTokens'>): number {
+  return Math.max(0, ctx.contextWindow - ctx.maxOutputTokens - (ctx.overheadTokens ?? 0));
 }
 
 export const DEFAULT_PLAN_CONTEXT = {
@@ -167,6 +179,7 @@ export function finalizePlan(a: FinalizeArgs): CompactionPlan {
     summaryTokensEstimate: noop ? 0 : summaryTokensEstimate,
     output: noop ? [...input] : output,
     syntheticIndex: noop ? null : a.syntheticIndex,
+    fitsWindow: (noop ? tokensBefore : tokensAfter) <= requestBudget(ctx),
   };
 }
 
