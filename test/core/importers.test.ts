@@ -572,7 +572,7 @@ test('malformed: Splitpoint header not on the first line, or of an unknown versi
   const late = malformed('late-header.jsonl');
   assert.equal(late.line, 2);
   assert.equal(late.field, 'type');
-  const version = importError('{"type":"splitpoint.header","version":2}\n{"id":"a","role":"user","content":"x"}\n', 'v2.jsonl');
+  const version = importError('{"type":"splitpoint.header","version":3}\n{"id":"a","role":"user","content":"x"}\n', 'v3.jsonl');
   assert.equal(version.line, 1);
   assert.equal(version.field, 'version');
 });

@@ -41,12 +41,13 @@ import { parseJsonLines, stripBom } from './json';
 import { importSplitpointJsonl } from './splitpoint';
 import type { ImportResult, SessionFormat } from './types';
 
-export { serializeSplitpointJsonl } from './splitpoint';
+export { serializeImportResult, serializeSplitpointJsonl, serializeSplitpointSession, type SplitpointSession } from './splitpoint';
 export {
   ImportError,
   SESSION_FORMATS,
   SPLITPOINT_FORMAT_VERSION,
   SPLITPOINT_HEADER_TYPE,
+  SPLITPOINT_SESSION_VERSION,
   type ImportResult,
   type RecordedCompaction,
   type SessionFormat,
