@@ -109,9 +109,12 @@ export {
 export {
   importSession,
   ImportError,
+  serializeImportResult,
   serializeSplitpointJsonl,
+  serializeSplitpointSession,
   SESSION_FORMATS,
   type ImportResult,
   type RecordedCompaction,
   type SessionFormat,
+  type SplitpointSession,
 } from './importers';
