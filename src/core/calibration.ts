@@ -1,30 +1,31 @@
 // Calibrating local token estimates against what the API reports.
 //
-// The local encoders count o200k_base tokens; Claude's tokenizer differs, and the request carries
-// framing we only approximate. After each request the API reports the true input size, so the
-// ratio reported / estimated is known exactly for that request. CalibratedCounter keeps a smoothed
-// ratio (the factor) and scales every local count by it.
-//
-// Rules, all deterministic:
-//  - the first accepted observation sets the factor to its ratio (clamped): one real measurement
-//    beats the default guess of 1;
-//  - every later one moves the factor by `smoothing` of the way toward the new ratio (an
-//    exponential moving average), then clamps it to [minFactor, maxFactor];
-//  - observations with a non-finite or non-positive number, or an estimate below
-//    minEstimatedTokens, are ignored (observe returns false);
-//  - counts are Math.round(raw * factor); countMessages rounds the scaled total once, so it can
-//    differ by rounding from the sum of countMessage over the same messages.
+// The local encoders count o200k_base tokens; Claude's tokenizer differs, and every request carries a
+// system prompt and tool definitions that a recording does not show (and that we count only
+// approximately). After each request the API reports the true input size. CalibratedCounter learns
+//   reported ≈ prefix + factor × raw
+// per model (see InputFit for the fit and its rules; the same model estimates recorded sessions'
+// calls in recordedCalls.ts) and applies it:
+//  - estimate(raw) is the calibrated size of a whole request whose raw count is `raw`
+//    (messages + whatever system prompt and tools were counted): Math.round(prefix + factor × raw);
+//  - countMessage / countMessages scale raw counts by the factor only (a message's marginal cost),
+//    rounding the scaled total once;
+//  - observations whose estimate is below minEstimatedTokens are ignored (observe returns false).
 import type { Message } from './conversation';
 import { SplitpointError } from './errors';
+import {
+  badFitStateField,
+  CalibrationConfigError,
+  DEFAULT_INPUT_FIT,
+  InputFit,
+  type InputFitOptions,
+  type InputFitState,
+} from './inputFit';
 import type { MessageTokenCounter } from './tokens';
 
-export interface CalibrationOptions {
-  /** Weight of each new observation in the moving average, in (0, 1]. Default 0.3. */
-  smoothing?: number;
-  /** Lowest factor allowed. Default 0.5. */
-  minFactor?: number;
-  /** Highest factor allowed. Default 2.5. */
-  maxFactor?: number;
+export { CalibrationConfigError };
+
+export interface CalibrationOptions extends InputFitOptions {
   /** Observations whose estimate is below this are too small to be informative. Default 0 (all). */
   minEstimatedTokens?: number;
   /** The model this calibration belongs to, recorded in toJSON() so a stored snapshot says so. */
@@ -33,33 +34,26 @@ export interface CalibrationOptions {
 
 /** What toJSON() writes: enough to resume calibration for one model after a restart. */
 export interface CalibrationSnapshot {
-  version: 1;
+  version: 2;
+  /** The fitted prefix and factor when saved (informative: they are recomputed from `fit`). */
+  prefix: number;
   factor: number;
   observations: number;
+  fit: InputFitState;
   model?: string;
 }
 
-export const DEFAULT_CALIBRATION = {
-  smoothing: 0.3,
-  minFactor: 0.5,
-  maxFactor: 2.5,
-  minEstimatedTokens: 0,
-} as const;
+export const CALIBRATION_SNAPSHOT_VERSION = 2;
 
-/** Bad calibration options: names the option and what was wrong. */
-export class CalibrationConfigError extends SplitpointError {
-  constructor(
-    readonly field: string,
-    detail: string,
-  ) {
-    super(`calibration: ${field} ${detail}`);
-    this.name = 'CalibrationConfigError';
-  }
-}
+export const DEFAULT_CALIBRATION = { ...DEFAULT_INPUT_FIT, minEstimatedTokens: 0 } as const;
 
-/** A stored calibration snapshot that cannot be restored (corrupt, or from a future version). */
+/** A stored calibration snapshot that cannot be restored (corrupt, or from another version). */
 export class CalibrationSnapshotError extends SplitpointError {
-  constructor(detail: string) {
+  constructor(
+    detail: string,
+    /** The snapshot's version when it is a well-formed snapshot of another version (e.g. 1, factor only). */
+    readonly version?: number,
+  ) {
     super(`calibration snapshot is not usable: ${detail}`);
     this.name = 'CalibrationSnapshotError';
   }
@@ -81,118 +75,106 @@ export function totalInputTokens(usage: InputUsage): number {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
 
-/** A MessageTokenCounter whose counts are scaled by a factor learned from reported usage. */
+/** A MessageTokenCounter calibrated by reported usage: reported ≈ prefix + factor × raw. */
 export class CalibratedCounter implements MessageTokenCounter {
-  private currentFactor = 1;
-  private observationCount = 0;
-  private readonly smoothing: number;
-  private readonly minFactor: number;
-  private readonly maxFactor: number;
+  private fit: InputFit;
   private readonly minEstimatedTokens: number;
+  private readonly fitOptions: InputFitOptions;
   readonly model: string | undefined;
 
   constructor(
     readonly inner: MessageTokenCounter,
     options: CalibrationOptions = {},
   ) {
-    this.smoothing = options.smoothing ?? DEFAULT_CALIBRATION.smoothing;
-    this.minFactor = options.minFactor ?? DEFAULT_CALIBRATION.minFactor;
-    this.maxFactor = options.maxFactor ?? DEFAULT_CALIBRATION.maxFactor;
-    this.minEstimatedTokens = options.minEstimatedTokens ?? DEFAULT_CALIBRATION.minEstimatedTokens;
-    this.model = options.model;
-    validateOptions(this.smoothing, this.minFactor, this.maxFactor, this.minEstimatedTokens);
-    this.currentFactor = clamp(1, this.minFactor, this.maxFactor);
+    const { minEstimatedTokens, model, ...fitOptions } = options;
+    this.minEstimatedTokens = minEstimatedTokens ?? DEFAULT_CALIBRATION.minEstimatedTokens;
+    if (!(this.minEstimatedTokens >= 0 && Number.isFinite(this.minEstimatedTokens))) {
+      throw new CalibrationConfigError('minEstimatedTokens', `must be a non-negative number, got ${this.minEstimatedTokens}`);
+    }
+    this.fitOptions = fitOptions;
+    this.fit = new InputFit(fitOptions);
+    this.model = model;
   }
 
-  /** Restores a counter from toJSON() output; the factor is re-clamped to this counter's range. */
+  /** Restores a counter from toJSON() output (version 2); throws CalibrationSnapshotError otherwise. */
   static fromJSON(inner: MessageTokenCounter, snapshot: unknown, options: CalibrationOptions = {}): CalibratedCounter {
     const valid = parseSnapshot(snapshot);
     const counter = new CalibratedCounter(inner, { ...options, model: options.model ?? valid.model });
-    counter.currentFactor = clamp(valid.factor, counter.minFactor, counter.maxFactor);
-    counter.observationCount = valid.observations;
+    counter.fit = InputFit.fromState(valid.fit, counter.fitOptions);
     return counter;
   }
 
-  /** The multiplier applied to raw counts (1 until the first observation). */
+  /** The multiplier applied to raw counts (the default factor until observations spread). */
   get factor(): number {
-    return this.currentFactor;
+    return this.fit.factor;
+  }
+
+  /** Tokens every request carries beyond factor × its raw count (unseen system prompt, tools, framing). */
+  get prefix(): number {
+    return this.fit.prefix;
   }
 
   /** How many observations have been accepted so far (including restored ones). */
   get observations(): number {
-    return this.observationCount;
+    return this.fit.observations;
   }
 
   /**
    * Feeds one request's outcome. `estimatedInputTokens` must be the raw (uncalibrated) local
-   * estimate of the whole request, the same quantity rawCount* returns plus whatever system prompt
-   * and tool definitions were estimated; `reportedInputTokens` the API's total input (see
-   * totalInputTokens). Returns whether the observation was used.
+   * estimate of the whole request, the same quantity estimate() takes (messages plus whatever system
+   * prompt and tool definitions were counted); `reportedInputTokens` the API's total input (see
+   * totalInputTokens) or a count_tokens answer. Returns whether the observation was used.
    */
   observe(estimatedInputTokens: number, reportedInputTokens: number): boolean {
-    if (!isPositiveFinite(estimatedInputTokens) || !isPositiveFinite(reportedInputTokens)) return false;
-    if (estimatedInputTokens < this.minEstimatedTokens) return false;
-    const ratio = clamp(reportedInputTokens / estimatedInputTokens, this.minFactor, this.maxFactor);
-    const next = this.observationCount === 0 ? ratio : this.currentFactor + this.smoothing * (ratio - this.currentFactor);
-    this.currentFactor = clamp(next, this.minFactor, this.maxFactor);
-    this.observationCount += 1;
-    return true;
+    if (!(estimatedInputTokens >= this.minEstimatedTokens)) return false;
+    return this.fit.observe(estimatedInputTokens, reportedInputTokens);
   }
 
-  /** Forgets every observation: the factor returns to 1. */
+  /** The calibrated size of a whole request whose raw count is `rawInputTokens`. */
+  estimate(rawInputTokens: number): number {
+    return this.fit.estimate(rawInputTokens);
+  }
+
+  /** Forgets every observation. */
   reset(): void {
-    this.currentFactor = clamp(1, this.minFactor, this.maxFactor);
-    this.observationCount = 0;
+    this.fit.reset();
   }
 
   countMessage(message: Message): number {
-    return Math.round(this.inner.countMessage(message) * this.currentFactor);
+    return Math.round(this.inner.countMessage(message) * this.fit.factor);
   }
 
   countMessages(messages: readonly Message[]): number {
-    return Math.round(this.inner.countMessages(messages) * this.currentFactor);
+    return Math.round(this.inner.countMessages(messages) * this.fit.factor);
   }
 
-  /** The uncalibrated count, which is what observe() expects as its estimate. */
+  /** The uncalibrated count, which is what observe() and estimate() take. */
   rawCountMessages(messages: readonly Message[]): number {
     return this.inner.countMessages(messages);
   }
 
   toJSON(): CalibrationSnapshot {
-    const snapshot: CalibrationSnapshot = { version: 1, factor: this.currentFactor, observations: this.observationCount };
+    const snapshot: CalibrationSnapshot = {
+      version: CALIBRATION_SNAPSHOT_VERSION,
+      prefix: this.fit.prefix,
+      factor: this.fit.factor,
+      observations: this.fit.observations,
+      fit: this.fit.snapshot(),
+    };
     if (this.model !== undefined) snapshot.model = this.model;
     return snapshot;
   }
 }
 
-function validateOptions(smoothing: number, minFactor: number, maxFactor: number, minEstimatedTokens: number): void {
-  if (!(smoothing > 0 && smoothing <= 1)) throw new CalibrationConfigError('smoothing', `must be in (0, 1], got ${smoothing}`);
-  if (!isPositiveFinite(minFactor)) throw new CalibrationConfigError('minFactor', `must be a positive number, got ${minFactor}`);
-  if (!isPositiveFinite(maxFactor)) throw new CalibrationConfigError('maxFactor', `must be a positive number, got ${maxFactor}`);
-  if (minFactor > maxFactor) throw new CalibrationConfigError('minFactor', `must not exceed maxFactor (${minFactor} > ${maxFactor})`);
-  if (!(minEstimatedTokens >= 0 && Number.isFinite(minEstimatedTokens))) {
-    throw new CalibrationConfigError('minEstimatedTokens', `must be a non-negative number, got ${minEstimatedTokens}`);
-  }
-}
-
-function parseSnapshot(value: unknown): CalibrationSnapshot {
+function parseSnapshot(value: unknown): { fit: InputFitState; model: string | undefined } {
   if (typeof value !== 'object' || value === null) throw new CalibrationSnapshotError('expected an object');
   const v = value as Record<string, unknown>;
-  if (v.version !== 1) throw new CalibrationSnapshotError(`unsupported version ${JSON.stringify(v.version)}`);
-  if (typeof v.factor !== 'number' || !isPositiveFinite(v.factor))
-    throw new CalibrationSnapshotError(`factor must be a positive number, got ${JSON.stringify(v.factor)}`);
-  const observations = v.observations;
-  if (typeof observations !== 'number' || !Number.isInteger(observations) || observations < 0) {
-    throw new CalibrationSnapshotError(`observations must be a non-negative integer, got ${JSON.stringify(observations)}`);
-  }
+  if (v.version === 1) throw new CalibrationSnapshotError('version 1 (a factor without a prefix) is an older format', 1);
+  if (v.version !== CALIBRATION_SNAPSHOT_VERSION) throw new CalibrationSnapshotError(`unsupported version ${JSON.stringify(v.version)}`);
+  if (typeof v.fit !== 'object' || v.fit === null) throw new CalibrationSnapshotError('fit must be an object');
+  const fit = v.fit as Record<string, unknown>;
+  const bad = badFitStateField(fit);
+  if (bad !== undefined) throw new CalibrationSnapshotError(`fit.${bad} must be a non-negative number, got ${JSON.stringify(fit[bad])}`);
   if (v.model !== undefined && typeof v.model !== 'string') throw new CalibrationSnapshotError('model must be a string');
-  return { version: 1, factor: v.factor, observations, model: v.model as string | undefined };
-}
-
-function isPositiveFinite(n: number): boolean {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0;
-}
-
-function clamp(n: number, low: number, high: number): number {
-  return Math.min(high, Math.max(low, n));
+  return { fit: fit as unknown as InputFitState, model: v.model as string | undefined };
 }

@@ -45,7 +45,9 @@ export { Emitter, type Disposable, type Event } from './events';
 export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './tokens';
 export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './tokenizers';
 export { CachingTextTokenizer } from './textCountCache';
-export { CalibratedCounter, totalInputTokens, type InputUsage } from './calibration';
+export { CalibratedCounter, CalibrationSnapshotError, totalInputTokens, type InputUsage } from './calibration';
+export { InputFit, type InputFitOptions } from './inputFit';
+export { estimateCalls, estimateErrors, recordedCalls, type CallEstimate, type RecordedCall } from './recordedCalls';
 
 // Plans and strategies
 export {
