@@ -1,8 +1,10 @@
-// The token calibration per model, kept across restarts: the ratio between the API's reported input
-// tokens and our o200k estimate (small requests are too noisy to learn from). One JSON file holds an
-// object keyed by model name, each value a CalibratedCounter snapshot.
+// The token calibration per model, kept across restarts: the fit of the API's reported input tokens
+// as a prefix plus a factor on our o200k estimate (small requests are too noisy to learn from). One
+// JSON file holds an object keyed by model name, each value a CalibratedCounter snapshot. Entries in
+// the old format (version 1: a factor without a prefix) are ignored with a log line and replaced on
+// the next save.
 import { readFileSync } from 'node:fs';
-import { CalibratedCounter, errorMessage, writeFileAtomic, type MessageTokenCounter } from '../core';
+import { CalibratedCounter, CalibrationSnapshotError, errorMessage, writeFileAtomic, type MessageTokenCounter } from '../core';
 
 /** Requests smaller than this (estimated tokens) do not move the factor. */
 export const MIN_CALIBRATION_TOKENS = 1_000;
@@ -26,7 +28,11 @@ export class CalibrationStore {
     try {
       return CalibratedCounter.fromJSON(this.counter, snapshot, options);
     } catch (e) {
-      this.log.warn(`Ignoring the saved calibration for ${model}: ${errorMessage(e)}`);
+      if (e instanceof CalibrationSnapshotError && e.version === 1) {
+        this.log.warn(`The saved calibration for ${model} is in the old format (a factor without a prefix); starting afresh.`);
+      } else {
+        this.log.warn(`Ignoring the saved calibration for ${model}: ${errorMessage(e)}`);
+      }
       return new CalibratedCounter(this.counter, options);
     }
   }
