@@ -175,10 +175,11 @@ test('anthropic: an invalid request is imported with warnings', () => {
 // ---------------------------------------------------------------------------------------------------
 // Claude Code
 
-test('claude code: split assistant lines merged, sidechain/meta/system lines skipped, parallel results grouped', () => {
+test('claude code: split assistant lines merged, sidechain/system lines skipped, meta caveat kept as an artefact, parallel results grouped', () => {
   const r = load('claude-code-session.jsonl');
   assert.equal(r.format, 'claude-code-jsonl');
   assert.deepEqual(r.messages.map(shape), [
+    'user string', // the isMeta caveat: the model read it, so it is kept, as a 'meta' artefact
     'user string',
     'assistant thinking,text,tool_use:toolu_01ReadParser',
     'user tool_result:toolu_01ReadParser',
@@ -188,45 +189,67 @@ test('claude code: split assistant lines merged, sidechain/meta/system lines ski
     'user tool_result:toolu_04EditTable',
     'assistant text',
   ]);
+  assert.equal(r.messages[0].artefact, 'meta');
+  assert.equal(kindOf(r.messages[0]), 'artefact');
+  assert.ok((r.messages[0].content as string).includes('Caveat'));
+  assert.equal(r.messages[1].artefact, undefined);
   // Message id = uuid of the message's first line.
-  assert.equal(r.messages[0].id, 'u1b2c3d4-0000-4000-8000-000000000002');
-  assert.equal(r.messages[1].id, 'a1000000-0000-4000-8000-000000000003');
-  assert.equal(r.messages[0].createdAt, Date.parse('2025-11-03T09:14:02.118Z'));
-  // The thinking block keeps its signature; nothing from the sidechain or the meta caveat leaks in.
-  assert.equal((blocksOf(r.messages[1])[0] as { signature?: string }).signature, 'EuYBCkYICBgCKkDkR2x0Zm9vYmFyLXNpZ25hdHVyZQ==');
-  const allText = r.messages.map((m) => JSON.stringify(m.content)).join('\n');
+  assert.equal(r.messages[1].id, 'u1b2c3d4-0000-4000-8000-000000000002');
+  assert.equal(r.messages[2].id, 'a1000000-0000-4000-8000-000000000003');
+  assert.equal(r.messages[1].createdAt, Date.parse('2025-11-03T09:14:02.118Z'));
+  // The thinking block keeps its signature; nothing from the sidechain leaks in; the caveat is the only meta line.
+  assert.equal((blocksOf(r.messages[2])[0] as { signature?: string }).signature, 'EuYBCkYICBgCKkDkR2x0Zm9vYmFyLXNpZ25hdHVyZQ==');
+  const allText = r.messages
+    .slice(1)
+    .map((m) => JSON.stringify(m.content))
+    .join('\n');
   assert.ok(!allText.includes('Caveat'));
   assert.ok(!r.messages.some((m) => m.id.startsWith('sc')), 'sidechain lines must be skipped');
   assert.ok(!r.messages.some((m) => m.content === 'List every test that covers leap years in test/.'), 'sidechain prompt must be skipped');
   assert.ok(!allText.includes('Turn took'));
-  assert.deepEqual(r.warnings, []);
+  // Line 19 queues a prompt that was never sent before the recording ends: reported, not silently dropped.
+  assert.deepEqual(r.warnings, [
+    'claude-code-session.jsonl:19: queued prompt still waiting when the recording ends (never sent to the model); skipped',
+  ]);
   assertValid(r.messages);
 });
 
-test('claude code: rewound branch skipped, compaction summary kept as synthetic summary, interrupted call dropped', () => {
+test('claude code: rewound branch skipped, the recorded compaction archives the history before it, interrupted call dropped', () => {
   const r = load('claude-code-rewind-compact.jsonl');
   assert.equal(r.format, 'claude-code-jsonl');
+  // The current context: the compaction's summary and what followed it.
   assert.deepEqual(r.messages.map(shape), [
+    'user string', // compaction summary
+    'user string',
+    'assistant text', // its tool_use (line 13) never got a result
+  ]);
+  assert.equal(r.messages[0].synthetic, 'summary');
+  assert.equal(kindOf(r.messages[0]), 'summary');
+  assert.ok((r.messages[0].content as string).startsWith('This session is being continued'));
+  assert.equal(r.messages.filter((m) => m.synthetic).length, 1);
+  // The history before it is archived in the recorded compaction.
+  assert.equal(r.compactions.length, 1);
+  const [c] = r.compactions;
+  assert.deepEqual(c.before.map(shape), [
     'user string',
     'assistant text,tool_use:toolu_11Patch',
     'user tool_result:toolu_11Patch',
     'assistant text',
     'user string', // the edited prompt (line 7), not the abandoned one (line 5)
     'assistant text',
-    'user string', // compaction summary
-    'user string',
-    'assistant text', // its tool_use (line 13) never got a result
   ]);
-  assert.equal(r.messages[4].content, 'Also print the list of files that would change.');
-  assert.equal(r.messages[6].synthetic, 'summary');
-  assert.equal(kindOf(r.messages[6]), 'summary');
-  assert.ok((r.messages[6].content as string).startsWith('This session is being continued'));
-  assert.equal(r.messages.filter((m) => m.synthetic).length, 1);
+  assert.equal(c.before[4].content, 'Also print the list of files that would change.');
+  assert.deepEqual(c.summary, [r.messages[0]]);
+  assert.equal(c.line, 9);
+  assert.equal(c.source, 'claude-code-jsonl');
+  assert.equal(c.trigger, 'manual');
+  assert.equal(c.preTokens, 48211);
   assert.deepEqual(r.warnings, [
     'claude-code-rewind-compact.jsonl: skipped 2 message line(s) on branches abandoned by a rewind or an edit (lines 5, 6)',
     'claude-code-rewind-compact.jsonl:13: tool call toolu_12WriteTest (Write) has no result; dropped',
   ]);
   assertValid(r.messages);
+  assertValid(c.before);
 });
 
 function claudeLine(fields: Record<string, unknown>): string {

@@ -46,8 +46,11 @@ export class Assembler {
     private readonly warnings: string[],
   ) {}
 
-  /** Model output. `mergeKey` set: merge only into the draft with the same key (Claude Code message.id). */
-  assistant(blocks: ContentBlock[], line: number, id: string, createdAt?: number, mergeKey?: string): void {
+  /**
+   * Model output. `mergeKey` set: merge only into the draft with the same key (Claude Code message.id).
+   * Returns the id of the message the blocks went into (the id of its first line).
+   */
+  assistant(blocks: ContentBlock[], line: number, id: string, createdAt?: number, mergeKey?: string): string {
     const last = this.drafts.at(-1);
     let target: Draft | undefined;
     if (last?.kind === 'assistant' && (mergeKey === undefined || last.mergeKey === mergeKey)) {
@@ -74,6 +77,7 @@ export class Assembler {
       }
       target.blocks.push(block);
     }
+    return target.id;
   }
 
   /** Tool results (and whatever else the same user line carried, kept after the results). */

@@ -1,0 +1,139 @@
+// The shape of a Claude Code session file as a tree: which lines are on the conversation's current branch
+// (parentUuid links), and in which order to read them (a tool_result line written before its tool_use
+// line is read right after it).
+import { isObject, type Json, type JsonLine } from './json';
+
+/**
+ * The uuids of the lines on the conversation's current branch, or undefined when every line is to be kept
+ * (no parentUuid links, a dangling link, a cycle: the file is then read as one linear chain). The branch
+ * is the ancestry of the last main-chain message line, through compact boundaries (logicalParentUuid; a
+ * boundary whose logical parent was not recorded continues from the last message line above it), plus the
+ * lines that ancestry cannot reach but that belong to it: the other lines of its assistant responses (same
+ * message.id) and the results of its tool calls (parallel calls hang their results off different lines, so
+ * the chain is a tree there).
+ */
+export function activeBranch(entries: readonly JsonLine[], messageLines: readonly JsonLine[], sidechain: boolean): Set<string> | undefined {
+  if (messageLines.length === 0 || messageLines.some((l) => typeof l.value.uuid !== 'string')) return undefined;
+  const byUuid = new Map<string, JsonLine>();
+  for (const l of entries) {
+    if (typeof l.value.uuid === 'string' && (l.value.isSidechain === true) === sidechain) byUuid.set(l.value.uuid, l);
+  }
+  const kept = new Set<string>();
+  let current: JsonLine | undefined = messageLines[messageLines.length - 1];
+  while (current) {
+    const uuid = current.value.uuid as string;
+    if (kept.has(uuid)) return undefined;
+    kept.add(uuid);
+    let parent = current.value.parentUuid;
+    const logical = current.value.logicalParentUuid;
+    if (parent === null && typeof logical === 'string') {
+      if (byUuid.has(logical)) {
+        parent = logical;
+      } else if (current.value.subtype === 'compact_boundary') {
+        // The boundary's logical parent was not written: the history above it ends at its last message line.
+        const above = lastMessageLineBefore(messageLines, current.line);
+        if (!above) break;
+        current = above;
+        continue;
+      }
+    }
+    if (parent === null) {
+      // A root. A compaction summary with no boundary line above it would hide the history before it.
+      if (current.value.isCompactSummary === true || current.value.subtype === 'compact_boundary') return undefined;
+      break;
+    }
+    if (typeof parent !== 'string') return undefined;
+    current = byUuid.get(parent);
+    if (!current) return undefined;
+  }
+
+  const responseIds = new Set<string>();
+  for (const l of messageLines) {
+    const id = assistantMessageId(l);
+    if (id !== undefined && kept.has(l.value.uuid as string)) responseIds.add(id);
+  }
+  for (const l of messageLines) {
+    const id = assistantMessageId(l);
+    if (id !== undefined && responseIds.has(id)) kept.add(l.value.uuid as string);
+  }
+  const callIds = new Set<string>();
+  for (const l of messageLines) {
+    if (l.value.type === 'assistant' && kept.has(l.value.uuid as string)) {
+      for (const b of rawBlocks(l)) if (b.type === 'tool_use' && typeof b.id === 'string') callIds.add(b.id);
+    }
+  }
+  for (const l of messageLines) {
+    if (l.value.type !== 'user') continue;
+    if (rawBlocks(l).some((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string' && callIds.has(b.tool_use_id))) {
+      kept.add(l.value.uuid as string);
+    }
+  }
+  return kept;
+}
+
+function lastMessageLineBefore(messageLines: readonly JsonLine[], line: number): JsonLine | undefined {
+  let found: JsonLine | undefined;
+  for (const l of messageLines) {
+    if (l.line >= line) break;
+    found = l;
+  }
+  return found;
+}
+
+/**
+ * The lines in reading order: file order, except that a user line carrying tool results written before
+ * the line it answers (its parentUuid, or the line holding one of its tool_use ids, further down the file)
+ * is read right after that line. Claude Code sometimes writes a result before its call; the parentUuid
+ * chain is right, the file order is not. Each move is reported in `warnings`.
+ */
+export function relinkResults(entries: readonly JsonLine[], file: string, warnings: string[]): JsonLine[] {
+  const position = new Map<string, number>();
+  const callPosition = new Map<string, number>();
+  entries.forEach((l, i) => {
+    if (typeof l.value.uuid === 'string') position.set(l.value.uuid, i);
+    if (l.value.type === 'assistant') {
+      for (const b of rawBlocks(l))
+        if (b.type === 'tool_use' && typeof b.id === 'string' && !callPosition.has(b.id)) callPosition.set(b.id, i);
+    }
+  });
+  const deferred = new Map<number, number[]>();
+  const moved = new Set<number>();
+  entries.forEach((l, i) => {
+    if (l.value.type !== 'user') return;
+    const resultIds = rawBlocks(l)
+      .filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')
+      .map((b) => b.tool_use_id as string);
+    if (resultIds.length === 0) return;
+    let anchor = -1;
+    const parent = typeof l.value.parentUuid === 'string' ? position.get(l.value.parentUuid) : undefined;
+    if (parent !== undefined && parent > i) anchor = parent;
+    for (const id of resultIds) {
+      const call = callPosition.get(id);
+      if (call !== undefined && call > i) anchor = Math.max(anchor, call);
+    }
+    if (anchor < 0) return;
+    moved.add(i);
+    deferred.set(anchor, [...(deferred.get(anchor) ?? []), i]);
+    warnings.push(`${file}:${l.line}: tool result written before the line it answers (line ${entries[anchor].line}); read after it`);
+  });
+  if (moved.size === 0) return [...entries];
+  const out: JsonLine[] = [];
+  const emit = (i: number): void => {
+    out.push(entries[i]);
+    for (const d of deferred.get(i) ?? []) emit(d);
+  };
+  entries.forEach((_, i) => {
+    if (!moved.has(i)) emit(i);
+  });
+  return out;
+}
+
+export function assistantMessageId(l: JsonLine): string | undefined {
+  if (l.value.type !== 'assistant' || !isObject(l.value.message)) return undefined;
+  return typeof l.value.message.id === 'string' ? l.value.message.id : undefined;
+}
+
+export function rawBlocks(l: JsonLine): Json[] {
+  const content = isObject(l.value.message) ? l.value.message.content : undefined;
+  return Array.isArray(content) ? content.filter(isObject) : [];
+}

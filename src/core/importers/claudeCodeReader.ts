@@ -1,0 +1,258 @@
+// Reads the lines of a Claude Code session (already filtered to one chain and put in reading order) into
+// contexts: one per stretch between recorded compactions. Each stretch is assembled on its own, so the
+// context before a compaction is exactly what the model saw then, and the last stretch (the compaction's
+// summary plus what followed) is the current context.
+import {
+  hasToolResults,
+  isToolResult,
+  type ArtefactKind,
+  type ContentBlock,
+  type Message,
+  type RecordedUsage,
+  type ToolResultBlock,
+} from '../conversation';
+import { checkContent } from '../messageShape';
+import { Assembler, nonBlank } from './assembler';
+import { attachmentText, SkippedAttachments } from './claudeCodeAttachments';
+import { artefactKindOf, isCommandStub, userText } from './claudeCodeArtefacts';
+import { PromptQueue } from './claudeCodeQueue';
+import { recordedModel, recordedUsage } from './claudeCodeUsage';
+import { describe, failAt, isObject, timestampMs, type JsonLine } from './json';
+import type { RecordedCompaction } from './types';
+
+/** A user or assistant line, parsed. */
+export interface ClaudeEntry {
+  line: number;
+  id: string;
+  type: 'user' | 'assistant';
+  content: string | ContentBlock[];
+  messageId?: string;
+  compactSummary: boolean;
+  isMeta: boolean;
+  parentUuid?: string;
+  createdAt?: number;
+}
+
+type CompactionMarker = Omit<RecordedCompaction, 'before' | 'summary'>;
+
+interface Stretch {
+  assembler: Assembler;
+  /** The compaction that opened this stretch (none for the first). */
+  compaction?: CompactionMarker;
+  /** Opened by a compaction whose summary has not been read yet. */
+  awaitingSummary: boolean;
+  /** Nothing was added to it yet. */
+  empty: boolean;
+  summaryId?: string;
+}
+
+export interface ReadResult {
+  messages: Message[];
+  compactions: RecordedCompaction[];
+  model?: string;
+}
+
+const REDACTED_SUMMARY = /^(\s*This session is being continued[^\n]*\n+)?\s*(\[?REDACTED\]?)?\s*$/;
+
+export class ClaudeCodeReader {
+  private readonly stretches: Stretch[] = [];
+  private readonly artefacts = new Map<string, ArtefactKind>();
+  private readonly usage = new Map<string, RecordedUsage>();
+  private readonly queue: PromptQueue;
+  private readonly skippedAttachments = new SkippedAttachments();
+  private model: string | undefined;
+  private lastResponseId: string | undefined;
+  /** Ids of slash-command stub lines: an isMeta line answering one (parentUuid) is the command's body. */
+  private readonly stubs = new Set<string>();
+  /** With no parentUuid links: the body is the line right after its stub. */
+  private previousWasStub = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly warnings: string[],
+  ) {
+    this.queue = new PromptQueue(file, warnings);
+    this.stretches.push({ assembler: new Assembler(file, warnings), awaitingSummary: false, empty: true });
+  }
+
+  private get current(): Stretch {
+    return this.stretches[this.stretches.length - 1];
+  }
+
+  assistant(entry: ClaudeEntry, message: Record<string, unknown>): void {
+    const newResponse = entry.messageId === undefined || entry.messageId !== this.lastResponseId;
+    if (newResponse) this.flushQueued();
+    this.lastResponseId = entry.messageId;
+    this.previousWasStub = false;
+    const model = recordedModel(message);
+    if (model !== undefined) this.model = model;
+    const blocks = nonBlank(typeof entry.content === 'string' ? [{ type: 'text', text: entry.content }] : entry.content);
+    if (blocks.length === 0) return;
+    const id = this.target(entry.line).assistant(blocks, entry.line, entry.id, entry.createdAt, entry.messageId);
+    // Claude Code writes one line per content block, each with its response's usage: the last line of a
+    // response carries the final output count. Should one message hold several responses (lines with no
+    // message.id merge into the message before them), it keeps the LAST response's usage: that call's input
+    // includes everything before it, so it is the one that says what this context cost.
+    const usage = recordedUsage(message, `${this.file}:${entry.line}`, this.warnings);
+    if (usage) this.usage.set(id, usage);
+  }
+
+  user(entry: ClaudeEntry): void {
+    if (entry.compactSummary) return this.summary(entry);
+    const body = entry.isMeta && (entry.parentUuid !== undefined ? this.stubs.has(entry.parentUuid) : this.previousWasStub);
+    this.previousWasStub = false;
+    const blocks = typeof entry.content === 'string' ? undefined : nonBlank(entry.content);
+    const results = blocks?.filter(isToolResult).map(normalizeResult) ?? [];
+    if (results.length > 0) {
+      const others = (blocks ?? []).filter((b) => !isToolResult(b));
+      this.target(entry.line).results(results, others, entry.line, entry.id, entry.createdAt);
+      const kind = artefactKindOf(userText(others), entry.isMeta);
+      if (kind) this.artefacts.set(entry.id, kind);
+      return;
+    }
+    const content = blocks ?? entry.content;
+    const text = userText(content);
+    if (typeof content === 'string' ? content.trim() === '' : content.length === 0) return;
+    const kind = body ? undefined : artefactKindOf(text, entry.isMeta);
+    if (kind === undefined || kind === 'notification') this.queue.delivered(text);
+    this.flushQueued();
+    this.target(entry.line).prompt(content, entry.line, entry.id, entry.createdAt);
+    if (kind) this.artefacts.set(entry.id, kind);
+    if (kind === 'command' && isCommandStub(text)) {
+      this.stubs.add(entry.id);
+      this.previousWasStub = true;
+    }
+  }
+
+  queueOperation(l: JsonLine): void {
+    this.queue.operation(l);
+  }
+
+  attachment(l: JsonLine): void {
+    const attachment = l.value.attachment;
+    if (!isObject(attachment)) {
+      return failAt(this.file, l.line)('attachment', `expected the attachment object, got ${describe(attachment)}`);
+    }
+    if (attachment.type === 'queued_command') return this.queue.attachment(l, attachment);
+    const found = attachmentText(attachment);
+    if (!found)
+      return this.skippedAttachments.add(typeof attachment.type === 'string' ? attachment.type : describe(attachment.type), l.line);
+    const id = typeof l.value.uuid === 'string' && l.value.uuid !== '' ? l.value.uuid : `claude_${l.line}`;
+    this.target(l.line).prompt(found.text, l.line, id, timestampMs(l.value.timestamp));
+    this.artefacts.set(id, found.artefact);
+  }
+
+  /** A `compact_boundary` line: the context so far is closed; what follows opens with its summary. */
+  boundary(l: JsonLine): void {
+    const meta = isObject(l.value.compactMetadata) ? l.value.compactMetadata : {};
+    const trigger = meta.trigger === 'auto' || meta.trigger === 'manual' ? meta.trigger : 'unknown';
+    const preTokens = typeof meta.preTokens === 'number' && Number.isFinite(meta.preTokens) ? meta.preTokens : null;
+    this.openStretch({ source: 'claude-code-jsonl', trigger, preTokens, line: l.line, at: timestampMs(l.value.timestamp) });
+  }
+
+  finish(): ReadResult {
+    this.flushQueued();
+    if (this.current.awaitingSummary) this.ensureSummary(this.current.compaction?.line ?? 0);
+    this.queue.finish();
+    this.warnings.push(...this.skippedAttachments.warnings(this.file));
+    const contexts = this.stretches.map((s) => this.decorate(s.assembler.finish()));
+    const compactions: RecordedCompaction[] = [];
+    for (let i = 1; i < this.stretches.length; i++) {
+      const s = this.stretches[i];
+      const marker = s.compaction as CompactionMarker;
+      compactions.push({ ...marker, before: contexts[i - 1], summary: contexts[i].filter((m) => m.id === s.summaryId) });
+    }
+    return { messages: contexts[contexts.length - 1], compactions, model: this.model };
+  }
+
+  private summary(entry: ClaudeEntry): void {
+    // A summary with no boundary line before it (older Claude Code versions) is its own compaction marker.
+    if (!this.current.awaitingSummary && !this.current.empty) {
+      this.openStretch({ source: 'claude-code-jsonl', trigger: 'unknown', preTokens: null, line: entry.line, at: entry.createdAt });
+    }
+    const text = userText(entry.content);
+    if (text.trim() === '') return;
+    if (REDACTED_SUMMARY.test(text)) {
+      this.warnings.push(`${this.file}:${entry.line}: the compaction summary's text was redacted in the recording; kept as recorded`);
+    }
+    this.current.assembler.prompt(entry.content, entry.line, entry.id, entry.createdAt, 'summary');
+    this.current.awaitingSummary = false;
+    this.current.empty = false;
+    this.current.summaryId = entry.id;
+  }
+
+  private openStretch(compaction: CompactionMarker): void {
+    this.flushQueued();
+    if (this.current.awaitingSummary) this.ensureSummary(compaction.line);
+    this.stretches.push({ assembler: new Assembler(this.file, this.warnings), compaction, awaitingSummary: true, empty: true });
+    this.lastResponseId = undefined;
+    this.previousWasStub = false;
+  }
+
+  /** The assembler of the current stretch, about to receive something read at `line`. */
+  private target(line: number): Assembler {
+    this.ensureSummary(line);
+    this.current.empty = false;
+    return this.current.assembler;
+  }
+
+  /** Before anything is added after a compaction whose summary was not recorded: a placeholder in its place. */
+  private ensureSummary(line: number): void {
+    const s = this.current;
+    if (!s.awaitingSummary) return;
+    s.awaitingSummary = false;
+    const at = s.compaction?.line ?? line;
+    const id = `claude_${at}_summary`;
+    this.warnings.push(`${this.file}:${at}: compaction without a recorded summary; a placeholder stands in for it`);
+    s.assembler.prompt('[Claude Code compacted the conversation here; its summary was not recorded.]', at, id, s.compaction?.at, 'summary');
+    s.summaryId = id;
+  }
+
+  private flushQueued(): void {
+    for (const q of this.queue.takePending()) {
+      this.target(q.line).prompt(q.content, q.line, q.id, q.createdAt);
+      if (q.artefact) this.artefacts.set(q.id, q.artefact);
+    }
+  }
+
+  private decorate(messages: Message[]): Message[] {
+    for (const m of messages) {
+      const artefact = m.role === 'user' && !m.synthetic && !hasToolResults(m) ? this.artefacts.get(m.id) : undefined;
+      if (artefact) m.artefact = artefact;
+      const usage = m.role === 'assistant' ? this.usage.get(m.id) : undefined;
+      if (usage) m.usage = usage;
+    }
+    return messages;
+  }
+}
+
+/** A user or assistant line as a ClaudeEntry; shape problems throw an ImportError at FILE:LINE:field. */
+export function parseClaudeEntry(l: JsonLine, file: string): { entry: ClaudeEntry; message: Record<string, unknown> } {
+  const fail = failAt(file, l.line);
+  const v = l.value;
+  const type = v.type as 'user' | 'assistant';
+  if (!isObject(v.message)) return fail('message', `expected the ${type} message object, got ${describe(v.message)}`);
+  const message = v.message;
+  if (message.role !== undefined && message.role !== type) {
+    fail('message.role', `expected "${type}" (the line's type), got ${describe(message.role)}`);
+  }
+  const content = checkContent(message.content, 'message.content', fail);
+  const entry: ClaudeEntry = {
+    line: l.line,
+    id: typeof v.uuid === 'string' && v.uuid !== '' ? v.uuid : `claude_${l.line}`,
+    type,
+    content,
+    messageId: typeof message.id === 'string' ? message.id : undefined,
+    compactSummary: v.isCompactSummary === true,
+    isMeta: v.isMeta === true,
+    parentUuid: typeof v.parentUuid === 'string' ? v.parentUuid : undefined,
+    createdAt: timestampMs(v.timestamp),
+  };
+  return { entry, message };
+}
+
+function normalizeResult(block: ToolResultBlock): ToolResultBlock {
+  if (block.is_error !== null) return block;
+  const { is_error: _null, ...rest } = block;
+  return rest as ToolResultBlock;
+}
