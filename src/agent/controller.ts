@@ -36,7 +36,7 @@ import { ApprovalBroker } from './approvalBroker';
 import { CalibrationStore } from './calibrationStore';
 import { pipelineSettingsFor, strategyParamsFor, transcriptDirFor } from './engineSettings';
 import type { HostSettings } from './hostSettings';
-import { InspectorService } from './inspectorService';
+import { InspectorService, type InspectedRecording, type InspectorTarget } from './inspectorService';
 import { MissingApiKeyError } from './missingApiKeyError';
 import { SessionScope } from './sessionScope';
 import { SummaryRunner } from './summaryRunner';
@@ -428,18 +428,18 @@ export class AgentController implements Disposable {
   // -------------------------------------------------------------------------------------------
   // Inspector
 
-  inspectorSession(): InspectorSession {
-    return this.inspector.currentSession();
+  inspectorSession(at: number | null = null): InspectorSession {
+    return this.inspector.currentSession(at);
   }
 
-  /** Any session file (a transcript, or another agent's session) as a read-only inspector view. */
-  inspectorFor(source: string, messages: Message[], effective: readonly Message[]): InspectorSession {
-    return this.inspector.sessionFor(source, messages, effective);
+  /** A recording (a transcript, or another agent's session) as recorded, read-only. */
+  inspectorFor(file: InspectedRecording, at: number | null = null): InspectorSession {
+    return this.inspector.sessionFor(file, at);
   }
 
-  /** Plan a strategy on the current session or on given messages (inspected files). Pure. */
-  preview(strategy: string, params: Record<string, number>, requestId: number, messages?: readonly Message[]): PlanView {
-    return this.inspector.preview(strategy, params, requestId, messages);
+  /** Plan a strategy on what a target shows (the current session by default). Pure. */
+  preview(strategy: string, params: Record<string, number>, requestId: number, target?: InspectorTarget): PlanView {
+    return this.inspector.preview(strategy, params, requestId, target);
   }
 
   /** What the model would see of `messages` under the current micro-compaction settings. */
@@ -447,8 +447,8 @@ export class AgentController implements Disposable {
     return this.inspector.microCompacted(messages);
   }
 
-  detail(id: string, messages?: readonly Message[], effective?: readonly Message[]): MessageDetail | undefined {
-    return this.inspector.detail(id, messages, effective);
+  detail(id: string, target?: InspectorTarget): MessageDetail | undefined {
+    return this.inspector.detail(id, target);
   }
 
   /** Transcript paths this session knows (the only ones a webview may ask to open). */
