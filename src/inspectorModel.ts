@@ -5,6 +5,7 @@ import {
   blocksOf,
   isTurnStart,
   kindOf,
+  recordedInputTokens,
   STRATEGIES,
   toolNamesById,
   toolResultText,
@@ -13,11 +14,26 @@ import {
   type ContentBlock,
   type Message,
   type PlanContext,
+  type RecordedCompaction,
+  type RecordedUsage,
+  type SessionFormat,
   type StrategyDefinition,
   type ToolResultBlock,
   type ToolUseBlock,
 } from './core';
-import type { CompactionView, InspectorSession, MessageDetail, MessageRow, PlanView, StrategyView, UsageBreakdown } from './protocol';
+import type {
+  ArchivedSegment,
+  CompactionView,
+  InspectorSession,
+  MessageDetail,
+  MessageRow,
+  PlanView,
+  RecordedCallView,
+  RecordedCompactionView,
+  StrategyView,
+  TimeTravelPoint,
+  UsageBreakdown,
+} from './protocol';
 
 /** Longest row preview, in UTF-16 code units (the ellipsis included). */
 export const PREVIEW_CHARS = 160;
@@ -46,6 +62,14 @@ export interface InspectorSessionInput {
   canUndo: boolean;
   /** Where the current history's tail starts (the last compaction's tail-start pointer), if known. */
   tailStartId: string | null;
+  /** Where `overhead` comes from (default 'agent'); 'unknown' shows it as unknown (pass zeros). */
+  overheadSource?: 'agent' | 'fitted' | 'unknown';
+  /** Where the window (`ctx.contextWindow`) comes from (default 'settings'). */
+  windowSource?: 'settings' | 'recording';
+  /** Recorded compactions whose archived contexts are shown above the rows, oldest first (numbered from 1). */
+  archived?: readonly RecordedCompaction[];
+  /** The past compaction points to preview at, and the one shown (null: the current context). */
+  timeTravel?: { at: number | null; points: TimeTravelPoint[] };
 }
 
 /**
@@ -58,8 +82,52 @@ export interface InspectorSessionInput {
  * window after system + tools + messages (0 when over).
  */
 export function buildInspectorSession(a: InspectorSessionInput): InspectorSession {
-  const { messages, ctx } = a;
-  const effective = alignEffective(messages, a.effective);
+  const { ctx } = a;
+  const { rows, total, toolResults, summaries } = buildRows(a.messages, a.effective, ctx);
+  const window = ctx.contextWindow;
+  const system = Math.max(0, a.overhead.system);
+  const tools = Math.max(0, a.overhead.tools);
+  const usage: UsageBreakdown = {
+    window,
+    system,
+    tools,
+    messages: total,
+    toolResults,
+    summaries,
+    free: Math.max(0, window - system - tools - total),
+    threshold: a.autoCompactThreshold,
+  };
+  if (a.overheadSource && a.overheadSource !== 'agent') usage.overheadSource = a.overheadSource;
+  if (a.windowSource === 'recording') usage.windowSource = 'recording';
+  const recorded = lastRecordedCall(a.messages);
+  if (recorded) usage.recorded = recorded;
+  const session: InspectorSession = {
+    source: a.source,
+    readOnly: a.readOnly,
+    sessionId: a.sessionId,
+    title: a.title,
+    rows,
+    usage,
+    tailStartId: a.tailStartId,
+    compactions: a.compactions.map(compactionView),
+    strategies: strategyViews(a.strategyParams),
+    canUndo: a.canUndo && !a.readOnly,
+  };
+  if (a.archived && a.archived.length > 0) session.archived = archivedSegments(a.archived, ctx);
+  if (a.timeTravel && a.timeTravel.points.length > 0) session.timeTravel = a.timeTravel;
+  return session;
+}
+
+interface BuiltRows {
+  rows: MessageRow[];
+  total: number;
+  toolResults: number;
+  summaries: number;
+}
+
+/** One row per message (tokens of what the model sees), with the totals the usage bar splits. */
+function buildRows(messages: readonly Message[], effectiveIn: readonly Message[], ctx: PlanContext): BuiltRows {
+  const effective = alignEffective(messages, effectiveIn);
   const names = toolNamesById(messages);
   const rows: MessageRow[] = new Array(messages.length);
   let turn = -1;
@@ -77,36 +145,93 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
     if (tools.length > 0) row.tools = tools;
     const truncated = truncationOf(m, e, tokens, ctx);
     if (truncated) row.truncated = truncated;
+    if (m.usage) row.usage = recordedCallView(m.usage);
     rows[i] = row;
     total += tokens;
     if (kind === 'tool-result') toolResults += tokens;
     else if (kind === 'summary' || kind === 'placeholder') summaries += tokens;
   }
-  const window = ctx.contextWindow;
-  const system = Math.max(0, a.overhead.system);
-  const tools = Math.max(0, a.overhead.tools);
-  const usage: UsageBreakdown = {
-    window,
-    system,
-    tools,
-    messages: total,
-    toolResults,
-    summaries,
-    free: Math.max(0, window - system - tools - total),
-    threshold: a.autoCompactThreshold,
+  return { rows, total, toolResults, summaries };
+}
+
+export function recordedCallView(u: RecordedUsage): RecordedCallView {
+  const view: RecordedCallView = {
+    input: recordedInputTokens(u),
+    inputTokens: u.inputTokens,
+    cacheReadTokens: u.cacheReadTokens,
+    cacheCreationTokens: u.cacheCreationTokens,
+    outputTokens: u.outputTokens,
   };
-  return {
-    source: a.source,
-    readOnly: a.readOnly,
-    sessionId: a.sessionId,
-    title: a.title,
-    rows,
-    usage,
-    tailStartId: a.tailStartId,
-    compactions: a.compactions.map(compactionView),
-    strategies: strategyViews(a.strategyParams),
-    canUndo: a.canUndo && !a.readOnly,
+  if (u.model) view.model = u.model;
+  return view;
+}
+
+/** The last message with recorded usage: the last model call's real input (ground truth). */
+function lastRecordedCall(messages: readonly Message[]): UsageBreakdown['recorded'] | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const u = messages[i].usage;
+    if (u) return { call: recordedCallView(u), messageId: messages[i].id };
+  }
+  return undefined;
+}
+
+/** Who recorded a session of this format, for people. */
+export function agentOf(format: SessionFormat): string {
+  switch (format) {
+    case 'claude-code-jsonl':
+      return 'Claude Code';
+    case 'codex-rollout-jsonl':
+      return 'Codex';
+    case 'splitpoint-jsonl':
+      return 'Splitpoint';
+    case 'anthropic-json':
+      return 'Anthropic JSON';
+  }
+}
+
+/** "167K", "1.2M", "950": tokens for a label. */
+export function shortTokens(n: number): string {
+  if (n >= 999_500) return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
+  if (n >= 1_000) return `${Math.round(n / 1_000)}K`;
+  return String(Math.round(n));
+}
+
+/** The recorded compactions, numbered from 1, each with the rows of the context it replaced. */
+function archivedSegments(compactions: readonly RecordedCompaction[], ctx: PlanContext): ArchivedSegment[] {
+  return compactions.map((c, k) => {
+    const built = buildRows(c.before, c.before, ctx);
+    return { compaction: recordedCompactionView(c, k + 1, ctx, built.total), rows: built.rows };
+  });
+}
+
+export function recordedCompactionView(
+  c: RecordedCompaction,
+  index: number,
+  ctx: PlanContext,
+  archivedTokens?: number,
+): RecordedCompactionView {
+  const summaryText = c.summary.find((m) => m.synthetic === 'summary') ?? c.summary[c.summary.length - 1];
+  const view: RecordedCompactionView = {
+    index,
+    agent: agentOf(c.source),
+    trigger: c.trigger,
+    preTokens: c.preTokens,
+    line: c.line,
+    archivedCount: c.before.length,
+    archivedTokens: archivedTokens ?? ctx.tokens.countMessages(c.before),
+    summaryCount: c.summary.length,
+    summaryTokens: ctx.tokens.countMessages(c.summary),
+    summaryPreview: summaryText ? previewOf(summaryText) : '',
   };
+  if (c.at !== undefined) view.at = c.at;
+  return view;
+}
+
+/** A time-travel point's label: "before compaction 1 (Claude Code, auto, 167K)". */
+export function timeTravelLabel(index: number, agent: string, trigger: string, tokens: number | null): string {
+  const parts = [agent, trigger];
+  if (tokens !== null) parts.push(shortTokens(tokens));
+  return `before compaction ${index} (${parts.join(', ')})`;
 }
 
 /** `effective` index-aligned with `messages`; matched by id (falling back to the original) when it is not. */

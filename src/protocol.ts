@@ -115,6 +115,18 @@ export interface MessageRow {
   tools?: string[];
   /** Micro-compaction: what the model sees is shorter than the original. */
   truncated?: { originalTokens: number; tokens: number; originalChars: number };
+  /** On an assistant message of a recording: what the API recorded for the call that produced it. */
+  usage?: RecordedCallView;
+}
+
+/** One recorded model call (ground truth): `input` = uncached input + cache read + cache creation. */
+export interface RecordedCallView {
+  input: number;
+  inputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+  outputTokens: number;
+  model?: string;
 }
 
 export interface UsageBreakdown {
@@ -126,6 +138,16 @@ export interface UsageBreakdown {
   summaries: number;
   free: number;
   threshold: number | null;
+  /**
+   * Where `system` and `tools` come from: this extension's own agent (absent = 'agent'); 'fitted':
+   * the fixed prefix fitted from a recording's usage (all of it in `system`, `tools` 0); 'unknown':
+   * a recording whose overhead cannot be fitted (both 0, shown as unknown).
+   */
+  overheadSource?: 'agent' | 'fitted' | 'unknown';
+  /** Where `window` comes from: the settings (absent) or the recording itself. */
+  windowSource?: 'settings' | 'recording';
+  /** The last recorded call's real input (ground truth), when the messages shown record usage. */
+  recorded?: { call: RecordedCallView; messageId: string };
 }
 
 export interface CompactionView {
@@ -138,6 +160,41 @@ export interface CompactionView {
   archivedCount: number;
   transcriptPath: string;
   focus?: string;
+}
+
+/** A compaction another agent recorded (Claude Code, Codex), in the order it happened (1-based `index`). */
+export interface RecordedCompactionView {
+  index: number;
+  /** Who compacted, for people: "Claude Code", "Codex", "Splitpoint". */
+  agent: string;
+  trigger: string;
+  /** Tokens the agent recorded just before compacting, if it did. */
+  preTokens: number | null;
+  /** Line of the compaction marker in the recorded file. */
+  line: number;
+  at?: number;
+  /** Messages of the context it replaced, and their o200k tokens. */
+  archivedCount: number;
+  archivedTokens: number;
+  /** The messages that replaced it (the summary, or Codex's replacement history). */
+  summaryCount: number;
+  summaryTokens: number;
+  summaryPreview: string;
+}
+
+/** The context a recorded compaction replaced, shown greyed above the current context. */
+export interface ArchivedSegment {
+  compaction: RecordedCompactionView;
+  rows: MessageRow[];
+}
+
+/** A past compaction point to preview the strategies at: the context as it stood just before it. */
+export interface TimeTravelPoint {
+  /** 1-based compaction number. */
+  at: number;
+  /** E.g. "before compaction 1 (Claude Code, auto, 167K)". */
+  label: string;
+  messages: number;
 }
 
 export interface StrategyParamView {
@@ -170,6 +227,10 @@ export interface InspectorSession {
   compactions: CompactionView[];
   strategies: StrategyView[];
   canUndo: boolean;
+  /** Recorded compactions whose archived contexts are shown above the rows, oldest first (absent: none). */
+  archived?: ArchivedSegment[];
+  /** Past compaction points (absent: none), and the one whose context the rows show (null: the current context). */
+  timeTravel?: { at: number | null; points: TimeTravelPoint[] };
 }
 
 export interface PlanView {
@@ -218,7 +279,9 @@ export type InspectorToHost =
   | { type: 'showMessage'; id: string }
   | { type: 'openTranscript'; path: string }
   | { type: 'inspectFile' }
-  | { type: 'showCurrent' };
+  | { type: 'showCurrent' }
+  /** Show (and plan on) the context as it stood just before compaction `at` (1-based); null: the current context. */
+  | { type: 'timeTravel'; at: number | null };
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what webviews send (they are untrusted: a compromised webview must not be able to
@@ -295,6 +358,11 @@ export function parseInspectorToHost(v: unknown): InspectorToHost | null {
       return onlyKeys(v, ['type', 'id']) && nonEmpty(v.id) ? { type: 'showMessage', id: v.id } : null;
     case 'openTranscript':
       return onlyKeys(v, ['type', 'path']) && nonEmpty(v.path, 4_096) ? { type: 'openTranscript', path: v.path } : null;
+    case 'timeTravel':
+      return onlyKeys(v, ['type', 'at']) &&
+        (v.at === null || (Number.isSafeInteger(v.at) && (v.at as number) >= 1 && (v.at as number) <= 10_000))
+        ? { type: 'timeTravel', at: v.at as number | null }
+        : null;
     default:
       return null;
   }

@@ -1,24 +1,38 @@
 // What the inspector panel asks of the host, computed on the engine's public calls: the session
 // view (messages, what the model sees, compactions, overhead, per-strategy defaults), strategy
-// previews on the current session or on an inspected file, message details, and the transcripts a
-// webview may open. Read-only: applying and undoing go through the pipeline.
+// previews on the current session or on an inspected recording, message details, and the
+// transcripts a webview may open. Read-only: applying and undoing go through the pipeline.
+//
+// A target is what the panel shows: the current session or an inspected recording, either at its
+// current context or just before one of its past compactions (time travel). An inspected recording
+// is shown as recorded: no micro-compaction of the view, the window the recording names, and the
+// overhead fitted from its recorded usage (or unknown), never this extension's own agent's.
+import { readFileSync } from 'node:fs';
 import {
   autoCompactThreshold,
   canUndo,
   compactionInEffect,
+  errorMessage,
+  importSession,
+  InputFit,
   microCompactedView,
   planTokensOnView,
   planWith,
+  recordedCalls,
+  recordedInputTokens,
   STRATEGIES,
   type CompactionPipeline,
+  type CompactionRecord,
+  type ImportResult,
   type Message,
   type MessageTokenCounter,
   type PlanContext,
+  type RecordedCompaction,
   type SessionLog,
   type SessionMeta,
 } from '../core';
-import { buildInspectorSession, messageDetail, planToView } from '../inspectorModel';
-import type { InspectorSession, MessageDetail, PlanView } from '../protocol';
+import { agentOf, buildInspectorSession, messageDetail, planToView, timeTravelLabel, type InspectorSessionInput } from '../inspectorModel';
+import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint } from '../protocol';
 import type { HostSettings } from './hostSettings';
 
 /** The parts of the current session the inspector reads. */
@@ -26,6 +40,18 @@ export interface InspectedSession {
   readonly session: SessionLog;
   readonly pipeline: CompactionPipeline;
   readonly ctx: PlanContext;
+}
+
+/** A session file opened in the inspector (read-only), as imported. */
+export interface InspectedRecording {
+  source: string;
+  result: ImportResult;
+}
+
+/** What the panel shows: a recording (absent: the current session), at a past compaction (1-based) or now (null). */
+export interface InspectorTarget {
+  file?: InspectedRecording;
+  at: number | null;
 }
 
 export interface InspectorServiceDeps {
@@ -36,31 +62,98 @@ export interface InspectorServiceDeps {
   strategyParams: (name: string) => Record<string, number>;
   /** System prompt and tool definitions, in tokens. */
   overheadParts: () => { system: number; tools: number };
+  /** Reads a transcript (time travel on the current session); tests may inject one. */
+  readTranscript?: (path: string) => Message[];
 }
 
+/** The context a target resolves to: the messages strategies plan on, and how to show them. */
+interface ResolvedContext {
+  messages: readonly Message[];
+  /** What the model sees of `messages` (the live session's micro-compacted view; else `messages`). */
+  effective: readonly Message[];
+  /** Messages shown but not planned on (archived by recorded compactions), for details. */
+  archived: readonly RecordedCompaction[];
+  ctx: PlanContext;
+  /** Whether previews count before/after on the micro-compacted view (the live current session only). */
+  microView: boolean;
+}
+
+const CURRENT: InspectorTarget = { at: null };
+
 export class InspectorService {
+  private readonly transcripts = new Map<string, Message[]>();
+  private readonly fits = new WeakMap<ImportResult, number | null>();
+
   constructor(private readonly deps: InspectorServiceDeps) {}
 
-  /** The current session, editable (apply, undo). */
-  currentSession(): InspectorSession {
+  /** The current session, editable (apply, undo) at its current context; read-only before a past compaction. */
+  currentSession(at: number | null = null): InspectorSession {
     const { session, pipeline } = this.deps.current();
-    return this.build('Current session', false, session.messages, pipeline.effectiveMessages(), session.meta);
+    const meta = session.meta;
+    const points = meta.compactions.map((c, k) => ownPoint(c, k + 1));
+    const chosen = validAt(at, points);
+    const base = this.baseInput(meta);
+    if (chosen === null) {
+      return buildInspectorSession({
+        ...base,
+        source: 'Current session',
+        readOnly: false,
+        messages: session.messages,
+        effective: pipeline.effectiveMessages(),
+        canUndo: canUndo(meta.compactions),
+        tailStartId: compactionInEffect(meta.compactions)?.tailStartId ?? null,
+        ...(points.length > 0 ? { timeTravel: { at: null, points } } : {}),
+      });
+    }
+    const messages = this.transcript(meta.compactions[chosen - 1].transcriptPath);
+    return buildInspectorSession({
+      ...base,
+      source: 'Current session',
+      readOnly: true,
+      messages,
+      effective: messages,
+      canUndo: false,
+      tailStartId: null,
+      timeTravel: { at: chosen, points },
+    });
   }
 
-  /** Any session file (a transcript, or another agent's session) as a read-only inspector view. */
-  sessionFor(source: string, messages: Message[], effective: readonly Message[]): InspectorSession {
-    return this.build(source, true, messages, effective, { id: source, title: source, createdAt: 0, updatedAt: 0, compactions: [] });
+  /** A recording (a transcript, or another agent's session) as recorded, read-only; `at` as in InspectorTarget. */
+  sessionFor(file: InspectedRecording, at: number | null = null): InspectorSession {
+    const { result } = file;
+    const points = recordedPoints(result);
+    const chosen = validAt(at, points);
+    const fit = this.fitted(result);
+    const ctx = this.recordingCtx(result, fit);
+    const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
+    const input: InspectorSessionInput = {
+      ...this.baseInput({ id: file.source, title: file.source, createdAt: 0, updatedAt: 0, compactions: [] }),
+      source: file.source,
+      readOnly: true,
+      messages,
+      effective: messages,
+      ctx,
+      overhead: { system: fit ?? 0, tools: 0 },
+      overheadSource: fit === null ? 'unknown' : 'fitted',
+      windowSource: recordedWindow(result) !== undefined ? 'recording' : 'settings',
+      // The auto-compact threshold is this extension's agent's; the recording's agent had its own.
+      autoCompactThreshold: null,
+      canUndo: false,
+      tailStartId: null,
+      archived: result.compactions.slice(0, chosen === null ? undefined : chosen - 1),
+    };
+    if (points.length > 0) input.timeTravel = { at: chosen, points };
+    return buildInspectorSession(input);
   }
 
-  /** Plan a strategy on the current session or on given messages (inspected files). Pure. */
-  preview(strategy: string, params: Record<string, number>, requestId: number, messages?: readonly Message[]): PlanView {
-    const { session, pipeline, ctx } = this.deps.current();
+  /** Plan a strategy on what a target shows (the current session's current context by default). Pure. */
+  preview(strategy: string, params: Record<string, number>, requestId: number, target: InspectorTarget = CURRENT): PlanView {
     const started = performance.now();
-    const plan = planWith(strategy, messages ?? session.messages, params, ctx);
+    const c = this.resolve(target);
+    const plan = planWith(strategy, c.messages, params, c.ctx);
     const view = planToView(plan, requestId, performance.now() - started);
     // Before/after on what the model sees (micro-compacted), so the figures agree with the rows.
-    const viewBefore = messages ? this.microCompacted(messages) : pipeline.effectiveMessages();
-    Object.assign(view, planTokensOnView(plan, viewBefore, this.deps.settings().microCompact, ctx));
+    if (c.microView) Object.assign(view, planTokensOnView(plan, c.effective, this.deps.settings().microCompact, c.ctx));
     view.computeMs = performance.now() - started;
     return view;
   }
@@ -70,13 +163,19 @@ export class InspectorService {
     return microCompactedView(messages, this.deps.settings().microCompact, this.deps.current().ctx);
   }
 
-  detail(id: string, messages?: readonly Message[], effective?: readonly Message[]): MessageDetail | undefined {
-    const { session, pipeline } = this.deps.current();
-    const list = messages ?? session.messages;
-    const eff = effective ?? pipeline.effectiveMessages();
-    const i = list.findIndex((m) => m.id === id);
-    if (i === -1) return undefined;
-    return messageDetail(list[i], eff[i] ?? list[i], this.deps.counter.countMessage(eff[i] ?? list[i]));
+  /** The detail of a message the target shows: in the context planned on, or archived by a recorded compaction. */
+  detail(id: string, target: InspectorTarget = CURRENT): MessageDetail | undefined {
+    const c = this.resolve(target);
+    const i = c.messages.findIndex((m) => m.id === id);
+    if (i !== -1) {
+      const eff = c.effective[i] ?? c.messages[i];
+      return messageDetail(c.messages[i], eff, this.deps.counter.countMessage(eff));
+    }
+    for (const compaction of c.archived) {
+      const m = compaction.before.find((x) => x.id === id);
+      if (m) return messageDetail(m, m, this.deps.counter.countMessage(m));
+    }
+    return undefined;
   }
 
   /** Transcript paths the current session knows (the only ones a webview may ask to open). */
@@ -84,30 +183,114 @@ export class InspectorService {
     return new Set(this.deps.current().session.meta.compactions.map((c) => c.transcriptPath));
   }
 
-  private build(
-    source: string,
-    readOnly: boolean,
-    messages: readonly Message[],
-    effective: readonly Message[],
+  private resolve(target: InspectorTarget): ResolvedContext {
+    if (target.file) {
+      const { result } = target.file;
+      const chosen = validAt(target.at, recordedPoints(result));
+      const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
+      const archived = result.compactions.slice(0, chosen === null ? undefined : chosen - 1);
+      const ctx = this.recordingCtx(result, this.fitted(result));
+      return { messages, effective: messages, archived, ctx, microView: false };
+    }
+    const { session, pipeline, ctx } = this.deps.current();
+    const records = session.meta.compactions;
+    const chosen = validAt(
+      target.at,
+      records.map((c, k) => ownPoint(c, k + 1)),
+    );
+    if (chosen === null) return { messages: session.messages, effective: pipeline.effectiveMessages(), archived: [], ctx, microView: true };
+    const messages = this.transcript(records[chosen - 1].transcriptPath);
+    return { messages, effective: messages, archived: [], ctx, microView: false };
+  }
+
+  /** The plan context for a recording: its own window, and its fitted overhead inside the request budget. */
+  private recordingCtx(result: ImportResult, fit: number | null): PlanContext {
+    const ctx = this.deps.current().ctx;
+    return { ...ctx, contextWindow: recordedWindow(result) ?? this.deps.settings().contextWindow, overheadTokens: fit ?? 0 };
+  }
+
+  private fitted(result: ImportResult): number | null {
+    let fit = this.fits.get(result);
+    if (fit === undefined) {
+      fit = fittedOverhead(result, this.deps.counter);
+      this.fits.set(result, fit);
+    }
+    return fit;
+  }
+
+  private transcript(path: string): Message[] {
+    let messages = this.transcripts.get(path);
+    if (!messages) {
+      messages = this.deps.readTranscript ? this.deps.readTranscript(path) : readTranscriptFile(path);
+      this.transcripts.set(path, messages);
+    }
+    return messages;
+  }
+
+  private baseInput(
     meta: SessionMeta,
-  ): InspectorSession {
+  ): Omit<InspectorSessionInput, 'source' | 'readOnly' | 'messages' | 'effective' | 'canUndo' | 'tailStartId'> {
     const strategyParams: Record<string, Record<string, number>> = {};
     for (const s of STRATEGIES) strategyParams[s.name] = this.deps.strategyParams(s.name);
     const settings = this.deps.settings();
-    return buildInspectorSession({
-      source,
-      readOnly,
+    return {
       sessionId: meta.id,
       title: meta.title,
-      messages,
-      effective,
       compactions: meta.compactions,
       ctx: this.deps.current().ctx,
       overhead: this.deps.overheadParts(),
       autoCompactThreshold: autoCompactThreshold(settings.autoCompact, settings.contextWindow),
       strategyParams,
-      canUndo: !readOnly && canUndo(meta.compactions),
-      tailStartId: readOnly ? null : (compactionInEffect(meta.compactions)?.tailStartId ?? null),
-    });
+    };
+  }
+}
+
+/** `at` if it names one of the points, else null (the current context). */
+function validAt(at: number | null, points: readonly TimeTravelPoint[]): number | null {
+  return at !== null && Number.isInteger(at) && at >= 1 && at <= points.length ? at : null;
+}
+
+function ownPoint(c: CompactionRecord, at: number): TimeTravelPoint {
+  return { at, label: timeTravelLabel(at, `Splitpoint ${c.strategy}`, c.trigger, c.tokensBefore), messages: c.archivedCount };
+}
+
+function recordedPoints(result: ImportResult): TimeTravelPoint[] {
+  return result.compactions.map((c, k) => ({
+    at: k + 1,
+    label: timeTravelLabel(k + 1, agentOf(c.source), c.trigger, c.preTokens),
+    messages: c.before.length,
+  }));
+}
+
+/** The window the recording names (the import's, else the last recorded call's), if any. */
+export function recordedWindow(result: ImportResult): number | undefined {
+  if (result.contextWindow !== undefined && result.contextWindow > 0) return result.contextWindow;
+  for (let i = result.messages.length - 1; i >= 0; i--) {
+    const w = result.messages[i].usage?.contextWindow;
+    if (w !== undefined && w > 0) return w;
+  }
+  return undefined;
+}
+
+/**
+ * The fixed prefix of every recorded call (the unseen system prompt and tools), fitted from the
+ * recording's usage the way the calibration fits it (the last call's model); null when fewer than
+ * two calls of that model were recorded (one call cannot tell the prefix from the factor).
+ */
+export function fittedOverhead(result: ImportResult, counter: MessageTokenCounter): number | null {
+  const calls = recordedCalls([...result.compactions.map((c) => c.before), result.messages]);
+  const model = calls[calls.length - 1]?.usage.model;
+  const mine = calls.filter((c) => c.usage.model === model);
+  if (mine.length < 2) return null;
+  const fit = new InputFit();
+  for (const c of mine) fit.observe(counter.countMessages(c.input), recordedInputTokens(c.usage));
+  return Math.round(fit.prefix);
+}
+
+function readTranscriptFile(path: string): Message[] {
+  try {
+    return importSession(readFileSync(path, 'utf8'), path).messages;
+  } catch (e) {
+    throw new Error(`Could not read the transcript ${path}: ${errorMessage(e)}`, { cause: e });
   }
 }

@@ -4,26 +4,23 @@
 import * as vscode from 'vscode';
 import { readFileSync } from 'node:fs';
 import type { AgentController } from '../agent/controller';
-import { errorMessage, importSession, ImportError, type Message } from '../core';
-import type { HostToInspector, InspectorToHost } from '../protocol';
+import type { InspectedRecording, InspectorTarget } from '../agent/inspectorService';
+import { errorMessage, importSession, ImportError } from '../core';
+import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import type { TranscriptOpener } from './transcriptOpener';
-
-/** A session file opened in the inspector (read-only): its messages and what the model would see. */
-interface InspectedFile {
-  source: string;
-  messages: Message[];
-  effective: Message[];
-}
 
 /** Session changes arrive in bursts while the agent streams: the panel refreshes at most this often. */
 const REFRESH_DELAY_MS = 150;
 
 export class InspectorFeature extends Disposable {
   private readonly panel: InspectorPanel;
-  private inspected: InspectedFile | undefined;
+  /** The recording shown instead of the current session (read-only, as recorded), if any. */
+  private inspected: InspectedRecording | undefined;
+  /** Time travel: the past compaction (1-based) whose context is shown; null: the current context. */
+  private at: number | null = null;
   private readonly refreshTimer = this.register(new MutableDisposable());
 
   constructor(
@@ -49,6 +46,7 @@ export class InspectorFeature extends Disposable {
         // webview restores its own view state (getState) and posts 'ready', which sends the session.
         deserializeWebviewPanel: async (webviewPanel) => {
           this.inspected = undefined;
+          this.at = null;
           this.panel.restore(webviewPanel);
         },
       }),
@@ -69,6 +67,7 @@ export class InspectorFeature extends Disposable {
   /** The panel shows the current session again (instead of an inspected file). */
   private showCurrentSession(): void {
     this.inspected = undefined;
+    this.at = null;
     this.refresh();
   }
 
@@ -82,8 +81,10 @@ export class InspectorFeature extends Disposable {
     if (!file) return;
     try {
       const result = importSession(readFileSync(file, 'utf8'), file);
-      for (const w of result.warnings) this.log.warn(`${file}: ${w}`);
-      this.inspected = { source: file, messages: result.messages, effective: this.controller.microCompacted(result.messages) };
+      for (const w of result.warnings) this.log.warn(w);
+      // Shown as recorded: Splitpoint's micro-compaction is one of the strategies to preview, not the view.
+      this.inspected = { source: file, result };
+      this.at = null;
       this.panel.show();
       this.refresh();
     } catch (e) {
@@ -92,20 +93,31 @@ export class InspectorFeature extends Disposable {
     }
   }
 
+  /** What the panel shows: the inspected recording or the current session, now or before a past compaction. */
+  private get target(): InspectorTarget {
+    return this.inspected ? { file: this.inspected, at: this.at } : { at: this.at };
+  }
+
   /** Sends what the panel shows (if it is open). */
   private refresh(): void {
     if (!this.panel.isOpen) return;
     const inspected = this.inspected;
-    this.panel.post({
-      type: 'session',
-      session: inspected
-        ? this.controller.inspectorFor(inspected.source, inspected.messages, inspected.effective)
-        : this.controller.inspectorSession(),
-    });
+    let session: InspectorSession;
+    try {
+      session = inspected ? this.controller.inspectorFor(inspected, this.at) : this.controller.inspectorSession(this.at);
+    } catch (e) {
+      // A past context that cannot be read (a transcript gone): back to the current context, and say why.
+      if (this.at === null) throw e;
+      this.at = null;
+      this.panel.post({ type: 'notice', level: 'error', message: errorMessage(e) });
+      session = inspected ? this.controller.inspectorFor(inspected, null) : this.controller.inspectorSession(null);
+    }
+    this.panel.post({ type: 'session', session });
   }
 
   private scheduleRefresh(): void {
-    if (this.inspected || this.refreshTimer.value) return;
+    // A recording and a past context do not change while the agent works.
+    if (this.inspected || this.at !== null || this.refreshTimer.value) return;
     const timer = setTimeout(() => {
       this.refreshTimer.clearAndLeak();
       this.refresh();
@@ -121,7 +133,7 @@ export class InspectorFeature extends Disposable {
       ready: () => this.refresh(),
       preview: (msg) => {
         try {
-          post({ type: 'plan', plan: controller.preview(msg.strategy, msg.params, msg.requestId, this.inspected?.messages) });
+          post({ type: 'plan', plan: controller.preview(msg.strategy, msg.params, msg.requestId, this.target) });
         } catch (e) {
           post({ type: 'planError', requestId: msg.requestId, message: errorMessage(e) });
         }
@@ -134,17 +146,21 @@ export class InspectorFeature extends Disposable {
         this.refresh();
       },
       showMessage: (msg) => {
-        const detail = controller.detail(msg.id, this.inspected?.messages, this.inspected?.effective);
+        const detail = controller.detail(msg.id, this.target);
         if (detail) post({ type: 'detail', detail });
       },
       openTranscript: (msg) => transcripts.open(msg.path),
       inspectFile: () => this.inspectFile(),
       showCurrent: () => this.showCurrentSession(),
+      timeTravel: (msg) => {
+        this.at = msg.at;
+        this.refresh();
+      },
     };
   }
 
   private async apply(msg: Extract<InspectorToHost, { type: 'apply' }>): Promise<void> {
-    if (this.inspected) return;
+    if (this.inspected || this.at !== null) return;
     const panel = this.panel;
     panel.post({ type: 'busy', busy: true, label: `Applying ${msg.strategy}…` });
     try {

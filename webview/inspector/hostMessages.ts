@@ -2,14 +2,18 @@
 // not take the view down or leave it half-updated: each parser checks the shape the store and the
 // components rely on, and answers null otherwise (the host connection logs and drops it).
 import type {
+  ArchivedSegment,
   CompactionView,
   HostToInspector,
   InspectorSession,
   MessageDetail,
   MessageRow,
   PlanView,
+  RecordedCallView,
+  RecordedCompactionView,
   StrategyParamView,
   StrategyView,
+  TimeTravelPoint,
   UsageBreakdown,
 } from '../../src/protocol';
 
@@ -37,16 +41,48 @@ function isRow(v: unknown): v is MessageRow {
     isRowKind(v.kind) &&
     isStr(v.preview) &&
     isOpt(v.tools, isStrArray) &&
-    isOpt(v.truncated, (t) => isRec(t) && allNum(t, ['originalTokens', 'tokens', 'originalChars']))
+    isOpt(v.truncated, (t) => isRec(t) && allNum(t, ['originalTokens', 'tokens', 'originalChars'])) &&
+    isOpt(v.usage, isCall)
   );
 }
+
+function isCall(v: unknown): v is RecordedCallView {
+  return isRec(v) && allNum(v, ['input', 'inputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'outputTokens']) && isOpt(v.model, isStr);
+}
+
+const isOneOf =
+  (...values: string[]) =>
+  (v: unknown): boolean =>
+    isStr(v) && values.includes(v);
 
 function isUsage(v: unknown): v is UsageBreakdown {
   return (
     isRec(v) &&
     allNum(v, ['window', 'system', 'tools', 'messages', 'toolResults', 'summaries', 'free']) &&
-    (v.threshold === null || isNum(v.threshold))
+    (v.threshold === null || isNum(v.threshold)) &&
+    isOpt(v.overheadSource, isOneOf('agent', 'fitted', 'unknown')) &&
+    isOpt(v.windowSource, isOneOf('settings', 'recording')) &&
+    isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId))
   );
+}
+
+function isRecordedCompaction(v: unknown): v is RecordedCompactionView {
+  return (
+    isRec(v) &&
+    allNum(v, ['index', 'line', 'archivedCount', 'archivedTokens', 'summaryCount', 'summaryTokens']) &&
+    isStr(v.agent) &&
+    isStr(v.trigger) &&
+    (v.preTokens === null || isNum(v.preTokens)) &&
+    isOpt(v.at, isNum) &&
+    isStr(v.summaryPreview)
+  );
+}
+
+const isSegment = (v: unknown): v is ArchivedSegment => isRec(v) && isRecordedCompaction(v.compaction) && arrayOf(v.rows, isRow);
+const isPoint = (v: unknown): v is TimeTravelPoint => isRec(v) && allNum(v, ['at', 'messages']) && isStr(v.label);
+
+function isTimeTravel(v: unknown): boolean {
+  return isRec(v) && (v.at === null || isNum(v.at)) && arrayOf(v.points, isPoint);
 }
 
 function isCompaction(v: unknown): v is CompactionView {
@@ -81,7 +117,9 @@ export function isInspectorSession(v: unknown): v is InspectorSession {
     isStrOrNull(v.tailStartId) &&
     arrayOf(v.compactions, isCompaction) &&
     arrayOf(v.strategies, isStrategy) &&
-    isBool(v.canUndo)
+    isBool(v.canUndo) &&
+    isOpt(v.archived, (a) => arrayOf(a, isSegment)) &&
+    isOpt(v.timeTravel, isTimeTravel)
   );
 }
 
