@@ -223,7 +223,13 @@ export class CompactionPipeline {
 
   /** What a strategy would do now (pure; nothing changes). */
   preview(strategy: string, params: Record<string, number | string> = {}): CompactionPlan {
-    return planWith(strategy, this.deps.session.messages, params, this.deps.ctx);
+    return planWith(strategy, this.deps.session.messages, params, this.planContext());
+  }
+
+  /** The plan context with the request overhead (system prompt, tools) counted against the window. */
+  private planContext(): PlanContext {
+    const overheadTokens = this.deps.overheadTokens?.() ?? 0;
+    return overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
   }
 
   /** Compact now with any strategy. One compaction at a time; history is unchanged on any failure. */
@@ -247,7 +253,7 @@ export class CompactionPipeline {
     const snapshot = session.snapshot();
     let plan: CompactionPlan;
     try {
-      plan = planWith(o.strategy, snapshot.messages, o.params ?? {}, this.deps.ctx);
+      plan = planWith(o.strategy, snapshot.messages, o.params ?? {}, this.planContext());
       assertPlanValid(snapshot.messages, plan);
     } catch (e) {
       return this.fail(o, 'invalid', errorMessage(e));

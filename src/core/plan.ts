@@ -154,6 +154,11 @@ export function finalizePlan(a: FinalizeArgs): CompactionPlan {
     tokensAfter += a.needsSummary && i === a.syntheticIndex ? summaryTokensEstimate : ctx.tokens.countMessage(m);
   });
   const noop = output.length === input.length && output.every((m, i) => m === input[i]);
+  // A compaction never increases the tokens it was asked to reduce; a summary must also save some.
+  if (!noop && (tokensAfter > tokensBefore || (a.needsSummary && tokensAfter >= tokensBefore))) {
+    const what = a.needsSummary ? ` with a ~${summaryTokensEstimate}-token summary` : '';
+    return noopPlan(a.strategy, a.params, input, ctx, `would not save tokens (${tokensBefore} -> ${tokensAfter}${what}): left unchanged`);
+  }
   let summarizerInput: SummarizerInput | null = null;
   if (a.summarizerInput) {
     const s = a.summarizerInput;

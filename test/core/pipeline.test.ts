@@ -65,7 +65,15 @@ async function rig(
     {
       session,
       transcripts,
-      ctx: { ...DEFAULT_PLAN_CONTEXT, contextWindow: WINDOW, maxOutputTokens: 1024, tokens: new MemoizedMessageCounter(tokenizer) },
+      // The scripted summaries are ~20 tokens; a 2,000-token estimate would make compacting these small
+      // histories a no-op ("would not save tokens"), which is not what these tests are about.
+      ctx: {
+        ...DEFAULT_PLAN_CONTEXT,
+        contextWindow: WINDOW,
+        maxOutputTokens: 1024,
+        summaryMaxTokens: 100,
+        tokens: new MemoizedMessageCounter(tokenizer),
+      },
       summarizer: (input, focus, signal) =>
         summarize(input, {
           client: llm,

@@ -1,17 +1,7 @@
-// Pieces every strategy shares: separating synthetic messages, and the one output shape
-// `[synthetics or new summary] + [opener if needed] + messages from the tail-start pointer on`.
+// Pieces every strategy shares: separating synthetic messages, replacing tool results by placeholders.
+// The one output shape (`[synthetics or new summary] + [opener] + the tail`) is built in tail.ts.
 import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
-import {
-  finalizePlan,
-  noopPlan,
-  placeholderText,
-  SUMMARY_PENDING_TEXT,
-  syntheticMessage,
-  type CompactionPlan,
-  type PlanContext,
-} from '../plan';
 import type { ReplacementCache } from '../replacementCache';
-import { safeCut } from '../snap';
 
 export interface Separated {
   synthetics: Message[];
@@ -32,90 +22,6 @@ export function separateSynthetics(input: readonly Message[]): Separated {
     }
   });
   return { synthetics, real, realIndex };
-}
-
-export interface TailPlanArgs {
-  strategy: string;
-  params: Record<string, number>;
-  input: readonly Message[];
-  ctx: PlanContext;
-  sep: Separated;
-  /** Raw cut as an index into `sep.real`: the first real message the strategy wants to keep. */
-  rawCut: number;
-  /** LLM strategy: the archived part (and prior summaries) collapse into a new summary. */
-  summarize: boolean;
-  /** LLM strategies: how many kept messages to show the summarizer as context. */
-  overlapSize?: number;
-  notes?: string[];
-  /** Replace kept messages (e.g. truncated copies) by id before the plan is finalized. */
-  replace?: (tail: Message[]) => Message[];
-}
-
-/**
- * Build a plan that keeps a contiguous tail of real messages starting at a turn-safe cut.
- * Non-LLM strategies keep prior synthetics first; LLM strategies fold them into the new summary.
- */
-export function planContiguousTail(a: TailPlanArgs): CompactionPlan {
-  const { sep, input, ctx } = a;
-  const notes = [...(a.notes ?? [])];
-  const cut = safeCut(sep.real, a.rawCut);
-  if (!cut) return noopPlan(a.strategy, a.params, input, ctx, 'no real message to keep: nothing to compact');
-  if (cut.index !== a.rawCut) {
-    notes.push(
-      cut.snappedTo === 'turn-start'
-        ? `cut moved from message ${a.rawCut} to ${cut.index} to start on a user prompt`
-        : `no user prompt after the cut: cut at the tool-exchange boundary at message ${cut.index}`,
-    );
-  }
-  if (cut.index === 0) {
-    return noopPlan(a.strategy, a.params, input, ctx, 'everything is already inside the window');
-  }
-  let tail = sep.real.slice(cut.index);
-  if (a.replace) tail = a.replace(tail);
-  const archivedReal = sep.real.slice(0, cut.index);
-  const splitIndex = sep.realIndex[cut.index];
-  const tailStartId = tail[0].id;
-
-  if (a.summarize) {
-    const summary = syntheticMessage('summary', SUMMARY_PENDING_TEXT);
-    return finalizePlan({
-      strategy: a.strategy,
-      params: a.params,
-      input,
-      output: [summary, ...tail],
-      ctx,
-      splitIndex,
-      tailStartId,
-      needsSummary: true,
-      summarizerInput: {
-        priorSummaries: sep.synthetics.filter((m) => m.synthetic === 'summary'),
-        toSummarize: archivedReal,
-        overlap: tail.slice(0, a.overlapSize ?? 0),
-      },
-      syntheticIndex: 0,
-      notes,
-    });
-  }
-
-  const output: Message[] = [...sep.synthetics];
-  let syntheticIndex: number | null = null;
-  if (cut.needsOpener && output.length === 0) {
-    syntheticIndex = output.length;
-    output.push(syntheticMessage('placeholder', placeholderText(archivedReal.length)));
-  }
-  output.push(...tail);
-  return finalizePlan({
-    strategy: a.strategy,
-    params: a.params,
-    input,
-    output,
-    ctx,
-    splitIndex,
-    tailStartId,
-    needsSummary: false,
-    syntheticIndex,
-    notes,
-  });
 }
 
 /** Text a tool result is replaced with once it has been compacted away. */

@@ -76,7 +76,7 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
     title: 'Token budget',
     description: 'Keep the longest recent suffix that fits in maxTokens (summaries deducted first). No LLM call.',
     usesSummarizer: false,
-    params: [int('maxTokens', 'token budget for the kept messages', 80_000, 1)],
+    params: [int('maxTokens', 'token budget for the kept messages (0 = 40% of what the window leaves for messages)', 0, 0)],
     plan: (m, p, c) => planTokenBudget(m, { maxTokens: p.maxTokens }, c),
   },
   {

@@ -4,6 +4,7 @@
 import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
 import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
 import { previousToolPlaceholder, replacedWithPlaceholders, resultSize } from './common';
+import { budgetText } from './tail';
 
 export interface MicroCompactParams {
   keepRecent: number;
@@ -38,7 +39,7 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
     return ids ? replacedWithPlaceholders(m, ids, names, ctx.copies) : m;
   });
   const replaced = [...byMessage.values()].reduce((n, s) => n + s.size, 0);
-  return finalizePlan({
+  const plan = finalizePlan({
     strategy: 'micro-compact',
     params: p,
     input,
@@ -54,4 +55,11 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
         : `${replaced} old tool result${replaced === 1 ? '' : 's'} replaced by placeholders`,
     ],
   });
+  // Micro-compact never archives: it alone may leave a request over the window, and says so.
+  if (!plan.fitsWindow) {
+    plan.notes.push(
+      `placeholders alone are not enough: ${plan.tokensAfter} tokens do not fit ${budgetText(ctx)}; a strategy that archives is needed`,
+    );
+  }
+  return plan;
 }

@@ -1,9 +1,19 @@
 // Preserve user messages (seed 004): walking newest-first, keep every genuine user prompt until
 // `maxUserTokens` is reached; drop every agent-generated item. Kept prompts stay in chronological
 // order and the new summary sits at the split point, just after the latest preserved prompt.
+// The cap never exceeds what the window leaves beside the summary.
 import { isTurnStart, type Message } from '../conversation';
-import { finalizePlan, noopPlan, SUMMARY_PENDING_TEXT, syntheticMessage, type CompactionPlan, type PlanContext } from '../plan';
+import {
+  finalizePlan,
+  noopPlan,
+  requestBudget,
+  SUMMARY_PENDING_TEXT,
+  syntheticMessage,
+  type CompactionPlan,
+  type PlanContext,
+} from '../plan';
 import { separateSynthetics } from './common';
+import { budgetText } from './tail';
 
 export interface PreserveUserMessagesParams {
   maxUserTokens: number;
@@ -13,21 +23,28 @@ export function planPreserveUserMessages(input: readonly Message[], params: Pres
   const p = { maxUserTokens: params.maxUserTokens };
   const sep = separateSynthetics(input);
   const prompts = sep.real.filter(isTurnStart);
-  if (prompts.length === sep.real.length) {
-    return noopPlan('preserve-user-messages', p, input, ctx, 'no agent-generated messages to collapse');
+  const nothingToCollapse = prompts.length === sep.real.length;
+  if (nothingToCollapse) {
+    const plan = noopPlan('preserve-user-messages', p, input, ctx, 'no agent-generated messages to collapse');
+    if (plan.fitsWindow) return plan;
   }
   const notes: string[] = [];
+  const room = requestBudget(ctx) - ctx.summaryMaxTokens;
+  const cap = Math.min(params.maxUserTokens, room);
+  if (cap < params.maxUserTokens)
+    notes.push(`prompts capped at ${Math.max(0, room)} tokens: what ${budgetText(ctx)} leaves beside the summary`);
+  const capName = cap === params.maxUserTokens ? `maxUserTokens ${cap}` : `the ${cap}-token cap`;
   const kept: Message[] = [];
   let used = 0;
   for (let i = prompts.length - 1; i >= 0; i--) {
     const cost = ctx.tokens.countMessage(prompts[i]);
-    if (used + cost > params.maxUserTokens) {
+    if (used + cost > cap) {
       if (kept.length === 0) {
         // A tail is never empty: the latest prompt is kept even when it alone exceeds the cap.
         kept.push(prompts[i]);
-        notes.push(`the latest user prompt alone (${cost} tokens) exceeds maxUserTokens ${params.maxUserTokens}; kept anyway`);
+        notes.push(`the latest user prompt alone (${cost} tokens) exceeds ${capName}; kept anyway`);
       } else {
-        notes.push(`${i + 1} older user prompt${i === 0 ? '' : 's'} over the ${params.maxUserTokens}-token cap go into the summary`);
+        notes.push(`${i + 1} older user prompt${i === 0 ? '' : 's'} over the ${cap}-token cap go into the summary`);
       }
       break;
     }
@@ -42,7 +59,7 @@ export function planPreserveUserMessages(input: readonly Message[], params: Pres
   const keptSet = new Set(kept);
   const latestKept = kept[kept.length - 1];
   const summary = syntheticMessage('summary', SUMMARY_PENDING_TEXT);
-  return finalizePlan({
+  const plan = finalizePlan({
     strategy: 'preserve-user-messages',
     params: p,
     input,
@@ -59,4 +76,6 @@ export function planPreserveUserMessages(input: readonly Message[], params: Pres
     syntheticIndex: kept.length,
     notes,
   });
+  if (!plan.fitsWindow) plan.notes.push(`does not fit ${budgetText(ctx)}: ${plan.tokensAfter} tokens with the latest prompt alone`);
+  return plan;
 }

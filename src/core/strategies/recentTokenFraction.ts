@@ -1,9 +1,10 @@
 // Preserve a recent token fraction (seed 004): walk back from the present until p x total tokens
 // are collected, snap forward to the next user prompt, collapse everything earlier into a summary.
 import type { Message } from '../conversation';
-import { noopPlan, type CompactionPlan, type PlanContext } from '../plan';
-import { planContiguousTail, separateSynthetics } from './common';
+import type { CompactionPlan, PlanContext } from '../plan';
+import { separateSynthetics } from './common';
 import { StrategyParamError } from './params';
+import { planContiguousTail } from './tail';
 
 export interface RecentTokenFractionParams {
   fraction: number;
@@ -23,7 +24,6 @@ export function planRecentTokenFraction(input: readonly Message[], params: Recen
     cut--;
     collected += ctx.tokens.countMessage(sep.real[cut]);
   }
-  if (cut === 0) return noopPlan('recent-token-fraction', p, input, ctx, 'the recent fraction already spans the whole conversation');
   return planContiguousTail({
     strategy: 'recent-token-fraction',
     params: p,
@@ -32,6 +32,7 @@ export function planRecentTokenFraction(input: readonly Message[], params: Recen
     sep,
     rawCut: cut,
     summarize: true,
-    notes: [`recent fraction: ${collected} of ${total} tokens (target ${Math.round(target)})`],
+    notes: cut === 0 ? [] : [`recent fraction: ${collected} of ${total} tokens (target ${Math.round(target)})`],
+    keepAllReason: 'the recent fraction already spans the whole conversation',
   });
 }

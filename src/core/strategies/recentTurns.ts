@@ -2,9 +2,10 @@
 // summary. Each kept turn is capped by a per-turn budget (a fraction of the usable context, clamped):
 // a turn over budget has its oldest tool results truncated until it fits.
 import { groupTurns, hasToolResults, toolNamesById, toolResults, type Message } from '../conversation';
-import { noopPlan, type CompactionPlan, type PlanContext } from '../plan';
-import { planContiguousTail, separateSynthetics, withToolResultsReplaced, resultChars } from './common';
+import type { CompactionPlan, PlanContext } from '../plan';
+import { separateSynthetics, withToolResultsReplaced, resultChars } from './common';
 import { StrategyParamError } from './params';
+import { planContiguousTail } from './tail';
 
 export interface RecentTurnsParams {
   turns: number;
@@ -26,11 +27,8 @@ export function planRecentTurns(input: readonly Message[], params: RecentTurnsPa
   const p = { ...params };
   const sep = separateSynthetics(input);
   const { turns } = groupTurns(sep.real);
-  if (turns.length <= params.turns) {
-    return noopPlan('recent-turns', p, input, ctx, `${turns.length} turns <= turns ${params.turns}`);
-  }
-  const keptTurns = turns.slice(turns.length - params.turns);
-  const rawCut = sep.real.indexOf(keptTurns[0][0]);
+  const keepAll = turns.length <= params.turns;
+  const rawCut = keepAll ? 0 : sep.real.indexOf(turns[turns.length - params.turns][0]);
   const budget = perTurnBudget(params, ctx);
   const names = toolNamesById(sep.real);
   const notes = [`per-turn budget ${budget} tokens`];
@@ -43,16 +41,19 @@ export function planRecentTurns(input: readonly Message[], params: RecentTurnsPa
     rawCut,
     summarize: true,
     notes,
+    keepAllReason: `${turns.length} turns <= turns ${params.turns}`,
     replace: (tail) => {
+      // A tail fitted to the window may open mid-turn (at a tool exchange): that part is capped like a turn.
+      const { preamble, turns: tailTurns } = groupTurns(tail);
       const out: Message[] = [];
-      for (const turn of groupTurns(tail).turns) out.push(...capTurn(turn, budget, names, ctx, notes));
+      for (const turn of preamble.length > 0 ? [preamble, ...tailTurns] : tailTurns) out.push(...capTurn(turn, budget, names, ctx));
       return out;
     },
   });
 }
 
 /** Truncate the oldest tool results of a turn (never its last message) until it fits `budget`. */
-function capTurn(turn: Message[], budget: number, names: ReadonlyMap<string, string>, ctx: PlanContext, notes: string[]): Message[] {
+function capTurn(turn: Message[], budget: number, names: ReadonlyMap<string, string>, ctx: PlanContext): Message[] {
   let total = ctx.tokens.countMessages(turn);
   if (total <= budget) return turn;
   const out = [...turn];
@@ -74,6 +75,5 @@ function capTurn(turn: Message[], budget: number, names: ReadonlyMap<string, str
     total += ctx.tokens.countMessage(copy) - ctx.tokens.countMessage(m);
     out[i] = copy;
   }
-  if (total > budget) notes.push(`turn starting ${turn[0].id} is ${total} tokens after truncation, over the ${budget}-token budget`);
   return out;
 }

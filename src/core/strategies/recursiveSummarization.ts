@@ -2,9 +2,10 @@
 // window; everything older, plus any prior summary (fed back as === PRIOR SUMMARY ===), collapses
 // into one new summary. `overlapSize` messages of the window go to the summarizer as context.
 import type { Message } from '../conversation';
-import { noopPlan, type CompactionPlan, type PlanContext } from '../plan';
-import { planContiguousTail, separateSynthetics } from './common';
+import type { CompactionPlan, PlanContext } from '../plan';
+import { separateSynthetics } from './common';
 import { StrategyParamError } from './params';
+import { planContiguousTail } from './tail';
 
 export interface RecursiveSummarizationParams {
   maxEventsToKeep: number;
@@ -29,15 +30,6 @@ export function planRecursiveSummarization(
   validateRecursiveSummarization(params);
   const p = { maxEventsToKeep: params.maxEventsToKeep, overlapSize: params.overlapSize };
   const sep = separateSynthetics(input);
-  if (sep.real.length <= params.maxEventsToKeep) {
-    return noopPlan(
-      'recursive-summarization',
-      p,
-      input,
-      ctx,
-      `${sep.real.length} real messages <= maxEventsToKeep ${params.maxEventsToKeep}`,
-    );
-  }
   return planContiguousTail({
     strategy: 'recursive-summarization',
     params: p,
@@ -47,5 +39,6 @@ export function planRecursiveSummarization(
     rawCut: sep.real.length - params.maxEventsToKeep,
     summarize: true,
     overlapSize: params.overlapSize,
+    keepAllReason: `${sep.real.length} real messages <= maxEventsToKeep ${params.maxEventsToKeep}`,
   });
 }

@@ -1,8 +1,9 @@
 // Sliding window (seed 003): keep the last `maxEvents` real messages. Synthetic summaries are kept
 // first and do not count against the budget; the cut snaps forward to the next user prompt.
 import type { Message } from '../conversation';
-import { noopPlan, type CompactionPlan, type PlanContext } from '../plan';
-import { planContiguousTail, separateSynthetics } from './common';
+import type { CompactionPlan, PlanContext } from '../plan';
+import { separateSynthetics } from './common';
+import { planContiguousTail } from './tail';
 
 export interface SlidingWindowParams {
   maxEvents: number;
@@ -11,9 +12,6 @@ export interface SlidingWindowParams {
 export function planSlidingWindow(input: readonly Message[], params: SlidingWindowParams, ctx: PlanContext): CompactionPlan {
   const p = { maxEvents: params.maxEvents };
   const sep = separateSynthetics(input);
-  if (sep.real.length <= params.maxEvents) {
-    return noopPlan('sliding-window', p, input, ctx, `${sep.real.length} real messages <= maxEvents ${params.maxEvents}`);
-  }
   return planContiguousTail({
     strategy: 'sliding-window',
     params: p,
@@ -22,5 +20,6 @@ export function planSlidingWindow(input: readonly Message[], params: SlidingWind
     sep,
     rawCut: sep.real.length - params.maxEvents,
     summarize: false,
+    keepAllReason: `${sep.real.length} real messages <= maxEvents ${params.maxEvents}`,
   });
 }

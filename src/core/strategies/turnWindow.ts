@@ -1,8 +1,11 @@
 // Turn window (seed 003): keep the last `maxTurns` complete turns, never cutting inside a turn.
-// Output: [synthetics] + [preamble before the first user prompt] + [kept turns].
+// Output: [synthetics] + [preamble before the first user prompt] + [kept turns]. When that does not
+// fit the window (few long turns: one prompt and hundreds of tool calls), the tail is fitted like any
+// other: later turn starts first, then the tool-exchange boundaries of the last turn.
 import { groupTurns, type Message } from '../conversation';
 import { finalizePlan, noopPlan, type CompactionPlan, type PlanContext } from '../plan';
 import { separateSynthetics } from './common';
+import { budgetText, planContiguousTail } from './tail';
 
 export interface TurnWindowParams {
   maxTurns: number;
@@ -12,16 +15,40 @@ export function planTurnWindow(input: readonly Message[], params: TurnWindowPara
   const p = { maxTurns: params.maxTurns };
   const sep = separateSynthetics(input);
   const { preamble, turns } = groupTurns(sep.real);
-  if (turns.length <= params.maxTurns) {
-    return noopPlan('turn-window', p, input, ctx, `${turns.length} turns <= maxTurns ${params.maxTurns}`);
+  const plan = turnsPlan(input, sep.synthetics, preamble, turns, p, ctx);
+  if (plan.fitsWindow) return plan;
+  const keptTurns = Math.min(turns.length, params.maxTurns);
+  const rawCut = turns.length <= params.maxTurns ? 0 : sep.real.indexOf(turns[turns.length - params.maxTurns][0]);
+  return planContiguousTail({
+    strategy: 'turn-window',
+    params: p,
+    input,
+    ctx,
+    sep,
+    rawCut,
+    summarize: false,
+    notes: [`the last ${keptTurns} turn${keptTurns === 1 ? '' : 's'} (${plan.tokensAfter} tokens) do not fit ${budgetText(ctx)}`],
+  });
+}
+
+function turnsPlan(
+  input: readonly Message[],
+  synthetics: Message[],
+  preamble: Message[],
+  turns: Message[][],
+  p: TurnWindowParams,
+  ctx: PlanContext,
+): CompactionPlan {
+  if (turns.length <= p.maxTurns) {
+    return noopPlan('turn-window', { ...p }, input, ctx, `${turns.length} turns <= maxTurns ${p.maxTurns}`);
   }
-  const keptTurns = turns.slice(turns.length - params.maxTurns);
+  const keptTurns = turns.slice(turns.length - p.maxTurns);
   const tailStart = keptTurns[0][0];
-  const output = [...sep.synthetics, ...preamble, ...keptTurns.flat()];
+  const output = [...synthetics, ...preamble, ...keptTurns.flat()];
   const archivedTurns = turns.length - keptTurns.length;
   return finalizePlan({
     strategy: 'turn-window',
-    params: p,
+    params: { ...p },
     input,
     output,
     ctx,

@@ -4,7 +4,14 @@ import { planPreserveUserMessages } from '../../../src/core/strategies/preserveU
 import { planWith } from '../../../src/core/strategies';
 import { planViolations } from '../../../src/core/invariants';
 import { toApiMessages } from '../../../src/core/conversation';
-import { assistant, call, ctxWith, FixedCostCounter, ids, results, summary, user } from '../../helpers/build';
+import { assistant, call, ctxWith as baseCtxWith, FixedCostCounter, ids, results, summary, user } from '../../helpers/build';
+import type { PlanContext } from '../../../src/core/plan';
+import type { MessageTokenCounter } from '../../../src/core/tokens';
+
+// These tests pin where plans cut, on conversations of a few 10-token messages: a 2,000-token summary
+// estimate would make every such plan a no-op ("would not save tokens"), so the estimate is small here.
+const ctxWith = (tokens?: MessageTokenCounter, over: Partial<PlanContext> = {}): PlanContext =>
+  baseCtxWith(tokens, { summaryMaxTokens: 5, ...over });
 
 const convo = () => [
   user('u1'),

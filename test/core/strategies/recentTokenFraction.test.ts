@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { planRecentTokenFraction } from '../../../src/core/strategies/recentTokenFraction';
 import { planViolations } from '../../../src/core/invariants';
 import { StrategyParamError } from '../../../src/core/strategies';
-import { assistant, call, ctxWith, FixedCostCounter, ids, results, user } from '../../helpers/build';
+import { assistant, call, ctxWith as baseCtxWith, FixedCostCounter, ids, results, user } from '../../helpers/build';
+import type { PlanContext } from '../../../src/core/plan';
+import type { MessageTokenCounter } from '../../../src/core/tokens';
+
+// These tests pin where plans cut, on conversations of a few 10-token messages: a 2,000-token summary
+// estimate would make every such plan a no-op ("would not save tokens"), so the estimate is small here.
+const ctxWith = (tokens?: MessageTokenCounter, over: Partial<PlanContext> = {}): PlanContext =>
+  baseCtxWith(tokens, { summaryMaxTokens: 5, ...over });
 
 const msgs = () => [
   user('u1'),

@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { perTurnBudget, planRecentTurns } from '../../../src/core/strategies/recentTurns';
 import { planViolations } from '../../../src/core/invariants';
-import { assistant, call, ctxWith, FixedCostCounter, ids, results, user } from '../../helpers/build';
+import { assistant, call, ctxWith as baseCtxWith, FixedCostCounter, ids, results, user } from '../../helpers/build';
+import type { PlanContext } from '../../../src/core/plan';
+import type { MessageTokenCounter } from '../../../src/core/tokens';
+
+// These tests pin where plans cut, on conversations of a few 10-token messages: a 2,000-token summary
+// estimate would make every such plan a no-op ("would not save tokens"), so the estimate is small here.
+const ctxWith = (tokens?: MessageTokenCounter, over: Partial<PlanContext> = {}): PlanContext =>
+  baseCtxWith(tokens, { summaryMaxTokens: 5, ...over });
 
 const defaults = { turns: 2, perTurnFraction: 0.25, perTurnMin: 2000, perTurnMax: 8000 };
 

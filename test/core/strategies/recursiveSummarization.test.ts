@@ -4,7 +4,14 @@ import { planRecursiveSummarization } from '../../../src/core/strategies/recursi
 import { planWith, StrategyParamError } from '../../../src/core/strategies';
 import { planViolations } from '../../../src/core/invariants';
 import { applyPlan, MissingSummaryError } from '../../../src/core/plan';
-import { assistant, call, ctxWith, ids, results, summary, user } from '../../helpers/build';
+import { assistant, call, ctxWith as baseCtxWith, ids, results, summary, user } from '../../helpers/build';
+import type { PlanContext } from '../../../src/core/plan';
+import type { MessageTokenCounter } from '../../../src/core/tokens';
+
+// These tests pin where plans cut, on conversations of a few 10-token messages: a 2,000-token summary
+// estimate would make every such plan a no-op ("would not save tokens"), so the estimate is small here.
+const ctxWith = (tokens?: MessageTokenCounter, over: Partial<PlanContext> = {}): PlanContext =>
+  baseCtxWith(tokens, { summaryMaxTokens: 5, ...over });
 
 const ctx = ctxWith();
 const convo = () => [
