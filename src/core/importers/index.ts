@@ -10,15 +10,12 @@
 //  - anthropic-json: an array of MessageParam objects, or an object with a `messages` array (a saved request
 //    body; `system`, `tools`, `model`… are ignored). Messages get the deterministic ids imp_0, imp_1, ….
 //    Structural problems of the request (say, a tool_use with no tool_result) are reported as warnings.
-//  - claude-code-jsonl (~/.claude/projects/<project>/<session>.jsonl): user/assistant lines of the main
-//    chain, in file order. Assistant lines sharing `message.id` (Claude Code writes one content block per
-//    line) are merged into one message; consecutive tool results into one user message. Sidechain
-//    (sub-agent) lines — unless the whole file is one sub-agent's transcript —, meta and synthetic
-//    API-error lines and every other line type (summary titles,
-//    file-history-snapshot, system, progress, …) are skipped. When the parentUuid links are complete,
-//    turns abandoned by a rewind or an edit are skipped (with a warning). A compaction summary
-//    (`isCompactSummary`) becomes a synthetic 'summary' user message in its place; the history before it
-//    is kept (the import is the full history, not only what the model saw last). Message id = `uuid`.
+//  - claude-code-jsonl (~/.claude/projects/<project>/<session>.jsonl): the context the model saw. Each
+//    `compact_boundary` + `isCompactSummary` pair is a RecordedCompaction (the context before it archived,
+//    the summary a synthetic 'summary' message); `messages` is the last summary plus what followed. Queued
+//    prompts, slash-command bodies, artefacts (shown, never prompts), recorded usage per response, tool
+//    results written before their call, and what is skipped (always with a warning): see claudeCode.ts.
+//    Message id = `uuid`.
 //  - codex-rollout-jsonl (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the older un-enveloped
 //    rollout lines): response_item messages, function/custom/local-shell calls and their outputs, mapped to
 //    text, tool_use and tool_result blocks (tool_use id = call_id). Reasoning items are dropped: their
