@@ -2,8 +2,9 @@
 // in an untrusted workspace or without a folder), the system prompt, and what those cost in tokens
 // per request (known before any agent exists, for the context meter and the inspector).
 import Anthropic from '@anthropic-ai/sdk';
-import type { CachingTextTokenizer, CalibratedCounter, CompactionPipeline } from '../core';
+import type { ApiMessage, CachingTextTokenizer, CalibratedCounter, CompactionPipeline } from '../core';
 import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
+import { countRequestTokens } from './anthropicClient';
 import type { HostSettings } from './hostSettings';
 import { WorkspaceTools, type ApprovalGate } from './tools';
 
@@ -33,9 +34,7 @@ export class AgentFactory {
 
   create(r: AgentRequest): AgentLoop {
     const { settings } = r;
-    const client = this.deps.createClient
-      ? this.deps.createClient(r.apiKey, settings.baseUrl)
-      : new Anthropic({ apiKey: r.apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
+    const client = this.client(r.apiKey, settings);
     const { tools, system } = this.toolsAndSystem(settings);
     return new AgentLoop({
       client,
@@ -50,6 +49,22 @@ export class AgentFactory {
       contextWindow: settings.contextWindow,
       onEvent: r.onEvent,
     });
+  }
+
+  /**
+   * The API's count (count_tokens) of the request the agent would send with `messages`: the same
+   * model, system prompt and tool definitions. Throws an LlmError when the API cannot say.
+   */
+  countInputTokens(apiKey: string, settings: HostSettings, messages: readonly ApiMessage[], signal?: AbortSignal): Promise<number> {
+    const { tools, system } = this.toolsAndSystem(settings);
+    const request = { model: settings.model, system, tools: tools.definitions() as Anthropic.Tool[], messages };
+    return countRequestTokens(this.client(apiKey, settings), request, { signal });
+  }
+
+  private client(apiKey: string, settings: HostSettings): Anthropic {
+    return this.deps.createClient
+      ? this.deps.createClient(apiKey, settings.baseUrl)
+      : new Anthropic({ apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
   }
 
   /** System prompt and tool definitions, in tokens (the agent sends exactly these). Computed once. */

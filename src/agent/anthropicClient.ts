@@ -2,7 +2,7 @@
 // here: the summarizer retries itself so retry-after is honoured, progress is reported and the user
 // can cancel between attempts.
 import Anthropic from '@anthropic-ai/sdk';
-import { LlmError, parsePromptTooLong, type LlmClient, type LlmRequest, type LlmResponse } from '../core';
+import { LlmError, parsePromptTooLong, type ApiMessage, type LlmClient, type LlmRequest, type LlmResponse } from '../core';
 
 export interface AnthropicClientOptions {
   apiKey: string;
@@ -36,6 +36,48 @@ export class AnthropicLlmClient implements LlmClient {
       throw toLlmError(e);
     }
   }
+}
+
+/** A request to measure with count_tokens: the Messages request without max_tokens. */
+export interface CountTokensRequest {
+  model: string;
+  system: string;
+  tools: readonly Anthropic.Tool[];
+  messages: readonly ApiMessage[];
+}
+
+/** count_tokens waits at most this long by default: it must never hold up the first reply for long. */
+export const COUNT_TOKENS_TIMEOUT_MS = 10_000;
+
+/**
+ * The API's own count of a request's input tokens (`POST /v1/messages/count_tokens`), through the
+ * SDK's `messages.countTokens`, without retries. Throws an LlmError on any failure, including an
+ * answer that is not a positive number of tokens.
+ */
+export async function countRequestTokens(
+  client: Anthropic,
+  r: CountTokensRequest,
+  o: { signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<number> {
+  let counted: Anthropic.MessageTokensCount;
+  try {
+    counted = await client.messages.countTokens(
+      {
+        model: r.model,
+        system: r.system,
+        ...(r.tools.length > 0 ? { tools: r.tools as Anthropic.Tool[] } : {}),
+        messages: r.messages as Anthropic.MessageParam[],
+      },
+      { signal: o.signal, timeout: o.timeoutMs ?? COUNT_TOKENS_TIMEOUT_MS, maxRetries: 0 },
+    );
+  } catch (e) {
+    throw toLlmError(e);
+  }
+  const n = (counted as { input_tokens?: unknown }).input_tokens;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) {
+    throw new LlmError('other', `count_tokens: input_tokens must be a positive number, got ${JSON.stringify(n)}`);
+  }
+  return n;
 }
 
 /** Classify an SDK error so callers know whether to retry, trim or give up. */

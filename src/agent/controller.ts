@@ -38,6 +38,7 @@ import { pipelineSettingsFor, strategyParamsFor, transcriptDirFor } from './engi
 import type { HostSettings } from './hostSettings';
 import { InspectorService, type InspectedRecording, type InspectorTarget } from './inspectorService';
 import { MissingApiKeyError } from './missingApiKeyError';
+import { RequestCount } from './requestCount';
 import { SessionScope } from './sessionScope';
 import { SummaryRunner } from './summaryRunner';
 
@@ -85,6 +86,7 @@ export class AgentController implements Disposable {
   private settings: HostSettings;
   private scope: SessionScope;
   private compacting = false;
+  private readonly requestCount: RequestCount;
 
   private readonly busyChanged = new Emitter<{ busy: boolean; compacting: boolean }>();
   private readonly contextChanged = new Emitter<ContextMeter>();
@@ -112,6 +114,13 @@ export class AgentController implements Disposable {
     this.calibrations = new CalibrationStore(join(deps.storageDir, 'calibration.json'), this.counter, deps.log);
     this.calibration = this.calibrations.load(this.settings.model);
     this.agents = new AgentFactory({ ...deps, tokenizer: this.tokenizer });
+    this.requestCount = new RequestCount({
+      ...deps,
+      calibration: () => this.calibration,
+      rawOverhead: () => this.rawOverheadTokens(),
+      countTokens: (key, messages) => this.agents.countInputTokens(key, this.settings, messages),
+      saved: () => this.calibrations.save(this.settings.model, this.calibration),
+    });
     this.summaries = new SummaryRunner({
       getApiKey: deps.getApiKey,
       settings: () => this.settings,
@@ -129,9 +138,10 @@ export class AgentController implements Disposable {
     this.scope = this.openScope(this.store.list()[0]?.id);
   }
 
-  /** The current calibration factor (API-reported / local estimate). */
-  get calibrationFactor(): number {
-    return this.calibration.factor;
+  /** The token calibration of the current model: reported input ≈ prefix + factor × o200k count. */
+  calibrationState(): { prefix: number; factor: number; observations: number } {
+    const c = this.calibration;
+    return { prefix: c.prefix, factor: c.factor, observations: c.observations };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -181,7 +191,7 @@ export class AgentController implements Disposable {
       counter: this.counter,
       transcriptDir: transcriptDirFor(this.settings, this.deps.workspaceRoot, this.deps.storageDir),
       summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal),
-      overheadTokens: () => this.overheadTokens(),
+      overheadTokens: () => this.requestCount.pipelineOverhead(),
       scale: () => this.calibration.factor,
       log: this.deps.log,
       hooks: {
@@ -256,7 +266,7 @@ export class AgentController implements Disposable {
     this.contextChanged.fire(this.contextMeter());
   }
 
-  private overheadTokens(): number {
+  private rawOverheadTokens(): number {
     const parts = this.agents.overheadParts(this.settings);
     return parts.system + parts.tools;
   }
@@ -301,6 +311,8 @@ export class AgentController implements Disposable {
     this.scope.chat.userPrompt(prompt);
     this.fireBusy(true);
     try {
+      await this.requestCount.measureFirstRequest(this.scope, this.scope.pipeline.effectiveMessages(), prompt);
+      this.fireContext();
       await agent.run(prompt);
     } catch (e) {
       this.scope.chat.error(errorMessage(e), false);

@@ -425,6 +425,28 @@ describe('LoopbackAnthropic with the real SDK', () => {
     assert.equal(counted.input_tokens, countTextTokens(big));
   });
 
+  test('count_tokens failures come from countQueue, in order, without touching the messages queue', async () => {
+    const params = { model: MODEL, messages: [{ role: 'user' as const, content: 'measure me' }] };
+    server.countQueue.overloaded().error(400, 'invalid_request_error', 'count_tokens is not available for this model');
+    server.queue.text('a reply');
+    const overloaded = await rejection(client.messages.countTokens(params));
+    assert.ok(overloaded instanceof Anthropic.APIError);
+    assert.equal(overloaded.status, 529);
+    const refused = await rejection(client.messages.countTokens(params));
+    assert.ok(refused instanceof BadRequestError);
+    assert.equal(refused.apiMessage, 'count_tokens is not available for this model');
+    assert.deepEqual({ ...(await client.messages.countTokens(params)) }, { input_tokens: countTextTokens('measure me') });
+    assert.deepEqual(
+      server.requests.map((r) => [r.path, r.status, r.source]),
+      [
+        ['/v1/messages/count_tokens', 529, 'queue'],
+        ['/v1/messages/count_tokens', 400, 'queue'],
+        ['/v1/messages/count_tokens', 200, 'count_tokens'],
+      ],
+    );
+    assert.equal(server.queue.length, 1, 'the scripted message reply is still queued');
+  });
+
   test('429 with retry-after is retried by the SDK after the advertised delay', async () => {
     server.queue.rateLimited(1).text('after the wait');
     const retrying = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 2 });

@@ -11,8 +11,10 @@
  *   `message_start`, then per content block `content_block_start` / `content_block_delta`… /
  *   `content_block_stop`, one `ping` after the first `content_block_start`, then `message_delta`
  *   (stop_reason + usage) and `message_stop`).
- * - `POST /v1/messages/count_tokens`: `{ "input_tokens": N }`. Never consumes scripted replies and
+ * - `POST /v1/messages/count_tokens`: `{ "input_tokens": N }`. Never consumes `queue`'s replies and
  *   does not enforce the context window (it exists to measure prompts, including oversized ones).
+ *   Its failures are scripted in `countQueue` (errors, hangs and drops only; a valid request takes the
+ *   next one, else it is counted).
  * - Anything else: 404 `not_found_error`.
  *
  * Order of checks for each request (every request is recorded first, whatever happens next):
@@ -620,6 +622,8 @@ interface BuiltBlock {
 
 export class LoopbackAnthropic {
   readonly queue = new ReplyQueue();
+  /** Scripted failures of count_tokens (error, hang, drop), in order; when empty, requests are counted. */
+  readonly countQueue = new ReplyQueue();
   /** Consulted when the queue is empty; may be replaced at any time. */
   responder: Responder | undefined;
 
@@ -722,6 +726,7 @@ export class LoopbackAnthropic {
   reset(): void {
     this.recorded.length = 0;
     this.queue.clear();
+    this.countQueue.clear();
   }
 
   /** Input tokens for a body, as this server counts them (tokenScale and overhead applied). */
@@ -804,6 +809,12 @@ export class LoopbackAnthropic {
 
       const inputTokens = this.countTokens(body);
       if (isCount) {
+        const failure = this.countQueue.shift();
+        if (failure) {
+          if (failure.kind === 'message') throw new Error('countQueue holds failures only (error, hang, drop), not messages');
+          record.source = 'queue';
+          return await this.play(ex, Object.assign(record, { inputTokens }) as ValidRequest, failure);
+        }
         record.source = 'count_tokens';
         this.sendJson(res, 200, { input_tokens: inputTokens }, { 'request-id': record.requestId });
         record.status = 200;
