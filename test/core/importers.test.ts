@@ -373,9 +373,15 @@ test('an agent log with no conversation in it imports as empty, with a warning',
 // ---------------------------------------------------------------------------------------------------
 // Codex CLI
 
-test('codex rollout: injections, reasoning and events skipped; parallel calls grouped; outputs mapped', () => {
-  const r = load('codex-rollout.jsonl');
-  assert.equal(r.format, 'codex-rollout-jsonl');
+test('codex rollout: injections are artefacts; reasoning skipped with a warning; parallel calls grouped; outputs mapped', () => {
+  const loaded = load('codex-rollout.jsonl');
+  assert.equal(loaded.format, 'codex-rollout-jsonl');
+  // The developer message, <user_instructions> and <environment_context> are shown as artefacts, never prompts.
+  assert.deepEqual(
+    loaded.messages.filter((m) => m.artefact).map((m) => `${m.id} ${m.artefact}`),
+    ['codex_2 meta', 'codex_3 meta', 'codex_4 notification'],
+  );
+  const r = { ...loaded, messages: loaded.messages.filter((m) => !m.artefact) };
   assert.deepEqual(r.messages.map(shape), [
     'user string',
     'assistant tool_use:call_Q3x1Rg0f',
@@ -404,60 +410,78 @@ test('codex rollout: injections, reasoning and events skipped; parallel calls gr
   assert.deepEqual(results[1].content, [
     { type: 'text', text: 'export function applyCoupon(total: number, c: Coupon) {\n  return total - total * c.percent / 100;\n}\n' },
   ]);
-  const allText = r.messages.map((m) => JSON.stringify(m.content)).join('\n');
-  for (const hidden of ['environment_context', 'user_instructions', 'permissions instructions', 'Searching for coupon handling']) {
-    assert.ok(!allText.includes(hidden), `${hidden} must not be imported`);
-  }
-  assert.deepEqual(r.warnings, []);
-  assertValid(r.messages);
+  const allText = loaded.messages.map((m) => JSON.stringify(m.content)).join('\n');
+  assert.ok(!allText.includes('Searching for coupon handling'), 'reasoning must not be imported');
+  // An older token_count with only total_token_usage: the call's usage, cached input split off.
+  assert.deepEqual(r.messages[1].usage, {
+    inputTokens: 3048,
+    cacheReadTokens: 3072,
+    cacheCreationTokens: 0,
+    outputTokens: 188,
+    model: 'gpt-5-codex',
+  });
+  assert.deepEqual(r.warnings, [
+    'codex-rollout.jsonl:9: skipped 1 reasoning item(s) (encrypted model reasoning: the Messages API rejects unsigned thinking)',
+  ]);
+  assertValid(loaded.messages);
 });
 
 test('codex rollout: bad arguments, stray output, interrupted call, compaction', () => {
   const r = load('codex-interrupted.jsonl');
   assert.equal(r.format, 'codex-rollout-jsonl');
-  assert.deepEqual(r.messages.map(shape), [
+  // An older `compacted` line (summary text, no replacement_history): the context before it is archived,
+  // and the current context is what Codex rebuilt: the user prompts, the summary, then what followed.
+  assert.equal(r.compactions.length, 1);
+  const before = r.compactions[0].before;
+  assert.deepEqual(before.map(shape), [
     'user string',
     'assistant tool_use:call_M1migrate',
     'user tool_result:call_M1migrate',
     'assistant text',
-    'user string',
-    'user string',
   ]);
-  assert.deepEqual(toolUseBlock(r.messages[1], 'call_M1migrate').input, { raw: '{"command": ["bash", "-lc", "npm run migrate"' });
-  assert.deepEqual(blocksOf(r.messages[2])[0], {
+  assert.deepEqual(r.messages.map(shape), ['user string', 'user string', 'user string']);
+  assert.equal(r.messages[0].content, 'Run the migrations and tell me whether they pass.');
+  assert.deepEqual(r.compactions[0].summary, r.messages.slice(0, 2));
+  assert.deepEqual(toolUseBlock(before[1], 'call_M1migrate').input, { raw: '{"command": ["bash", "-lc", "npm run migrate"' });
+  assert.deepEqual(blocksOf(before[2])[0], {
     type: 'tool_result',
     tool_use_id: 'call_M1migrate',
     content: 'error: relation "users" already exists',
     is_error: true,
   });
-  assert.equal(r.messages[4].synthetic, 'summary');
+  assert.equal(r.messages[1].synthetic, 'summary');
   assert.deepEqual(r.warnings, [
     'codex-interrupted.jsonl:3: arguments of tool call call_M1migrate (shell) are not valid JSON; kept as {"raw": …}',
     'codex-interrupted.jsonl:5: tool result for call_ZZstray has no matching tool call before it; dropped',
     'codex-interrupted.jsonl:7: tool call call_M2status (shell) has no result; dropped',
   ]);
+  assertValid(before);
   assertValid(r.messages);
 });
 
 test('codex legacy rollout (bare items, state markers, {content, success} output)', () => {
   const r = load('codex-legacy.jsonl');
   assert.equal(r.format, 'codex-rollout-jsonl');
+  assert.equal(r.messages[0].artefact, 'notification', 'the <environment_context> line');
   assert.deepEqual(r.messages.map(shape), [
+    'user string',
     'user string',
     'assistant tool_use:call_L1make',
     'user tool_result:call_L1make',
     'assistant text',
   ]);
-  assert.deepEqual(blocksOf(r.messages[2])[0], {
+  assert.deepEqual(blocksOf(r.messages[3])[0], {
     type: 'tool_result',
     tool_use_id: 'call_L1make',
     content: 'release:\n\t./scripts/bump.sh && git push --tags\n',
   });
-  assert.deepEqual(r.warnings, []);
+  assert.deepEqual(r.warnings, [
+    'codex-legacy.jsonl:6: skipped 1 reasoning item(s) (encrypted model reasoning: the Messages API rejects unsigned thinking)',
+  ]);
   assertValid(r.messages);
 });
 
-test('codex: injected context parts are dropped from a message that also holds the prompt; images mapped', () => {
+test('codex: injected context parts are split off as artefacts from a message that also holds the prompt; images mapped', () => {
   const item = (payload: unknown) => JSON.stringify({ timestamp: '2025-10-29T10:00:00.000Z', type: 'response_item', payload });
   const text = [
     item({
@@ -475,8 +499,12 @@ test('codex: injected context parts are dropped from a message that also holds t
     item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'stop, never mind' }] }),
   ].join('\n');
   const r = importSession(text, 'rollout-x.jsonl');
-  assert.deepEqual(r.messages.map(shape), ['user text,image', 'assistant text', 'user string']);
-  assert.deepEqual(blocksOf(r.messages[0])[1], {
+  assert.deepEqual(r.messages.map(shape), ['user string', 'user string', 'user text,image', 'assistant text', 'user string']);
+  assert.deepEqual(
+    r.messages.map((m) => m.artefact),
+    ['meta', 'notification', undefined, undefined, undefined],
+  );
+  assert.deepEqual(blocksOf(r.messages[2])[1], {
     type: 'image',
     source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' },
   });

@@ -1,208 +1,274 @@
 // Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the older un-enveloped
-// rollout lines): messages, tool calls and their outputs; reasoning, developer/system messages and the
-// harness's context injections are dropped; a `compacted` line becomes a synthetic summary message.
-import type { ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../conversation';
+// rollout lines): the context the model saw, and the history before it.
+//
+// The rollout is replayed the way Codex rebuilds a resumed thread: response items append to the context;
+// a `compacted` line replaces it with its `replacement_history` (older rollouts: with the window's user
+// prompts and the summary in `message`), and becomes a RecordedCompaction whose `before` is the context
+// it replaced; a `thread_rolled_back` event drops the last `num_turns` user turns; `token_count` events
+// attach the recorded usage to the assistant message of their call (see codexUsage.ts); `turn_context`
+// lines name the model. Items are converted by codexItems.ts; context injections become artefacts
+// (mapping in codexContext.ts). Every skipped line is a warning naming its line.
+import { isTurnStart, type ArtefactKind, type Message, type RecordedUsage } from '../conversation';
 import { Assembler } from './assembler';
+import { feedCodexItem, REDACTED_SUMMARY_TEXT, type CodexFeed } from './codexItems';
+import { classifyCodexUserText } from './codexContext';
+import { CodexUsageReader } from './codexUsage';
 import { CODEX_ENVELOPE_TYPES } from './detect';
-import { describe, failAt, isObject, timestampMs, type Fail, type Json, type JsonLine } from './json';
-import type { ImportResult } from './types';
+import { describe, failAt, isObject, timestampMs, type Json, type JsonLine } from './json';
+import type { ImportResult, RecordedCompaction } from './types';
 
-const CODEX_INJECTION_PREFIXES = [
-  '<environment_context>',
-  '<user_instructions>',
-  '# AGENTS.md instructions for',
-  '<INSTRUCTIONS>',
-  '<recommended_plugins>',
-];
+/** One thing in the current context, in order, before it is assembled into messages. */
+type Entry =
+  | { kind: 'item'; line: number; item: Json; prefix: string; id: string; createdAt?: number }
+  | { kind: 'summary'; line: number; text: string; id: string; createdAt?: number }
+  | { kind: 'usage'; line: number; usage: RecordedUsage };
 
-/** Response items that carry nothing to import: skipped without a warning. */
-const CODEX_SILENT_ITEMS = new Set(['reasoning', 'web_search_call', 'ghost_snapshot', 'compaction', 'compaction_summary']);
+/** The placeholder for a summary the API returned encrypted (remote compaction): unreadable in the rollout. */
+export const ENCRYPTED_SUMMARY_TEXT =
+  '[Codex compaction summary: encrypted by the API and not readable in the recording. The model saw the summary here.]';
 
 export function importCodexRollout(lines: readonly JsonLine[], file: string): ImportResult {
-  const warnings: string[] = [];
-  const assembler = new Assembler(file, warnings);
-  const unknown = new Map<string, { count: number; line: number }>();
-  const noteUnknown = (what: string, line: number): void => {
-    const seen = unknown.get(what);
-    if (seen) seen.count++;
-    else unknown.set(what, { count: 1, line });
-  };
+  const replay = new CodexReplay(file);
+  for (const jsonLine of lines) replay.line(jsonLine);
+  return replay.finish();
+}
 
-  for (const { line, value } of lines) {
-    const fail = failAt(file, line);
+class CodexReplay {
+  private readonly warnings: string[] = [];
+  private readonly skipped = new Map<string, { count: number; line: number }>();
+  private readonly compactions: RecordedCompaction[] = [];
+  private readonly usageReader = new CodexUsageReader();
+  /** Items since the last compaction (or the start). */
+  private entries: Entry[] = [];
+  /** The last compaction's replacement, as messages: the head of the current context. */
+  private head: Message[] = [];
+  /** Tokens of the last recorded call since the last compaction (the compaction's preTokens). */
+  private lastCallTokens: number | null = null;
+  private model: string | undefined;
+  private contextWindow: number | undefined;
+
+  constructor(private readonly file: string) {}
+
+  line({ line, value }: JsonLine): void {
+    const fail = failAt(this.file, line);
     const createdAt = timestampMs(value.timestamp);
-    if (value.record_type !== undefined) continue; // legacy state marker
+    if (value.record_type !== undefined) return; // legacy state marker
     const type = value.type;
     if (typeof type === 'string' && CODEX_ENVELOPE_TYPES.has(type)) {
-      if (type === 'session_meta' || type === 'event_msg' || type === 'turn_context') continue;
-      if (!isObject(value.payload)) fail('payload', `expected an object, got ${describe(value.payload)}`);
-      const payload = value.payload as Json;
-      if (type === 'compacted') {
-        if (typeof payload.message !== 'string') fail('payload.message', `expected the summary text, got ${describe(payload.message)}`);
-        const summary = payload.message as string;
-        if (summary.trim() !== '') assembler.prompt(summary, line, `codex_${line}`, createdAt, 'summary');
-        continue;
+      if (type === 'session_meta') return;
+      if (!isObject(value.payload)) return fail('payload', `expected an object, got ${describe(value.payload)}`);
+      const payload = value.payload;
+      if (type === 'turn_context') {
+        if (typeof payload.model === 'string' && payload.model !== '') this.model = payload.model;
+      } else if (type === 'event_msg') {
+        this.event(payload, line);
+      } else if (type === 'compacted') {
+        this.compact(payload, line, createdAt);
+      } else {
+        this.entries.push({ kind: 'item', line, item: payload, prefix: 'payload', id: `codex_${line}`, createdAt });
       }
-      codexItem(payload, 'payload', line, createdAt, assembler, fail, noteUnknown, warnings, file);
     } else if (typeof type === 'string' && !('payload' in value)) {
-      codexItem(value, '', line, createdAt, assembler, fail, noteUnknown, warnings, file); // legacy bare item
+      this.entries.push({ kind: 'item', line, item: value, prefix: '', id: `codex_${line}`, createdAt }); // legacy bare item
     } else if (type === undefined && typeof value.id === 'string' && typeof value.timestamp === 'string') {
-      continue; // legacy session meta line
+      return; // legacy session meta line
     } else {
-      noteUnknown(`line type ${describe(type)}`, line);
+      this.noteSkipped(`line(s) of unknown line type ${describe(type)}`, line);
     }
   }
-  for (const [what, { count, line }] of unknown) {
-    warnings.push(`${file}:${line}: skipped ${count} line(s) of unknown ${what}`);
-  }
-  const messages = assembler.finish();
-  if (messages.length === 0) warnings.push(`${file}: no conversation messages found`);
-  return { format: 'codex-rollout-jsonl', messages, compactions: [], warnings };
-}
 
-function codexItem(
-  item: Json,
-  prefix: string,
-  line: number,
-  createdAt: number | undefined,
-  assembler: Assembler,
-  fail: Fail,
-  noteUnknown: (what: string, line: number) => void,
-  warnings: string[],
-  file: string,
-): void {
-  const at = (key: string): string => (prefix ? `${prefix}.${key}` : key);
-  const id = `codex_${line}`;
-  const type = item.type;
-  if (typeof type !== 'string') return fail(at('type'), `expected an item type, got ${describe(type)}`);
-  switch (type) {
-    case 'message': {
-      const role = item.role;
-      if (typeof role !== 'string') return fail(at('role'), `expected a role, got ${describe(role)}`);
-      if (!Array.isArray(item.content)) return fail(at('content'), `expected an array of content items, got ${describe(item.content)}`);
-      if (role === 'developer' || role === 'system') return;
-      if (role !== 'user' && role !== 'assistant') {
-        noteUnknown(`message role ${describe(role)}`, line);
-        return;
-      }
-      const blocks: ContentBlock[] = [];
-      item.content.forEach((c: unknown, i: number) => {
-        const field = at(`content[${i}]`);
-        if (!isObject(c)) return fail(field, `expected a content item object, got ${describe(c)}`);
-        if (c.type === 'input_text' || c.type === 'output_text') {
-          if (typeof c.text !== 'string') return fail(`${field}.text`, `expected a string, got ${describe(c.text)}`);
-          if (role === 'user' && isCodexInjection(c.text)) return;
-          if (c.text.trim() !== '') blocks.push({ type: 'text', text: c.text });
-        } else if (c.type === 'input_image') {
-          if (typeof c.image_url !== 'string') return fail(`${field}.image_url`, `expected a string, got ${describe(c.image_url)}`);
-          blocks.push(imageBlock(c.image_url));
-        } else {
-          noteUnknown(`content item type ${describe(c.type)}`, line);
-        }
-      });
-      if (blocks.length === 0) return;
-      if (role === 'assistant') assembler.assistant(blocks, line, id, createdAt);
-      else assembler.prompt(blocks.length === 1 && blocks[0].type === 'text' ? (blocks[0] as TextBlock).text : blocks, line, id, createdAt);
-      return;
-    }
-    case 'function_call': {
-      const callId = requireCodexString(item, 'call_id', at, fail);
-      const name = requireCodexString(item, 'name', at, fail);
-      const input = codexArguments(item.arguments, at('arguments'), fail, (why) =>
-        warnings.push(`${file}:${line}: arguments of tool call ${callId} (${name}) ${why}; kept as {"raw": …}`),
+  finish(): ImportResult {
+    const messages = [...this.head, ...this.assemble(this.entries)];
+    for (const [what, { count, line }] of this.skipped) this.warnings.push(`${this.file}:${line}: skipped ${count} ${what}`);
+    if (messages.length === 0 && this.compactions.length === 0) this.warnings.push(`${this.file}: no conversation messages found`);
+    const result: ImportResult = { format: 'codex-rollout-jsonl', messages, compactions: this.compactions, warnings: this.warnings };
+    if (this.contextWindow !== undefined) result.contextWindow = this.contextWindow;
+    if (this.model !== undefined) result.model = this.model;
+    return result;
+  }
+
+  /** Events are the UI's mirror of the items; three of them change the context. */
+  private event(payload: Json, line: number): void {
+    if (payload.type === 'token_count') {
+      const { call, contextWindow } = this.usageReader.read(payload, this.model, (what) =>
+        this.warnings.push(`${this.file}:${line}: token_count ${what}`),
       );
-      assembler.assistant([toolUse(callId, name, input)], line, id, createdAt);
-      return;
+      if (contextWindow !== undefined) this.contextWindow = contextWindow;
+      if (!call) return;
+      this.entries.push({ kind: 'usage', line, usage: call.usage });
+      this.lastCallTokens = call.totalTokens;
+    } else if (payload.type === 'thread_rolled_back') {
+      const turns = payload.num_turns;
+      if (typeof turns !== 'number' || !Number.isInteger(turns) || turns < 0) {
+        failAt(this.file, line)('payload.num_turns', `expected a non-negative integer, got ${describe(turns)}`);
+      }
+      this.rollBack(turns as number, line);
     }
-    case 'custom_tool_call': {
-      const callId = requireCodexString(item, 'call_id', at, fail);
-      const name = requireCodexString(item, 'name', at, fail);
-      if (typeof item.input !== 'string') return fail(at('input'), `expected a string, got ${describe(item.input)}`);
-      assembler.assistant([toolUse(callId, name, { input: item.input })], line, id, createdAt);
-      return;
-    }
-    case 'local_shell_call': {
-      const callId = typeof item.call_id === 'string' && item.call_id !== '' ? item.call_id : item.id;
-      if (typeof callId !== 'string' || callId === '')
-        return fail(at('call_id'), `expected a non-empty string, got ${describe(item.call_id)}`);
-      const action = isObject(item.action) ? item.action : {};
-      assembler.assistant([toolUse(callId, 'local_shell', action)], line, id, createdAt);
-      return;
-    }
-    case 'function_call_output':
-    case 'custom_tool_call_output': {
-      const callId = requireCodexString(item, 'call_id', at, fail);
-      assembler.results([codexResult(callId, item.output, at('output'), fail)], [], line, id, createdAt);
-      return;
-    }
-    default:
-      if (!CODEX_SILENT_ITEMS.has(type)) noteUnknown(`response item type ${describe(type)}`, line);
   }
-}
 
-function isCodexInjection(text: string): boolean {
-  const start = text.trimStart();
-  return CODEX_INJECTION_PREFIXES.some((p) => start.startsWith(p));
-}
-
-function requireCodexString(item: Json, key: string, at: (key: string) => string, fail: Fail): string {
-  const value = item[key];
-  if (typeof value !== 'string' || value === '') {
-    const missing = `missing: a ${String(item.type)} item needs its ${key}`;
-    return fail(at(key), value === undefined ? missing : `expected a non-empty string, got ${describe(value)}`);
+  /**
+   * Drops the last `turns` user turns, as Codex does: the context is cut at the `turns`-th genuine user
+   * prompt from the end (all of them: cut at the first); what precedes the first prompt stays.
+   */
+  private rollBack(turns: number, line: number): void {
+    if (turns === 0) return;
+    const starts = this.entries.flatMap((e, i) => (isPromptEntry(e) ? [i] : []));
+    const headStarts = this.head.flatMap((m, i) => (isTurnStart(m) ? [i] : []));
+    const available = starts.length + headStarts.length;
+    const where = `${this.file}:${line}: thread rolled back ${turns} turn(s)`;
+    if (available === 0) {
+      this.warnings.push(`${where}, but the context holds no user turn; nothing removed`);
+      return;
+    }
+    if (turns > available) this.warnings.push(`${where}, but the context held only ${available}: all of them removed`);
+    // The cut falls in this window's items, or (more turns than they hold) in the compacted head.
+    const inHead = turns > starts.length && headStarts.length > 0;
+    const cut = inHead ? 0 : turns > starts.length ? starts[0] : starts[starts.length - turns];
+    const removed = this.entries.slice(cut).filter((e) => e.kind !== 'usage');
+    this.entries = this.entries.slice(0, cut);
+    let fromHead = 0;
+    if (inHead) {
+      const headCut = headStarts[Math.max(0, headStarts.length - (turns - starts.length))];
+      fromHead = this.head.length - headCut;
+      this.head = this.head.slice(0, headCut);
+    }
+    const span = removed.length > 0 ? ` (lines ${removed[0].line}-${removed[removed.length - 1].line})` : '';
+    const head = fromHead > 0 ? ` and ${fromHead} message(s) of the compacted context` : '';
+    this.warnings.push(`${where}: ${removed.length} item(s)${span}${head} left the context`);
   }
-  return value;
-}
 
-function toolUse(id: string, name: string, input: unknown): ToolUseBlock {
-  return { type: 'tool_use', id, name, input };
-}
-
-/** Codex sends arguments as a JSON string; the Messages API wants an object. */
-function codexArguments(value: unknown, field: string, fail: Fail, warn: (why: string) => void): Json {
-  if (isObject(value)) return value;
-  if (typeof value !== 'string') return fail(field, `expected a JSON string, got ${describe(value)}`);
-  if (value.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    warn('are not valid JSON');
-    return { raw: value };
+  private compact(payload: Json, line: number, createdAt: number | undefined): void {
+    const before = [...this.head, ...this.assemble(this.entries)];
+    let replacement: Message[];
+    if (Array.isArray(payload.replacement_history)) {
+      replacement = this.replacementHistory(payload.replacement_history, payload.message, line, createdAt);
+    } else if (typeof payload.message === 'string') {
+      replacement = this.legacyReplacement(before, payload.message, line, createdAt);
+    } else {
+      return failAt(this.file, line)(
+        'payload.replacement_history',
+        `expected an array of items, got ${describe(payload.replacement_history)}`,
+      );
+    }
+    const trigger = payload.trigger === 'manual' ? 'manual' : 'auto';
+    const compaction: RecordedCompaction = {
+      source: 'codex-rollout-jsonl',
+      trigger,
+      preTokens: this.lastCallTokens,
+      line,
+      before,
+      summary: replacement,
+    };
+    if (createdAt !== undefined) compaction.at = createdAt;
+    this.compactions.push(compaction);
+    this.head = replacement;
+    this.entries = [];
+    this.lastCallTokens = null;
   }
-  if (isObject(parsed)) return parsed;
-  warn('are not a JSON object');
-  return { raw: value };
-}
 
-/**
- * A function_call_output's `output`: a string (the usual form), an array of input_text/input_image items
- * (tools returning structured content), or, in older rollouts, `{content, success}`.
- */
-function codexResult(callId: string, output: unknown, field: string, fail: Fail): ToolResultBlock {
-  const result: ToolResultBlock = { type: 'tool_result', tool_use_id: callId };
-  if (typeof output === 'string') {
-    if (output !== '') result.content = output;
-  } else if (Array.isArray(output)) {
-    const blocks: Array<TextBlock | ContentBlock> = [];
-    output.forEach((c: unknown, i: number) => {
-      if (!isObject(c)) return fail(`${field}[${i}]`, `expected a content item object, got ${describe(c)}`);
-      if ((c.type === 'input_text' || c.type === 'output_text') && typeof c.text === 'string') blocks.push({ type: 'text', text: c.text });
-      else if (c.type === 'input_image' && typeof c.image_url === 'string') blocks.push(imageBlock(c.image_url));
-      else return fail(`${field}[${i}]`, `expected an input_text or input_image item, got type ${describe(c.type)}`);
+  /**
+   * The items that replaced the context. An encrypted summary item (`compaction`, `compaction_summary`)
+   * becomes a placeholder summary in its place; a summary message (Codex's summary prefix) is the summary.
+   */
+  private replacementHistory(history: unknown[], message: unknown, line: number, createdAt: number | undefined): Message[] {
+    const entries: Entry[] = history.map((item, i): Entry => {
+      const prefix = `payload.replacement_history[${i}]`;
+      if (!isObject(item)) return failAt(this.file, line)(prefix, `expected an item object, got ${describe(item)}`);
+      const id = `codex_${line}_h${i}`;
+      if (item.type === 'compaction' || item.type === 'compaction_summary') {
+        const redacted = typeof item.encrypted_content === 'string' && /^REDACTED\b/.test(item.encrypted_content);
+        this.warnings.push(
+          `${this.file}:${line}: ${prefix}: the compaction summary is ${redacted ? 'redacted in the recording' : 'encrypted'}; kept as a placeholder`,
+        );
+        return { kind: 'summary', line, text: redacted ? REDACTED_SUMMARY_TEXT : ENCRYPTED_SUMMARY_TEXT, id, createdAt };
+      }
+      return { kind: 'item', line, item, prefix, id, createdAt };
     });
-    if (blocks.length > 0) result.content = blocks as ToolResultBlock['content'];
-  } else if (isObject(output) && typeof output.content === 'string') {
-    if (output.content !== '') result.content = output.content;
-    if (output.success === false) result.is_error = true;
-  } else {
-    return fail(field, `expected a string or an array of content items, got ${describe(output)}`);
+    const messages = this.assemble(entries);
+    if (messages.some((m) => m.synthetic === 'summary')) return messages;
+    if (typeof message === 'string' && message.trim() !== '') {
+      const summary: Message = { id: `codex_${line}`, role: 'user', content: message, synthetic: 'summary' };
+      if (createdAt !== undefined) summary.createdAt = createdAt;
+      return [...messages, summary];
+    }
+    this.warnings.push(
+      `${this.file}:${line}: replacement_history holds no summary item (${messages.length} message(s): earlier prompts and instructions); ` +
+        'imported as recorded',
+    );
+    return messages;
   }
-  return result;
+
+  /** Older rollouts: `compacted` with only `message`; Codex rebuilt the context as the user prompts plus the summary. */
+  private legacyReplacement(before: Message[], summary: string, line: number, createdAt: number | undefined): Message[] {
+    const prompts = before.filter(isTurnStart).map((m, i): Message => ({ ...m, id: `codex_${line}_u${i}` }));
+    if (summary.trim() === '') {
+      this.warnings.push(`${this.file}:${line}: compacted line with an empty summary and no replacement_history`);
+      return prompts;
+    }
+    const message: Message = { id: `codex_${line}`, role: 'user', content: summary, synthetic: 'summary' };
+    if (createdAt !== undefined) message.createdAt = createdAt;
+    return [...prompts, message];
+  }
+
+  /** Entries -> messages (API-valid: tool pairs intact), with artefact kinds and recorded usage set. */
+  private assemble(entries: readonly Entry[]): Message[] {
+    const assembler = new Assembler(this.file, this.warnings);
+    const artefacts = new Map<string, ArtefactKind>();
+    const feed: CodexFeed = {
+      file: this.file,
+      assembler,
+      warnings: this.warnings,
+      artefacts,
+      noteSkipped: (w, l) => this.noteSkipped(w, l),
+    };
+    const usageOf = new Map<string, { usage: RecordedUsage; line: number }>();
+    let output: string | undefined;
+    for (const entry of entries) {
+      if (entry.kind === 'item') {
+        output =
+          feedCodexItem(feed, entry.item, entry.prefix, entry.line, entry.id, failAt(this.file, entry.line), entry.createdAt) ?? output;
+      } else if (entry.kind === 'summary') {
+        assembler.prompt(entry.text, entry.line, entry.id, entry.createdAt, 'summary');
+      } else if (output === undefined) {
+        this.noteSkipped('recorded model call(s) with no imported output (reasoning only): usage not attached', entry.line);
+      } else {
+        const earlier = usageOf.get(output);
+        if (earlier)
+          this.warnings.push(
+            `${this.file}:${entry.line}: two recorded calls produced one message (${output}); the usage of line ${earlier.line} is replaced`,
+          );
+        usageOf.set(output, { usage: entry.usage, line: entry.line });
+        output = undefined;
+      }
+    }
+    const messages = assembler.finish();
+    for (const m of messages) {
+      const artefact = artefacts.get(m.id);
+      if (artefact) m.artefact = artefact;
+      const usage = usageOf.get(m.id);
+      if (usage) {
+        m.usage = usage.usage;
+        usageOf.delete(m.id);
+      }
+    }
+    for (const [id, { line }] of usageOf)
+      this.warnings.push(`${this.file}:${line}: the message of this recorded call (${id}) was dropped; usage not attached`);
+    return messages;
+  }
+
+  private noteSkipped(what: string, line: number): void {
+    const seen = this.skipped.get(what);
+    if (seen) seen.count++;
+    else this.skipped.set(what, { count: 1, line });
+  }
 }
 
-function imageBlock(url: string): ContentBlock {
-  const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-  if (data) return { type: 'image', source: { type: 'base64', media_type: data[1], data: data[2] } };
-  return { type: 'image', source: { type: 'url', url } };
+/** A user message item carrying a genuine prompt (a user-turn boundary, as Codex counts them). */
+function isPromptEntry(entry: Entry): boolean {
+  if (entry.kind !== 'item' || entry.item.type !== 'message' || entry.item.role !== 'user' || !Array.isArray(entry.item.content))
+    return false;
+  return entry.item.content.some(
+    (c: unknown) =>
+      isObject(c) &&
+      (c.type === 'input_image' || (typeof c.text === 'string' && c.text.trim() !== '' && classifyCodexUserText(c.text) === 'prompt')),
+  );
 }
