@@ -17,12 +17,16 @@
 //    results written before their call, and what is skipped (always with a warning): see claudeCode.ts.
 //    Message id = `uuid`.
 //  - codex-rollout-jsonl (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the older un-enveloped
-//    rollout lines): response_item messages, function/custom/local-shell calls and their outputs, mapped to
-//    text, tool_use and tool_result blocks (tool_use id = call_id). Reasoning items are dropped: their
-//    summaries carry no signature, and an unsigned thinking block would be rejected by the API. Developer
-//    and system messages and the harness's context injections (<environment_context>, <user_instructions>,
-//    AGENTS.md instructions) are skipped, as are event_msg, turn_context and session_meta lines. A
-//    `compacted` line becomes a synthetic 'summary' user message. Message id = `codex_<line>`.
+//    rollout lines), replayed as Codex rebuilds a thread: response_item messages, function/custom/local-shell
+//    and tool_search calls and their outputs, mapped to text, tool_use and tool_result blocks (tool_use id =
+//    call_id); web_search_call as the model's text (results are never recorded). Reasoning items are
+//    dropped with one warning: an unsigned thinking block would be rejected by the API. Developer messages
+//    and the harness's context injections (<environment_context>, AGENTS.md, <turn_aborted>, …) are
+//    user-role artefacts (mapping in codexContext.ts). A `compacted` line is a recorded compaction: the
+//    context before it is archived and its replacement_history (encrypted or redacted summaries as
+//    placeholders) heads the current context; `thread_rolled_back` drops turns; `token_count` events are
+//    the recorded usage of their call, and give the context window. Message id = `codex_<line>` (items of a
+//    replacement history: `codex_<line>_h<i>`).
 // For the last two, a tool call with no result or a result with no call is dropped with a warning naming
 // its line, so the output satisfies requestViolations(toApiMessages(messages)) for any well-formed session.
 //
