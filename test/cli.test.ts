@@ -64,7 +64,8 @@ test('plan prints a readable table with the split point and the tail start', asy
 });
 
 test('plan with LLM strategies reports the summarizer input size', async () => {
-  const r = await cli('plan', `${S}/codex-rollout.jsonl`, '--strategy', 'preserve-user-messages', '--json');
+  // (examples/session.jsonl: on the 11-message Codex fixture a summary would not save tokens, so the plan is a no-op.)
+  const r = await cli('plan', 'examples/session.jsonl', '--strategy', 'preserve-user-messages', '--json');
   const plan = JSON.parse(r.stdout);
   assert.equal(plan.needsSummary, true);
   assert.ok(plan.summarizerInputTokens > 0);
@@ -82,10 +83,11 @@ test('--window changes the per-turn budget of recent-turns', async () => {
 test("import converts another agent's session to Splitpoint JSONL", async () => {
   const r = await cli('import', `${S}/codex-rollout.jsonl`);
   assert.equal(r.code, 0);
-  const lines = r.stdout
+  const [header, ...lines] = r.stdout
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
+  assert.deepEqual([header.type, header.version, header.importedFrom], ['splitpoint.header', 2, 'codex-rollout-jsonl']);
   assert.ok(lines.length > 3);
   assert.ok(lines.every((m) => typeof m.id === 'string' && (m.role === 'user' || m.role === 'assistant')));
 });

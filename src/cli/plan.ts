@@ -1,0 +1,154 @@
+// `splitpoint plan FILE --strategy NAME [--param k=v …] [--window N] [--max-output N] [--tokenizer T] [--at N] [--json]`:
+// what a strategy would keep, archive and truncate, and the request it would send. Plans on the current
+// context, or with --at N on the context as it stood before recorded compaction N.
+import {
+  createTokenizer,
+  DEFAULT_PLAN_CONTEXT,
+  DEFAULT_TOKENIZER,
+  isTokenizerName,
+  kindOf,
+  MemoizedMessageCounter,
+  planRequest,
+  resolveStrategy,
+  textOf,
+  TOKENIZER_NAMES,
+  type CompactionPlan,
+  type ImportResult,
+  type Message,
+  type PlanContext,
+} from '../core';
+import { EXIT_OK, loadSession, one, positiveInt, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+
+const PLAN_FLAGS = ['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--json'];
+
+/** The messages to plan on: the current context, or the context before recorded compaction `at` (1-based). */
+export function contextAt(file: string, session: ImportResult, at: number | undefined): Message[] {
+  if (at === undefined) return session.messages;
+  const count = session.compactions.length;
+  if (at > count) {
+    const range = count === 0 ? '' : ` (--at takes 1..${count})`;
+    throw new UsageError(`--at ${at}: ${file} has ${count} recorded compaction${count === 1 ? '' : 's'}${range}`);
+  }
+  return session.compactions[at - 1].before;
+}
+
+export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number {
+  rejectFlags(args, 'plan', PLAN_FLAGS);
+  if (rest.length !== 1) throw new UsageError('plan needs exactly one FILE');
+  const file = rest[0];
+  const strategyName = one(args, '--strategy');
+  if (!strategyName) throw new UsageError('plan needs --strategy NAME (see "splitpoint strategies")');
+  const overrides: Record<string, string> = {};
+  for (const kv of args.flags.get('--param') ?? []) {
+    const eq = kv.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--param expects k=v, got "${kv}"`);
+    overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
+  }
+  const strategy = resolveStrategy(strategyName, overrides);
+  const tokenizerName = one(args, '--tokenizer') ?? DEFAULT_TOKENIZER;
+  if (!isTokenizerName(tokenizerName)) {
+    throw new UsageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(', ')}, got "${tokenizerName}"`);
+  }
+  const at = positiveInt('--at', one(args, '--at'));
+  const window = positiveInt('--window', one(args, '--window'));
+  const maxOutput = positiveInt('--max-output', one(args, '--max-output'), DEFAULT_PLAN_CONTEXT.maxOutputTokens);
+  const session = loadSession(file, io, false);
+  const input = contextAt(file, session, at);
+  for (const w of session.warnings) io.stderr(`splitpoint: warning: ${w}\n`);
+  const ctx: PlanContext = {
+    ...DEFAULT_PLAN_CONTEXT,
+    contextWindow: window ?? session.contextWindow ?? DEFAULT_PLAN_CONTEXT.contextWindow,
+    maxOutputTokens: maxOutput,
+    tokens: new MemoizedMessageCounter(createTokenizer(tokenizerName)),
+  };
+  const plan = strategy.plan(input, ctx);
+  if (args.flags.has('--json')) {
+    io.stdout(JSON.stringify({ ...planToJson(file, session.format, tokenizerName, ctx, plan), at: at ?? null }, null, 2) + '\n');
+  } else {
+    io.stdout(planToTable({ file, format: session.format, at, input, plan, ctx }));
+  }
+  return EXIT_OK;
+}
+
+export function planToJson(file: string, format: string, tokenizer: string, ctx: PlanContext, plan: CompactionPlan) {
+  return {
+    file,
+    format,
+    tokenizer,
+    contextWindow: ctx.contextWindow,
+    strategy: plan.strategy,
+    params: plan.params,
+    noop: plan.noop,
+    notes: plan.notes,
+    splitIndex: plan.splitIndex,
+    tailStartId: plan.tailStartId,
+    tokensBefore: plan.tokensBefore,
+    tokensAfter: plan.tokensAfter,
+    fitsWindow: plan.fitsWindow,
+    needsSummary: plan.needsSummary,
+    summaryTokensEstimate: plan.summaryTokensEstimate,
+    summarizerInputTokens: plan.summarizerInput?.tokens ?? 0,
+    kept: plan.kept.map((e) => e.id),
+    archived: plan.archived.map((e) => e.id),
+    truncated: plan.truncated.map((e) => e.id),
+    entries: { kept: plan.kept, archived: plan.archived, truncated: plan.truncated },
+    /** The plan's message list (Splitpoint's model: ids, adjacent same-role messages possible). */
+    messages: plan.output,
+    /** Exactly what would be sent: roles alternate, merged as the agent sends them. */
+    request: { messages: planRequest(plan) },
+  };
+}
+
+interface TableInput {
+  file: string;
+  format: string;
+  at: number | undefined;
+  input: readonly Message[];
+  plan: CompactionPlan;
+  ctx: PlanContext;
+}
+
+export function planToTable({ file, format, at, input, plan, ctx }: TableInput): string {
+  const pct = (n: number) => `${((100 * n) / ctx.contextWindow).toFixed(1)}%`;
+  const lines: string[] = [];
+  const where = at === undefined ? '' : `, the context before recorded compaction ${at}`;
+  lines.push(`file       ${file} (${format}, ${input.length} messages${where})`);
+  lines.push(
+    `strategy   ${plan.strategy} ${Object.entries(plan.params)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+  lines.push(
+    `tokens     ${plan.tokensBefore} -> ${plan.tokensAfter}` +
+      `${plan.needsSummary ? ` (incl. ~${plan.summaryTokensEstimate} for the summary)` : ''}` +
+      `  [window ${ctx.contextWindow}: ${pct(plan.tokensBefore)} -> ${pct(plan.tokensAfter)}]` +
+      `${plan.fitsWindow ? '' : '  DOES NOT FIT the window'}`,
+  );
+  lines.push(
+    `result     ${plan.noop ? 'no change' : `keep ${plan.kept.length}, archive ${plan.archived.length}, truncate ${plan.truncated.length}`}` +
+      `${plan.tailStartId ? `; tail starts at ${plan.tailStartId}` : ''}`,
+  );
+  if (plan.summarizerInput)
+    lines.push(
+      `summarizer input ${plan.summarizerInput.tokens} tokens (${plan.summarizerInput.toSummarize.length} messages, ` +
+        `${plan.summarizerInput.priorSummaries.length} prior summaries, ${plan.summarizerInput.overlap.length} overlap)`,
+    );
+  for (const n of plan.notes) lines.push(`note       ${n}`);
+  lines.push('');
+  const status = new Map<string, string>();
+  for (const e of plan.archived) status.set(e.id, 'archived');
+  for (const e of plan.kept) status.set(e.id, 'kept');
+  for (const e of plan.truncated) status.set(e.id, `truncated ${e.originalTokens}->${e.tokens}`);
+  lines.push(`${'#'.padStart(5)}  ${'id'.padEnd(24)} ${'kind'.padEnd(15)} ${'tokens'.padStart(7)}  ${'status'.padEnd(22)} preview`);
+  input.forEach((m, i) => {
+    if (!plan.noop && i === plan.splitIndex) lines.push(`${''.padStart(5)}  ${'──── split point ────'}`);
+    const tail = m.id === plan.tailStartId ? ' <- tail start' : '';
+    const preview = textOf(m).replace(/\s+/g, ' ').slice(0, 48);
+    lines.push(
+      `${String(i).padStart(5)}  ${m.id.slice(0, 24).padEnd(24)} ${kindOf(m).padEnd(15)} ` +
+        `${String(ctx.tokens.countMessage(m)).padStart(7)}  ${(status.get(m.id) ?? '?').padEnd(22)} ${preview}${tail}`,
+    );
+  });
+  if (!plan.noop && plan.splitIndex >= input.length) lines.push(`${''.padStart(5)}  ${'──── split point ────'}`);
+  return lines.join('\n') + '\n';
+}
