@@ -72,7 +72,9 @@ export function importClaudeCode(lines: readonly JsonLine[], file: string): Impo
       if (onChain(l) && onBranch(l)) reader.boundary(l);
     } else if (typeof type !== 'string' || !NOT_CONTEXT.has(type)) {
       const key = typeof type === 'string' ? type : String(type);
-      unknownTypes.set(key, [...(unknownTypes.get(key) ?? []), l.line]);
+      const at = unknownTypes.get(key);
+      if (at) at.push(l.line);
+      else unknownTypes.set(key, [l.line]);
     }
   }
   const { messages, compactions, model } = reader.finish();

@@ -61,7 +61,9 @@ export class SkippedAttachments {
   private readonly byType = new Map<string, number[]>();
 
   add(type: string, line: number): void {
-    this.byType.set(type, [...(this.byType.get(type) ?? []), line]);
+    const lines = this.byType.get(type);
+    if (lines) lines.push(line);
+    else this.byType.set(type, [line]);
   }
 
   warnings(file: string): string[] {

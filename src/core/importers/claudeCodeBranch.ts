@@ -113,7 +113,9 @@ export function relinkResults(entries: readonly JsonLine[], file: string, warnin
     }
     if (anchor < 0) return;
     moved.add(i);
-    deferred.set(anchor, [...(deferred.get(anchor) ?? []), i]);
+    const waiting = deferred.get(anchor);
+    if (waiting) waiting.push(i);
+    else deferred.set(anchor, [i]);
     warnings.push(`${file}:${l.line}: tool result written before the line it answers (line ${entries[anchor].line}); read after it`);
   });
   if (moved.size === 0) return [...entries];
