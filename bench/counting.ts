@@ -77,7 +77,8 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     }
   }
   log(
-    `rank load: js-tiktoken ${fmtMs(median(rankRuns['js-tiktoken'].map((r) => r.loadMs)))}, gpt-tokenizer ${fmtMs(median(rankRuns['gpt-tokenizer'].map((r) => r.loadMs)))}`,
+    `rank load: js-tiktoken ${fmtMs(median(rankRuns['js-tiktoken'].map((r) => r.loadMs)))}, ` +
+      `gpt-tokenizer ${fmtMs(median(rankRuns['gpt-tokenizer'].map((r) => r.loadMs)))}`,
   );
 
   // --- Cold counts, fresh process per (size, method, run); methods interleaved across runs.
@@ -213,13 +214,17 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       row('chars/4 of JSON.stringify(messages) (seeds)', (s) => coldMed(s, 'chars4-json'), basePass),
     ],
     notes: [
-      `Median of ${coldReps} fresh processes per cell (esbuild bundle of bench/children/child.ts, like the extension's); ratio = baseline time / time (×4 means four times faster).`,
+      `Median of ${coldReps} fresh processes per cell (esbuild bundle of bench/children/child.ts, like the extension's); ` +
+        `ratio = baseline time / time (×4 means four times faster).`,
       'Counts: ' +
         sizes
           .map((s) => {
             const ref = coldTokens(s, 'tiktoken-pass');
             const same = (['gpt-memo', 'tiktoken-memo', 'gpt-background'] as ColdMethod[]).every((m) => coldTokens(s, m) === ref);
-            return `${s} msgs: js-tiktoken ${fmtInt(ref ?? NaN)}, gpt-tokenizer ${fmtInt(coldTokens(s, 'gpt-memo') ?? NaN)} (${same ? 'identical in every method' : 'DIFFERENT'})`;
+            return (
+              `${s} msgs: js-tiktoken ${fmtInt(ref ?? NaN)}, gpt-tokenizer ${fmtInt(coldTokens(s, 'gpt-memo') ?? NaN)} ` +
+              `(${same ? 'identical in every method' : 'DIFFERENT'})`
+            );
           })
           .join('; ') +
         '.',
@@ -281,7 +286,9 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
     ],
     notes: [
       'ratio = step / baseline (smaller is better).',
-      `Background count slices: ${sizes.map((s) => `${s} msgs ${fmtInt(coldMed(s, 'gpt-background', 'slices'))}`).join(', ')}. Warm re-run in the bench process at ${largest} messages: longest slice ${fmtMs(bg.longestSliceMs)}, ${bg.slices} slices, busy ${fmtMs(bg.busyMs)} over ${fmtMs(bg.elapsedMs)} wall.`,
+      `Background count slices: ${sizes.map((s) => `${s} msgs ${fmtInt(coldMed(s, 'gpt-background', 'slices'))}`).join(', ')}. ` +
+        `Warm re-run in the bench process at ${largest} messages: longest slice ${fmtMs(bg.longestSliceMs)}, ${bg.slices} slices, ` +
+        `busy ${fmtMs(bg.busyMs)} over ${fmtMs(bg.elapsedMs)} wall.`,
     ],
   };
   const baseTurn = (s: BenchSize) => median(perTurn[s].tiktokenRecount);
@@ -295,7 +302,8 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       row('chars/4 of JSON.stringify(messages) (seeds)', (s) => median(perTurn[s].json4), baseTurn),
     ],
     notes: [
-      'Warm process; medians of 31 (memoized), 3-5 (recounts) and 7 (chars/4) runs; ratio = baseline / time. The memoized cost is one new message encoded plus a memo lookup per message; the pipeline keeps a running total instead (item 2).',
+      'Warm process; medians of 31 (memoized), 3-5 (recounts) and 7 (chars/4) runs; ratio = baseline / time. ' +
+        'The memoized cost is one new message encoded plus a memo lookup per message; the pipeline keeps a running total instead (item 2).',
     ],
   };
   const encTable: Table = {
@@ -338,7 +346,11 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       ],
     ],
     notes: [
-      `ratio = load / baseline load (smaller is better). ${existsSync(join(REPO, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js')) ? 'Loaded from dist/tokenizer/*.js, the files the extension requires on first use (esbuild.mjs).' : 'Loaded from the encoders bundled into the child script (dist/tokenizer/ was not built).'} "first countText": the first call after the load, which compiles the encoder's hot paths.`,
+      `ratio = load / baseline load (smaller is better). ` +
+        (existsSync(join(REPO, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js'))
+          ? 'Loaded from dist/tokenizer/*.js, the files the extension requires on first use (esbuild.mjs).'
+          : 'Loaded from the encoders bundled into the child script (dist/tokenizer/ was not built).') +
+        ` "first countText": the first call after the load, which compiles the encoder's hot paths.`,
     ],
   };
   const accTable: Table = {
@@ -357,7 +369,9 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
       ['  … mean |error| per message', ...sizes.flatMap((s) => ['', `${(accuracy[s].meanAbsMessageError * 100).toFixed(1)}%`])],
     ],
     notes: [
-      'The sign depends on the content: JSON escapes (\\n, \\", \\t), keys and random tool ids inflate the JSON length, while dense code and non-Latin text have fewer characters per token. DESIGN.md measured chars/4 of JSON 11% low on 5.3 MB of real sessions; on these sessions (real source files from node_modules) it is high.',
+      'The sign depends on the content: JSON escapes (\\n, \\", \\t), keys and random tool ids inflate the JSON length, ' +
+        'while dense code and non-Latin text have fewer characters per token. ' +
+        'DESIGN.md measured chars/4 of JSON 11% low on 5.3 MB of real sessions; on these sessions (real source files from node_modules) it is high.',
     ],
   };
 
@@ -372,17 +386,23 @@ export async function benchCounting(ctx: BenchContext): Promise<SectionResult> {
   targets.push({
     target: 'cold counting >= 4x faster than one js-tiktoken pass, identical counts',
     status: speedup >= 4 && identical ? 'met' : 'missed',
-    detail: `${fmtRatio(speedup)} at ${sizeLabel(ctx, largest)} (memoized gpt-tokenizer vs one js-tiktoken pass, fresh processes, ranks excluded; background count ${fmtRatio(basePass(largest) / coldMed(largest, 'gpt-background'))} wall); smaller sessions: ${sizes
-      .slice(0, -1)
-      .map((s) => `${fmtRatio(basePass(s) / coldMed(s, 'gpt-memo'))} at ${s} msgs`)
-      .join(', ')} (there a cold process's JIT warm-up weighs more); counts ${identical ? 'identical' : 'DIFFER'}`,
+    detail:
+      `${fmtRatio(speedup)} at ${sizeLabel(ctx, largest)} (memoized gpt-tokenizer vs one js-tiktoken pass, fresh processes, ranks excluded; ` +
+      `background count ${fmtRatio(basePass(largest) / coldMed(largest, 'gpt-background'))} wall); ` +
+      `smaller sessions: ${sizes
+        .slice(0, -1)
+        .map((s) => `${fmtRatio(basePass(s) / coldMed(s, 'gpt-memo'))} at ${s} msgs`)
+        .join(', ')} (there a cold process's JIT warm-up weighs more); counts ${identical ? 'identical' : 'DIFFER'}`,
   });
   const longest = Math.max(...sizes.map((s) => coldMed(s, 'gpt-background', 'longestSliceMs')));
   const load = rl('gpt-tokenizer', 'loadMs');
   targets.push({
     target: 'cold counting never blocks the thread > 50 ms at a time',
     status: longest <= 50 && load <= 50 ? 'met' : 'missed',
-    detail: `background counting slices: longest ${fmtMs(longest)} (${longest <= 50 ? 'within' : 'OVER'} 50 ms); the gpt-tokenizer rank load is one synchronous step of ${fmtMs(load)}${load > 50 ? ' (OVER 50 ms: not sliceable in-thread)' : ''}; the plain memoized countMessages blocks ${fmtMs(coldMed(largest, 'gpt-memo'))} at ${largest} msgs`,
+    detail:
+      `background counting slices: longest ${fmtMs(longest)} (${longest <= 50 ? 'within' : 'OVER'} 50 ms); ` +
+      `the gpt-tokenizer rank load is one synchronous step of ${fmtMs(load)}${load > 50 ? ' (OVER 50 ms: not sliceable in-thread)' : ''}; ` +
+      `the plain memoized countMessages blocks ${fmtMs(coldMed(largest, 'gpt-memo'))} at ${largest} msgs`,
   });
 
   return {

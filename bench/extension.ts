@@ -45,7 +45,7 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
   // --- A production build (and the .vsix) in a scratch copy.
   const pkgDir = join(ctx.tmp, 'package');
   let production: { ok: true } | { ok: false; reason: string } = { ok: false, reason: 'not attempted' };
-  let vsix: { ok: true; path: string; ms: number } | { ok: false; reason: string } = { ok: false, reason: 'not attempted' };
+  let vsix: { ok: true; path: string; ms: number } | { ok: false; reason: string };
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   try {
     prepareScratchCopy(pkgDir);
@@ -134,7 +134,11 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
         ...bundles.flatMap(([label]) => rowsFor(label)),
       ],
       notes: [
-        `Median of ${reps} runs each. The stub answers settings with package.json's contributed defaults; the workspace and storage folders are empty scratch folders. "2 s later": the extension defers work off the activation path (the tokenizer's rank load in a setTimeout); a chain of 1 ms timers started right after activate() records the longest gap between its ticks, i.e. how long that deferred work blocks the host thread when it runs.`,
+        `Median of ${reps} runs each. The stub answers settings with package.json's contributed defaults; ` +
+          `the workspace and storage folders are empty scratch folders. ` +
+          `"2 s later": the extension defers work off the activation path (the tokenizer's rank load in a setTimeout); ` +
+          `a chain of 1 ms timers started right after activate() records the longest gap between its ticks, ` +
+          `i.e. how long that deferred work blocks the host thread when it runs.`,
         ...(errors.length ? [`activate() errors: ${errors.join('; ')}`] : []),
       ],
     });
@@ -143,7 +147,10 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
       targets.push({
         target: 'activation time (reported; ranks must stay off the activation path)',
         status: 'reported',
-        detail: `${label}: require + activate ${fmtMs(med(label, (r) => r.totalMs))} (minimal extension ${fmtMs(base)}); heap after activate ${fmtBytes(med(label, (r) => r.heapActivateBytes))}, 2 s later ${fmtBytes(med(label, (r) => r.heapAfter2sBytes))}; the deferred work then blocks the thread for ${fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs))}`,
+        detail:
+          `${label}: require + activate ${fmtMs(med(label, (r) => r.totalMs))} (minimal extension ${fmtMs(base)}); ` +
+          `heap after activate ${fmtBytes(med(label, (r) => r.heapActivateBytes))}, 2 s later ${fmtBytes(med(label, (r) => r.heapAfter2sBytes))}; ` +
+          `the deferred work then blocks the thread for ${fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs))}`,
       });
     } else {
       targets.push({
@@ -184,7 +191,8 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
     columns: ['file', 'development (npm run build)', 'production (--production)', 'ratio', 'gzip of the shipped build'],
     rows: sizeRows.length > 1 ? sizeRows : [['bundles', 'not available: dist/ is empty (nothing built)', '', '', ''], ...sizeRows],
     notes: [
-      'Source maps are not listed (.vscodeignore keeps them out of the .vsix). The production build and the .vsix are made in a scratch copy of the project, so dist/ in the working tree stays as `npm run build` left it.',
+      'Source maps are not listed (.vscodeignore keeps them out of the .vsix). ' +
+        'The production build and the .vsix are made in a scratch copy of the project, so dist/ in the working tree stays as `npm run build` left it.',
       ...(vsix.ok ? [`vsce package took ${fmtMs(vsix.ms)}; .vsix entries: ${vsixEntries(vsix.path).join(', ')}.`] : []),
     ],
   });
@@ -203,7 +211,8 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
     target: 'bundle and .vsix sizes (reported; no numeric target)',
     status: vsix.ok ? 'reported' : 'not available',
     detail: vsix.ok
-      ? `.vsix ${fmtBytes(vsixSize)}; production dist/extension.js ${fmtBytes(sizeOf(join(pkgDir, 'dist', 'extension.js')))}, ranks file ${fmtBytes(sizeOf(join(pkgDir, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js')))}`
+      ? `.vsix ${fmtBytes(vsixSize)}; production dist/extension.js ${fmtBytes(sizeOf(join(pkgDir, 'dist', 'extension.js')))}, ` +
+        `ranks file ${fmtBytes(sizeOf(join(pkgDir, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js')))}`
       : vsix.reason,
   });
   return { id: 'extension', title: TITLE, tables, targets, data };

@@ -165,8 +165,12 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
       row('page load -> webview ready (bundle parse + first render)', (s) => m(s, (r) => r.readyMs)),
     ],
     notes: [
-      `Median of ${ctx.quick ? 2 : 5} fresh pages per size (viewport 1200x900), ${STRATEGIES_CLICKED.length} previews each (${STRATEGIES_CLICKED.join(', ')}, default parameters). Times are taken inside the page with performance.now(): from dispatching the message to a MutationObserver seeing the element, and to the first setTimeout after the next requestAnimationFrame (painted).`,
-      `'session' payload (JSON): ${sizes.map((s) => `${fmtBytes(host[s].json.length)} at ${s} msgs`).join(', ')}; it is delivered as an already-parsed object, as VS Code does. The host-side figures are outside the page (extension host).`,
+      `Median of ${ctx.quick ? 2 : 5} fresh pages per size (viewport 1200x900), ` +
+        `${STRATEGIES_CLICKED.length} previews each (${STRATEGIES_CLICKED.join(', ')}, default parameters). ` +
+        `Times are taken inside the page with performance.now(): from dispatching the message to a MutationObserver seeing the element, ` +
+        `and to the first setTimeout after the next requestAnimationFrame (painted).`,
+      `'session' payload (JSON): ${sizes.map((s) => `${fmtBytes(host[s].json.length)} at ${s} msgs`).join(', ')}; ` +
+        `it is delivered as an already-parsed object, as VS Code does. The host-side figures are outside the page (extension host).`,
     ],
   };
   const first = m(large, (r) => r.firstPaintMs);
@@ -174,7 +178,10 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
     {
       target: TARGET,
       status: first < 200 ? 'met' : 'missed',
-      detail: `first row painted ${fmtMs(first)} after the 'session' message at ${large} messages (in the DOM after ${fmtMs(m(large, (r) => r.firstRowMs))}); host buildInspectorSession ${fmtMs(median(host[large].buildMs))}; preview highlight painted ${fmtMs(pm(large, (p) => p.paintMs))} after the plan arrives`,
+      detail:
+        `first row painted ${fmtMs(first)} after the 'session' message at ${large} messages ` +
+        `(in the DOM after ${fmtMs(m(large, (r) => r.firstRowMs))}); host buildInspectorSession ${fmtMs(median(host[large].buildMs))}; ` +
+        `preview highlight painted ${fmtMs(pm(large, (p) => p.paintMs))} after the plan arrives`,
     },
   ];
   return {
@@ -254,7 +261,8 @@ async function serve(bundle: string): Promise<{ url: string; close(): Promise<vo
       // The fake API and the probe run before the bundle: their own nonce'd script files, first in <body>.
       const html = shell.replace(
         '<body>',
-        `<body>\n    <script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>\n    <script nonce="${nonce}" src="${origin}/page-probe.js"></script>`,
+        `<body>\n    <script nonce="${nonce}" src="${origin}/fake-vscode-api.js"></script>` +
+          `\n    <script nonce="${nonce}" src="${origin}/page-probe.js"></script>`,
       );
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);

@@ -55,8 +55,12 @@ export async function benchMemory(ctx: BenchContext): Promise<SectionResult> {
     columns: ['heap', ...sizes.flatMap((s) => [sizeLabel(ctx, s), 'ratio'])],
     rows: steps.map(([label, f]) => [label, ...sizes.flatMap((s) => [fmtBytes(med(s, f)), fmtRatio(med(s, f) / med(s, sessionHeap))])]),
     notes: [
-      `"retained" = heapUsed after a forced full GC; "peak" = the highest heapUsed read before any GC, after every step and every 5 ms while the session is counted in the background (a sampler cannot see inside a synchronous step, so the true peak may be a little higher). Median of ${ctx.quick ? 1 : 3} runs at the largest size, 1 run at the others.`,
-      `Session JSON size: ${sizes.map((s) => `${fmtBytes(med(s, (r) => r.jsonChars))} at ${s} msgs`).join(', ')}. js-tiktoken ranks instead of gpt-tokenizer's: see 1f.`,
+      `"retained" = heapUsed after a forced full GC; "peak" = the highest heapUsed read before any GC, ` +
+        `after every step and every 5 ms while the session is counted in the background ` +
+        `(a sampler cannot see inside a synchronous step, so the true peak may be a little higher). ` +
+        `Median of ${ctx.quick ? 1 : 3} runs at the largest size, 1 run at the others.`,
+      `Session JSON size: ${sizes.map((s) => `${fmtBytes(med(s, (r) => r.jsonChars))} at ${s} msgs`).join(', ')}. ` +
+        `js-tiktoken ranks instead of gpt-tokenizer's: see 1f.`,
     ],
   };
   const large = sizes[sizes.length - 1];
@@ -65,7 +69,9 @@ export async function benchMemory(ctx: BenchContext): Promise<SectionResult> {
     {
       target: 'memory: peak heap for the ~1M-token session (reported; no numeric target)',
       status: 'reported',
-      detail: `peak heapUsed ${fmtBytes(peak)} absolute, ${fmtBytes(med(large, (r) => r.peakHeapUsed - start(r)))} above the process start; session messages ${fmtBytes(med(large, sessionHeap))}; max RSS ${fmtBytes(med(large, (r) => r.maxRssBytes))}`,
+      detail:
+        `peak heapUsed ${fmtBytes(peak)} absolute, ${fmtBytes(med(large, (r) => r.peakHeapUsed - start(r)))} above the process start; ` +
+        `session messages ${fmtBytes(med(large, sessionHeap))}; max RSS ${fmtBytes(med(large, (r) => r.maxRssBytes))}`,
     },
   ];
   return { id: 'memory', title: '4. Memory', tables: [table], targets, data: Object.fromEntries(runs) };

@@ -104,9 +104,16 @@ export async function benchPipeline(ctx: BenchContext): Promise<SectionResult> {
       ],
     ],
     notes: [
-      `Median of ${reps} fresh pipelines x ${turnsPerRep} turns per size (sizes interleaved; a full GC after each pipeline's first sync), in a warm process. Each turn appends an exchange of two new message objects (a read_file call and its 4 KB result); in the first row they are counted (gpt-tokenizer, its merge cache cleared first so every size encodes them from scratch) inside the timed check, in the second beforehand. The trigger is evaluated every turn but never fires (no compaction runs).`,
-      'The first sync (a new pipeline over an existing history: a session reload, or after a compaction) builds the micro-compacted copies of every old tool result; they are new objects, so their placeholder texts go through the encoder again unless the short-text count cache (src/core/textCountCache.ts) is in front of it.',
-      'prepareRequest() also converts the whole history to the wire form (toApiMessages), which is linear in the history by nature: the request carries every message.',
+      `Median of ${reps} fresh pipelines x ${turnsPerRep} turns per size ` +
+        `(sizes interleaved; a full GC after each pipeline's first sync), in a warm process. ` +
+        `Each turn appends an exchange of two new message objects (a read_file call and its 4 KB result); ` +
+        `in the first row they are counted (gpt-tokenizer, its merge cache cleared first so every size encodes them from scratch) ` +
+        `inside the timed check, in the second beforehand. The trigger is evaluated every turn but never fires (no compaction runs).`,
+      'The first sync (a new pipeline over an existing history: a session reload, or after a compaction) ' +
+        'builds the micro-compacted copies of every old tool result; they are new objects, ' +
+        'so their placeholder texts go through the encoder again unless the short-text count cache (src/core/textCountCache.ts) is in front of it.',
+      'prepareRequest() also converts the whole history to the wire form (toApiMessages), ' +
+        'which is linear in the history by nature: the request carries every message.',
     ],
   };
 
@@ -116,7 +123,11 @@ export async function benchPipeline(ctx: BenchContext): Promise<SectionResult> {
     {
       target: 'per-turn overhead flat in history length (10,000 / 100 messages ~ 1)',
       status: ratio <= 1.5 ? 'met' : 'missed',
-      detail: `checkTrigger with the new messages counted: ${fmtMs(median(samples[small].checkTrigger))} at ${small} vs ${fmtMs(median(samples[large].checkTrigger))} at ${large} messages, ${fmtRatio(ratio)}; the pipeline alone: ${fmtMs(median(samples[small].checkTriggerPrecounted))} vs ${fmtMs(median(samples[large].checkTriggerPrecounted))}, ${fmtRatio(ratioAlone)} (met if the first is <= ×1.5)`,
+      detail:
+        `checkTrigger with the new messages counted: ${fmtMs(median(samples[small].checkTrigger))} at ${small} ` +
+        `vs ${fmtMs(median(samples[large].checkTrigger))} at ${large} messages, ${fmtRatio(ratio)}; ` +
+        `the pipeline alone: ${fmtMs(median(samples[small].checkTriggerPrecounted))} vs ${fmtMs(median(samples[large].checkTriggerPrecounted))}, ` +
+        `${fmtRatio(ratioAlone)} (met if the first is <= ×1.5)`,
     },
   ];
   return {

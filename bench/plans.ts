@@ -110,12 +110,21 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
       ];
     }),
     notes: [
-      `Warm plans run as the extension host runs them: the message memo full, CachingTextTokenizer (short-text counts) in front of the encoder, and a per-session ReplacementCache, so micro-compact reuses the copies of the ${fmtInt(data['micro-compact'][large].truncated)} messages whose old tool results it replaces (at ${large} messages) instead of building and counting them again. The last row is micro-compact without those caches.`,
-      'Cold: a new MemoizedMessageCounter per run (ranks loaded, gpt-tokenizer merge cache cleared), so the plan pays for counting every message; warm: the counter already holds every message. Medians of 3-5 cold and 21 warm runs in a warm process.',
+      `Warm plans run as the extension host runs them: the message memo full, ` +
+        `CachingTextTokenizer (short-text counts) in front of the encoder, and a per-session ReplacementCache, ` +
+        `so micro-compact reuses the copies of the ${fmtInt(data['micro-compact'][large].truncated)} messages ` +
+        `whose old tool results it replaces (at ${large} messages) instead of building and counting them again. ` +
+        `The last row is micro-compact without those caches.`,
+      'Cold: a new MemoizedMessageCounter per run (ranks loaded, gpt-tokenizer merge cache cleared), ' +
+        'so the plan pays for counting every message; warm: the counter already holds every message. ' +
+        'Medians of 3-5 cold and 21 warm runs in a warm process.',
       `What the plans do at ${large} messages: ` +
         STRATEGIES.map(
           (def) =>
-            `${def.name} ${data[def.name][large].noop ? 'no-op' : `archives ${fmtInt(data[def.name][large].archived)} msgs -> ${fmtInt(data[def.name][large].tokensAfter)} tok`}`,
+            `${def.name} ` +
+            (data[def.name][large].noop
+              ? 'no-op'
+              : `archives ${fmtInt(data[def.name][large].archived)} msgs -> ${fmtInt(data[def.name][large].tokensAfter)} tok`),
         ).join('; ') +
         '.',
     ],

@@ -176,7 +176,10 @@ function render(
   const out: string[] = [];
   out.push(`# Splitpoint bench — ${meta.date}${meta.quick ? ' (--quick: fewer repetitions)' : ''}`, '');
   out.push(
-    `Commit ${meta.commit}${meta.dirty ? ' (with uncommitted changes)' : ''}; Node ${meta.node}; ${meta.cores} x ${meta.cpu}; load average ${meta.loadavgStart.map((x) => x.toFixed(2)).join(' ')} at the start, ${meta.loadavgEnd.map((x) => x.toFixed(2)).join(' ')} at the end (the cores are shared with other work: expect run-to-run noise of 10-30%); run took ${meta.durationS.toFixed(0)} s.`,
+    `Commit ${meta.commit}${meta.dirty ? ' (with uncommitted changes)' : ''}; Node ${meta.node}; ${meta.cores} x ${meta.cpu}; ` +
+      `load average ${meta.loadavgStart.map((x) => x.toFixed(2)).join(' ')} at the start, ` +
+      `${meta.loadavgEnd.map((x) => x.toFixed(2)).join(' ')} at the end (the cores are shared with other work: expect run-to-run noise of 10-30%); ` +
+      `run took ${meta.durationS.toFixed(0)} s.`,
     '',
   );
   out.push(

@@ -158,7 +158,8 @@ function commandOutput(r: Rand, bytes: number): { command: string; text: string;
       push(`${ok ? '✔' : '✖'} ${pick(r, TEST_NAMES)} (${(r() * 40).toFixed(2)}ms)`);
       if (!ok)
         push(
-          `  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  ${int(r, 1, 31)} !== ${int(r, 1, 31)}\n      at TestContext.<anonymous> (test/date.test.ts:${int(r, 10, 400)}:${int(r, 3, 30)})`,
+          `  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n  ${int(r, 1, 31)} !== ${int(r, 1, 31)}` +
+            `\n      at TestContext.<anonymous> (test/date.test.ts:${int(r, 10, 400)}:${int(r, 3, 30)})`,
         );
     }
     push(`ℹ tests ${out.length} ℹ pass ${out.length - failed} ℹ fail ${failed}`);
@@ -169,7 +170,9 @@ function commandOutput(r: Rand, bytes: number): { command: string; text: string;
     while (size < bytes) {
       const f = pick(r, files);
       push(
-        `${f.path}(${int(r, 1, f.lines.length)},${int(r, 1, 60)}): error TS${int(r, 2300, 2800)}: Type '${pick(r, ['string', 'number | undefined', 'Message[]', 'unknown'])}' is not assignable to type '${pick(r, ['never', 'string', 'readonly Message[]', 'Record<string, number>'])}'.`,
+        `${f.path}(${int(r, 1, f.lines.length)},${int(r, 1, 60)}): error TS${int(r, 2300, 2800)}: ` +
+          `Type '${pick(r, ['string', 'number | undefined', 'Message[]', 'unknown'])}' ` +
+          `is not assignable to type '${pick(r, ['never', 'string', 'readonly Message[]', 'Record<string, number>'])}'.`,
       );
     }
     return { command: 'npx tsc --noEmit', text: out.join('\n'), error: true };

@@ -68,7 +68,11 @@ export function parsePromptTooLong(message: string): { promptTokens: number; max
   return null;
 }
 
-export const SUMMARY_SYSTEM_PROMPT = `You are compacting the history of a coding agent's session so the agent can keep working after older messages are removed from its context. Write a summary that lets the agent continue exactly where it left off. Be specific: names, paths, commands, numbers and error messages matter more than prose. Never invent facts that are not in the conversation.`;
+export const SUMMARY_SYSTEM_PROMPT =
+  `You are compacting the history of a coding agent's session so the agent can keep working after older messages are removed from its context. ` +
+  `Write a summary that lets the agent continue exactly where it left off. ` +
+  `Be specific: names, paths, commands, numbers and error messages matter more than prose. ` +
+  `Never invent facts that are not in the conversation.`;
 
 export const SUMMARY_INSTRUCTIONS = `Summarize the conversation above for continuity. Use these sections, in this order:
 

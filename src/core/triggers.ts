@@ -151,7 +151,9 @@ function headroomTrigger(headroomTokens: number): Trigger {
       const fire = headroom <= headroomTokens;
       return {
         fire,
-        reason: `headroom ${formatTokens(headroom)} ${fire ? '<=' : '>'} ${formatTokens(headroomTokens)} (tokens ${formatTokens(state.tokens)} of ${formatTokens(state.contextWindow)})`,
+        reason:
+          `headroom ${formatTokens(headroom)} ${fire ? '<=' : '>'} ${formatTokens(headroomTokens)} ` +
+          `(tokens ${formatTokens(state.tokens)} of ${formatTokens(state.contextWindow)})`,
       };
     },
   };

@@ -419,7 +419,8 @@ describe('summarize: "prompt is too long" from the API', () => {
           return reply.error(
             400,
             'invalid_request_error',
-            `input length and \`max_tokens\` exceed context limit: ${req.inputTokens} + ${max} > ${WINDOW}, decrease input length or \`max_tokens\` and try again`,
+            `input length and \`max_tokens\` exceed context limit: ${req.inputTokens} + ${max} > ${WINDOW}, ` +
+              `decrease input length or \`max_tokens\` and try again`,
           );
         },
       },

@@ -31,7 +31,8 @@ export const LONG_ANSWER = [
   ...Array.from(
     { length: 115 },
     (_, i) =>
-      `- Point ${i + 1}: the module layout keeps configuration, parsing and rendering apart; component ${i + 1} owns its state, validates its inputs at the edge and reports errors as values.`,
+      `- Point ${i + 1}: the module layout keeps configuration, parsing and rendering apart; ` +
+      `component ${i + 1} owns its state, validates its inputs at the edge and reports errors as values.`,
   ),
   '',
   'That is the whole design.',

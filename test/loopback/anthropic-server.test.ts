@@ -286,7 +286,8 @@ describe('LoopbackAnthropic with the real SDK', () => {
             { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_A', content: 'ok' }] },
           ],
         },
-        'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_B. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+        'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_B.' +
+          ' Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
       ],
       [
         'tool_use answered only after an intervening text turn',
@@ -301,7 +302,8 @@ describe('LoopbackAnthropic with the real SDK', () => {
             { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_A', content: 'late' }] },
           ],
         },
-        'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A. Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+        'messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_A.' +
+          ' Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
       ],
       [
         'tool_result whose tool_use is not in the previous assistant message',
@@ -320,7 +322,8 @@ describe('LoopbackAnthropic with the real SDK', () => {
             },
           ],
         },
-        'messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_ghost. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
+        'messages.2.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_ghost.' +
+          ' Each `tool_result` block must have a corresponding `tool_use` block in the previous message.',
       ],
     ];
     for (const [name, body, message] of cases) {

@@ -843,7 +843,8 @@ export class LoopbackAnthropic {
           script = reply.error(
             500,
             'api_error',
-            `LoopbackAnthropic: no scripted reply for request #${record.index} (POST /v1/messages, last user text: ${JSON.stringify(last)}); queue a reply or set a responder`,
+            `LoopbackAnthropic: no scripted reply for request #${record.index} ` +
+              `(POST /v1/messages, last user text: ${JSON.stringify(last)}); queue a reply or set a responder`,
             { shouldRetry: false },
           );
         }

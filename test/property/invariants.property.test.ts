@@ -105,6 +105,7 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
   // A property that never compacts anything proves nothing: most plans must actually cut.
   assert.ok(nonNoopPlans > plansChecked / 3, `only ${nonNoopPlans} of ${plansChecked} plans changed anything`);
   console.log(
-    `property volume: ${conversations} conversations, ${plansChecked} plans (${nonNoopPlans} non-trivial) + ${conversations * STRATEGIES.length} composed plans`,
+    `property volume: ${conversations} conversations, ${plansChecked} plans (${nonNoopPlans} non-trivial) ` +
+      `+ ${conversations * STRATEGIES.length} composed plans`,
   );
 });

@@ -595,7 +595,8 @@ describe('chat webview in headless Chromium', () => {
         for (const a of el.attributes) if (/^on/i.test(a.name)) out.push(`${el.tagName} ${a.name}`);
       }
       const planted = document.querySelectorAll(
-        'iframe, object, embed, form, base, frame, frameset, a[href], svg, math, template, video, audio, marquee, noscript, details, meta:not([http-equiv="Content-Security-Policy"]):not([charset]):not([name="viewport"])',
+        'iframe, object, embed, form, base, frame, frameset, a[href], svg, math, template, video, audio, marquee, noscript, details, ' +
+          'meta:not([http-equiv="Content-Security-Policy"]):not([charset]):not([name="viewport"])',
       );
       for (const el of planted) out.push(`planted <${el.tagName.toLowerCase()}>`);
       const scripts = [...document.scripts].map((s) => new URL(s.src || 'inline:', location.href).pathname);

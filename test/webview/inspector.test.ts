@@ -860,9 +860,12 @@ test('10,000 messages: virtualized, first rows and plan highlights fast (figures
     [
       `inspector 10k: ${messages.length} messages, ${fmt(totalTokens)} tokens (chars/4), session JSON ${fmt(JSON.stringify(message).length)} chars`,
       `  host: micro-compact + buildInspectorSession (first token counts) ${host.lastBuildMs.toFixed(0)} ms`,
-      `  session -> first rows in DOM ${first.rows.toFixed(1)} ms, next frame ${first.frame.toFixed(1)} ms (in page); wall ${wallFirst.toFixed(0)} ms incl. ${transferMs.toFixed(0)} ms to hand the JSON to the page`,
-      `  plan (${fmt(plan.archived.length)} archived) -> highlighted ${planShown.dom.toFixed(1)} ms, next frame ${planShown.frame.toFixed(1)} ms (in page); wall ${wallPlan.toFixed(0)} ms; engine plan ${planMs.toFixed(1)} ms`,
-      `  scroll to a random row -> rendered: median ${scrolling.median.toFixed(1)} ms, max ${scrolling.max.toFixed(1)} ms; row elements in DOM ${domRows}..${scrolling.maxRows}`,
+      `  session -> first rows in DOM ${first.rows.toFixed(1)} ms, next frame ${first.frame.toFixed(1)} ms (in page); ` +
+        `wall ${wallFirst.toFixed(0)} ms incl. ${transferMs.toFixed(0)} ms to hand the JSON to the page`,
+      `  plan (${fmt(plan.archived.length)} archived) -> highlighted ${planShown.dom.toFixed(1)} ms, next frame ${planShown.frame.toFixed(1)} ms (in page); ` +
+        `wall ${wallPlan.toFixed(0)} ms; engine plan ${planMs.toFixed(1)} ms`,
+      `  scroll to a random row -> rendered: median ${scrolling.median.toFixed(1)} ms, max ${scrolling.max.toFixed(1)} ms; ` +
+        `row elements in DOM ${domRows}..${scrolling.maxRows}`,
     ].join('\n'),
   );
   assert.ok(first.rows < 1_000, `first rows in ${first.rows} ms (target < 200 ms)`);

@@ -22,16 +22,14 @@ const SAVED_MAX_OUTPUT = 20_000;
 
 function toSaved(store: ChatStore): SavedState {
   const { chat } = store.getSnapshot();
-  const items = chat.items
-    .slice(-SAVED_MAX_ITEMS)
-    .map((it): ChatItem =>
-      it.kind === 'tool' && it.output !== undefined && it.output.length > SAVED_MAX_OUTPUT
-        ? {
-            ...it,
-            output: `${it.output.slice(0, SAVED_MAX_OUTPUT)}\n… (${it.output.length - SAVED_MAX_OUTPUT} more characters when the session reloads)`,
-          }
-        : it,
-    );
+  const items = chat.items.slice(-SAVED_MAX_ITEMS).map((it): ChatItem =>
+    it.kind === 'tool' && it.output !== undefined && it.output.length > SAVED_MAX_OUTPUT
+      ? {
+          ...it,
+          output: `${it.output.slice(0, SAVED_MAX_OUTPUT)}\n… (${it.output.length - SAVED_MAX_OUTPUT} more characters when the session reloads)`,
+        }
+      : it,
+  );
   const keep = new Set(items.map((i) => i.id));
   const expanded = Object.fromEntries(Object.entries(store.ui.expanded).filter(([id]) => keep.has(id)));
   return { v: 1, chat: { ...chat, items }, ui: { draft: store.ui.draft, expanded } };

@@ -92,7 +92,12 @@ export function bucketize(rows: readonly MessageRow[], count: number): Bucket[] 
     }
     let kind: RowKind = rows[start].kind;
     let best = -1;
-    for (const [k2, t] of byKind) if (t > best) ((best = t), (kind = k2));
+    for (const [k2, t] of byKind) {
+      if (t > best) {
+        best = t;
+        kind = k2;
+      }
+    }
     out.push({ start, end, tokens, kind, band: rows[start].turn % 2 === 1 });
   }
   return out;

@@ -194,7 +194,8 @@ function ApplyConfirm({ s, plan, check, busy, focus, setFocus, setConfirming, on
     <div class="confirm" role="group" aria-label={`Confirm applying ${s.title}`}>
       <p>
         {plan && !plan.noop
-          ? `The model will summarize ${plural(plan.archivedIds.length, 'message')} (${fmtInt(plan.summarizerInputTokens)} tokens of input); the full history is saved as a transcript first.`
+          ? `The model will summarize ${plural(plan.archivedIds.length, 'message')} (${fmtInt(plan.summarizerInputTokens)} tokens of input); ` +
+            `the full history is saved as a transcript first.`
           : 'The model will write a summary of the archived messages; the full history is saved as a transcript first.'}
       </p>
       <label for={`sp-focus-${s.name}`}>Focus for the summary (optional)</label>

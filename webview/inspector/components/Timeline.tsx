@@ -121,20 +121,7 @@ export function Timeline(p: TimelineProps) {
     if (p.selected < 0 && n > 0) p.onSelect(first);
   };
 
-  const items = [];
-  for (let i = start; i < end; i++) {
-    items.push(
-      <Row
-        key={rows[i].id}
-        row={rows[i]}
-        top={rowTop(layout, i)}
-        size={n}
-        index={index}
-        planIndex={planIndex}
-        selected={i === p.selected}
-      />,
-    );
-  }
+  const items = rowItems(rows, layout, start, end, index, planIndex, p.selected);
   const activeId = p.selected >= 0 && p.selected < n ? `sp-row-${p.selected}` : undefined;
 
   return (
@@ -167,6 +154,26 @@ export function Timeline(p: TimelineProps) {
       {n === 0 && <div class="timeline-empty">No messages yet.</div>}
     </div>
   );
+}
+
+/** The <Row> elements of rows start..end-1 (the rows in view plus the overscan). */
+function rowItems(
+  rows: readonly MessageRow[],
+  layout: Layout,
+  start: number,
+  end: number,
+  index: SessionIndex,
+  planIndex: PlanIndex | null,
+  selected: number,
+) {
+  const n = rows.length;
+  const items = [];
+  for (let i = start; i < end; i++) {
+    items.push(
+      <Row key={rows[i].id} row={rows[i]} top={rowTop(layout, i)} size={n} index={index} planIndex={planIndex} selected={i === selected} />,
+    );
+  }
+  return items;
 }
 
 /** The scroller's height, kept up to date as the panel resizes. */
