@@ -197,7 +197,13 @@ for (const [name, text, line, field, detail] of [
   ],
   ['compaction without header', [msg('a'), compactionJson({})], 2, 'type', /needs a version 2 header/],
   ['unknown splitpoint line', [HEADER, '{"type":"splitpoint.bookmark"}'], 2, 'type', /unknown line type "splitpoint.bookmark"/],
-  ['bad header warnings', ['{"type":"splitpoint.header","version":2,"warnings":["ok",3]}'], 1, 'warnings[1]', /expected a string, got number 3/],
+  [
+    'bad header warnings',
+    ['{"type":"splitpoint.header","version":2,"warnings":["ok",3]}'],
+    1,
+    'warnings[1]',
+    /expected a string, got number 3/,
+  ],
   ['bad header window', ['{"type":"splitpoint.header","version":2,"contextWindow":0}', msg('a')], 1, 'contextWindow', /positive integer/],
   ['bad header format', ['{"type":"splitpoint.header","version":2,"importedFrom":"x"}', msg('a')], 1, 'importedFrom', /expected one of/],
   [
