@@ -1,7 +1,7 @@
 // The rules every compaction output must satisfy: a valid Messages API request, and nothing lost.
 import { blocksOf, isToolResult, isToolUse, toApiMessages, type ApiMessage, type Message } from './conversation';
 import { SplitpointError } from './errors';
-import type { CompactionPlan } from './plan';
+import { requestBudget, type CompactionPlan, type PlanContext } from './plan';
 
 /** Violations of the Messages API's structural rules, as readable sentences (empty = valid). */
 export function requestViolations(request: readonly ApiMessage[]): string[] {
@@ -82,6 +82,35 @@ export function planViolations(input: readonly Message[], plan: CompactionPlan):
     if (input.some((m) => !m.synthetic) && !plan.output.some((m) => !m.synthetic)) problems.push('tail is empty: no real message kept');
     for (const v of requestViolations(toApiMessages(plan.output))) problems.push(`output request: ${v}`);
   }
+  return problems;
+}
+
+/** Tokens of the request a plan leaves, recounted from its output (a summary slot at the plan's estimate). */
+export function planOutputTokens(plan: CompactionPlan, ctx: Pick<PlanContext, 'tokens'>): number {
+  let total = 0;
+  plan.output.forEach((m, i) => {
+    total += plan.needsSummary && i === plan.syntheticIndex ? plan.summaryTokensEstimate : ctx.tokens.countMessage(m);
+  });
+  return total;
+}
+
+/**
+ * Violations of "a plan fits the window it is given": the recounted request is within the request
+ * budget (micro-compact alone may say it is not), `fitsWindow` tells the truth, and the plan never
+ * increases the tokens it was asked to reduce.
+ */
+export function fitViolations(plan: CompactionPlan, ctx: PlanContext): string[] {
+  const problems: string[] = [];
+  const tokens = planOutputTokens(plan, ctx);
+  const budget = requestBudget(ctx);
+  if (tokens !== plan.tokensAfter) problems.push(`tokensAfter ${plan.tokensAfter} != ${tokens} recounted from the output`);
+  if (plan.fitsWindow !== tokens <= budget)
+    problems.push(`fitsWindow is ${plan.fitsWindow} for ${tokens} tokens in a ${budget}-token budget`);
+  if (tokens > budget && plan.strategy !== 'micro-compact') problems.push(`${tokens} tokens do not fit the ${budget}-token request budget`);
+  if (!plan.fitsWindow && !plan.notes.some((n) => /fit/.test(n))) problems.push('the plan does not fit and no note says so');
+  if (plan.tokensAfter > plan.tokensBefore) problems.push(`tokens increase: ${plan.tokensBefore} -> ${plan.tokensAfter}`);
+  if (plan.needsSummary && plan.tokensAfter >= plan.tokensBefore)
+    problems.push(`a summary that saves nothing: ${plan.tokensBefore} -> ${plan.tokensAfter}`);
   return problems;
 }
 

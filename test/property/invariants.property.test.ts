@@ -1,11 +1,13 @@
 // Property tests: every strategy and micro-compact, on at least 10,000 generated conversations,
-// produce a valid Messages API request and lose nothing.
+// produce a valid Messages API request, lose nothing, and fit the window they are given (small windows
+// included; micro-compact alone may say it cannot), never increasing the tokens they were asked to reduce.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { toApiMessages, type Message } from '../../src/core/conversation';
-import { planViolations, requestViolations } from '../../src/core/invariants';
-import { applyPlan, DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
+import { fitViolations, planViolations, requestViolations } from '../../src/core/invariants';
+import { applyPlan, DEFAULT_PLAN_CONTEXT, requestBudget, type PlanContext } from '../../src/core/plan';
+import { planRequest } from '../../src/core/planRequest';
 import { STRATEGIES, resolveParams } from '../../src/core/strategies';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
 import { conversationArb } from './arbitraries';
@@ -25,7 +27,10 @@ const paramsArb = fc.record({
   perTurnMin: fc.integer({ min: 100, max: 3_000 }),
   keepRecent: fc.integer({ min: 0, max: 6 }),
   minChars: fc.integer({ min: 0, max: 500 }),
-  contextWindow: fc.integer({ min: 8_000, max: 400_000 }),
+  /** Small windows often: that is where plans have to shrink, cut mid-turn and truncate to fit. */
+  contextWindow: fc.oneof(fc.constantFrom(8_000, 12_000, 16_000, 32_000), fc.integer({ min: 8_000, max: 400_000 })),
+  /** System prompt and tool definitions, counted against the window. */
+  overheadTokens: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 1_500 })),
 });
 
 type GeneratedParams = typeof paramsArb extends fc.Arbitrary<infer T> ? T : never;
@@ -56,6 +61,10 @@ function overridesFor(name: string, r: GeneratedParams): Record<string, number> 
 let conversations = 0;
 let plansChecked = 0;
 let nonNoopPlans = 0;
+/** Plans that said they do not fit (micro-compact only): the property must meet some, or it tests nothing. */
+let overWindow = 0;
+/** Plans whose input did not fit: they had to shrink (or truncate) to fit. */
+let hadToShrink = 0;
 
 test(`generated conversations are themselves valid requests`, () => {
   fc.assert(
@@ -75,13 +84,17 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
         ...DEFAULT_PLAN_CONTEXT,
         contextWindow: r.contextWindow,
         maxOutputTokens: Math.floor(r.contextWindow / 8),
+        overheadTokens: r.overheadTokens,
         tokens,
       };
       const snapshot = JSON.stringify(messages);
       for (const def of STRATEGIES) {
         const plan = def.plan(messages, resolveParams(def, overridesFor(def.name, r)), ctx);
-        const problems = planViolations(messages, plan);
-        assert.deepEqual(problems, [], `${def.name}: ${problems.join('; ')}`);
+        const problems = [...planViolations(messages, plan), ...fitViolations(plan, ctx)];
+        assert.deepEqual(problems, [], `${def.name} (window ${ctx.contextWindow}): ${problems.join('; ')}`);
+        assert.deepEqual(requestViolations(planRequest(plan)), [], `${def.name}: the plan's request is invalid`);
+        if (!plan.fitsWindow) overWindow++;
+        if (def.name !== 'micro-compact' && plan.tokensBefore > requestBudget(ctx)) hadToShrink++;
         const applied = applyPlan(plan, { summary: 'Summary of earlier work.', transcriptPath: '.transcripts/x.jsonl' });
         assert.deepEqual(requestViolations(toApiMessages(applied)), [], `${def.name}: applied output invalid`);
         assert.equal(applied.length, plan.output.length);
@@ -94,7 +107,7 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
       const compacted = micro.plan(messages, resolveParams(micro, overridesFor('micro-compact', r)), ctx).output;
       for (const def of STRATEGIES) {
         const plan = def.plan(compacted, resolveParams(def, overridesFor(def.name, r)), ctx);
-        assert.deepEqual(planViolations(compacted, plan), [], `micro-compact then ${def.name}`);
+        assert.deepEqual([...planViolations(compacted, plan), ...fitViolations(plan, ctx)], [], `micro-compact then ${def.name}`);
       }
       // Plans are pure: the input was not mutated.
       assert.equal(JSON.stringify(messages), snapshot);
@@ -104,8 +117,9 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
   assert.ok(conversations >= RUNS);
   // A property that never compacts anything proves nothing: most plans must actually cut.
   assert.ok(nonNoopPlans > plansChecked / 3, `only ${nonNoopPlans} of ${plansChecked} plans changed anything`);
+  assert.ok(overWindow > 0 && hadToShrink > plansChecked / 20, `only ${hadToShrink} plans had to shrink: the fit property tests little`);
   console.log(
-    `property volume: ${conversations} conversations, ${plansChecked} plans (${nonNoopPlans} non-trivial) ` +
-      `+ ${conversations * STRATEGIES.length} composed plans`,
+    `property volume: ${conversations} conversations, ${plansChecked} plans (${nonNoopPlans} non-trivial, ` +
+      `${hadToShrink} shrunk to fit, ${overWindow} micro-compact plans over the window) + ${conversations * STRATEGIES.length} composed plans`,
   );
 });

@@ -12,8 +12,8 @@ import {
   type CompactionPlan,
   type PlanContext,
 } from '../plan';
-import { separateSynthetics } from './common';
-import { budgetText } from './tail';
+import { separateSynthetics, type Separated } from './common';
+import { budgetText, planContiguousTail } from './tail';
 
 export interface PreserveUserMessagesParams {
   maxUserTokens: number;
@@ -53,7 +53,8 @@ export function planPreserveUserMessages(input: readonly Message[], params: Pres
   }
   if (kept.length === 0) {
     // No genuine prompt at all: the tail would be empty, which this strategy's shape cannot avoid.
-    return noopPlan('preserve-user-messages', p, input, ctx, 'no user prompt to preserve');
+    const plan = noopPlan('preserve-user-messages', p, input, ctx, 'no user prompt to preserve');
+    return plan.fitsWindow ? plan : fittedTail(input, sep, p, ctx, 'no user prompt to preserve');
   }
   kept.reverse();
   const keptSet = new Set(kept);
@@ -76,6 +77,26 @@ export function planPreserveUserMessages(input: readonly Message[], params: Pres
     syntheticIndex: kept.length,
     notes,
   });
-  if (!plan.fitsWindow) plan.notes.push(`does not fit ${budgetText(ctx)}: ${plan.tokensAfter} tokens with the latest prompt alone`);
-  return plan;
+  if (plan.fitsWindow || plan.noop) return plan;
+  return fittedTail(input, sep, p, ctx, `the latest user prompt alone does not fit beside the summary in ${budgetText(ctx)}`);
+}
+
+/** Last resort: the prompts go into the summary too; the tail is the longest one that fits (turn-safe). */
+function fittedTail(
+  input: readonly Message[],
+  sep: Separated,
+  p: PreserveUserMessagesParams,
+  ctx: PlanContext,
+  why: string,
+): CompactionPlan {
+  return planContiguousTail({
+    strategy: 'preserve-user-messages',
+    params: { ...p },
+    input,
+    ctx,
+    sep,
+    rawCut: 1,
+    summarize: true,
+    notes: [`${why}: the summary takes the prompts too, and the tail keeps the most recent messages that fit`],
+  });
 }
