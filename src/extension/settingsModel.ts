@@ -1,5 +1,11 @@
 // The `splitpoint.*` settings as the host reads them, from any source that answers like VS Code's
 // WorkspaceConfiguration (get / inspect). Plain TypeScript (no `vscode` import): tested in Node.
+//
+// Settings that move data or secrets are SENSITIVE: where the API key and the conversation go
+// (baseUrl) and where the full history is written (transcriptFolder). A cloned repository's
+// .vscode/settings.json must not redirect them, so only the user's own value (or the default) is
+// read, in trusted workspaces too; a workspace or folder value is reported and ignored. The
+// manifest declares them machine-scoped and restricted in untrusted workspaces as well.
 import type { HostSettings } from '../agent/hostSettings';
 import { STRATEGY_NAMES, type StrategyName } from '../core';
 
@@ -19,14 +25,42 @@ export interface SettingsSource {
   inspect<T>(section: string): InspectedSetting<T> | undefined;
 }
 
-export function settingsFrom(c: SettingsSource): HostSettings {
+/** Settings (under `splitpoint.`) that only the user's own settings may set. */
+export const SENSITIVE_SETTINGS = ['baseUrl', 'transcriptFolder'] as const;
+export type SensitiveSetting = (typeof SENSITIVE_SETTINGS)[number];
+
+/** A workspace or folder value of a sensitive setting that was not used. */
+export interface IgnoredSetting {
+  key: string;
+  scope: 'workspace' | 'workspaceFolder';
+  value: unknown;
+}
+
+/**
+ * A sensitive string setting: the user's value, else the default (never a workspace or folder value,
+ * each of which is passed to `onIgnored`). Wrong-typed values count as unset.
+ */
+export function userOrDefault(
+  inspected: InspectedSetting<unknown> | undefined,
+  onIgnored?: (i: IgnoredSetting) => void,
+): string | undefined {
+  if (!inspected) return undefined;
+  if (inspected.workspaceValue !== undefined) onIgnored?.({ key: inspected.key, scope: 'workspace', value: inspected.workspaceValue });
+  if (inspected.workspaceFolderValue !== undefined)
+    onIgnored?.({ key: inspected.key, scope: 'workspaceFolder', value: inspected.workspaceFolderValue });
+  for (const v of [inspected.globalValue, inspected.defaultValue]) if (typeof v === 'string') return v;
+  return undefined;
+}
+
+export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) => void): HostSettings {
+  const sensitive = (key: SensitiveSetting): string => userOrDefault(c.inspect<unknown>(key), onIgnored)?.trim() ?? '';
   const model = c.get<string>('model', 'claude-sonnet-4-5').trim() || 'claude-sonnet-4-5';
   const windows = c.get<Record<string, number>>('contextWindows', {}) ?? {};
   const defaultWindow = positive(c.get<number>('defaultContextWindow'), 200_000);
   const strategy = c.get<string>('autoCompact.strategy', 'recursive-summarization');
   return {
     model,
-    baseUrl: c.get<string>('baseUrl', '').trim() || undefined,
+    baseUrl: sensitive('baseUrl') || undefined,
     maxOutputTokens: positive(c.get<number>('maxOutputTokens'), 8192),
     contextWindow: positive(windows[model], defaultWindow),
     autoCompact: {
@@ -39,7 +73,7 @@ export function settingsFrom(c: SettingsSource): HostSettings {
       keepRecent: Math.max(0, Math.floor(c.get<number>('microCompact.keepRecent', 3))),
       minChars: Math.max(0, Math.floor(c.get<number>('microCompact.minChars', 100))),
     },
-    transcriptFolder: c.get<string>('transcriptFolder', '.transcripts').trim() || '.transcripts',
+    transcriptFolder: sensitive('transcriptFolder') || '.transcripts',
     commandTimeoutMs: positive(c.get<number>('commandTimeoutSeconds'), 120) * 1000,
   };
 }
