@@ -444,6 +444,7 @@ export async function openInspector(
   ctx: PlanContext,
   theme: Theme = 'dark',
   viewport = { width: 1280, height: 800 },
+  makeHost: (page: Page, ctx: PlanContext) => InspectorHost = (pg, c) => new InspectorHost(pg, c),
 ) {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
@@ -455,7 +456,7 @@ export async function openInspector(
   // handed to page.evaluate in __name(...) calls; give the page a no-op __name (test code only, injected
   // by the browser protocol, so the page's CSP is untouched).
   await page.addInitScript('window.__name = function (f) { return f; };');
-  const host = new InspectorHost(page, ctx);
+  const host = makeHost(page, ctx);
   try {
     await host.attach();
     const ready = host.waitForPost((m) => m.type === 'ready', 10_000);

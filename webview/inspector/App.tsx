@@ -10,6 +10,7 @@ import { Minimap } from './components/Minimap';
 import { Notices } from './components/Notices';
 import { PlanSummary } from './components/PlanSummary';
 import { StrategyPanel } from './components/StrategyPanel';
+import { ContextSelector, RecordedCompactions, TimeTravelBanner } from './components/TimeTravel';
 import { Timeline, type TimelineApi } from './components/Timeline';
 import { UsageBar } from './components/UsageBar';
 import type { InspectorStore } from './store';
@@ -30,7 +31,11 @@ export function App({ store }: { store: InspectorStore }) {
   }
 
   const planTitle = store.strategy(state.previewStrategy)?.title ?? state.previewStrategy ?? '';
-  const detailRow = state.detailId !== null ? (session.rows[sIndex.indexById.get(state.detailId) ?? -1] ?? null) : null;
+  const shownRow = state.detailId !== null ? (session.rows[sIndex.indexById.get(state.detailId) ?? -1] ?? null) : null;
+  const archivedRow = state.detailId !== null && !shownRow ? sIndex.archived.get(state.detailId) : undefined;
+  const detailRow = shownRow ?? archivedRow?.row ?? null;
+  const travel = session.timeTravel;
+  const travelPoint = travel && travel.at !== null ? travel.points.find((p) => p.at === travel.at) : undefined;
   const showPlanPanel = state.previewStrategy !== null || state.plan !== null || state.planError !== null;
   const jumpToSplit = () =>
     pIndex?.splitIndex != null && timeline.current?.scrollToIndex(Math.min(pIndex.splitIndex, session.rows.length - 1), 'center');
@@ -38,10 +43,18 @@ export function App({ store }: { store: InspectorStore }) {
   return (
     <div class={`app${session.readOnly ? ' read-only' : ''}`}>
       <Header session={session} turns={sIndex.turns} busy={state.busy} onUndo={store.undo} onInspectFile={store.inspectFile} />
-      {session.readOnly && <ReadOnlyBanner source={session.source} onShowCurrent={store.showCurrent} />}
+      {(session.readOnly || travelPoint) && (
+        <div class="banners">
+          {session.readOnly && !(travelPoint && session.source === 'Current session') && (
+            <ReadOnlyBanner source={session.source} onShowCurrent={store.showCurrent} />
+          )}
+          {travelPoint && <TimeTravelBanner point={travelPoint} onBack={() => store.timeTravel(null)} />}
+        </div>
+      )}
       <Notices notices={state.notices} onDismiss={store.dismissNotice} />
 
       <main class="main-col">
+        {travel && <ContextSelector timeTravel={travel} onChange={store.timeTravel} />}
         <UsageBar usage={session.usage} />
         <Minimap
           rows={session.rows}
@@ -53,7 +66,7 @@ export function App({ store }: { store: InspectorStore }) {
         <KindLegend />
         <Timeline
           rows={session.rows}
-          sessionKey={`${session.sessionId}\u0000${session.source}`}
+          sessionKey={`${session.sessionId}\u0000${session.source}\u0000${travel?.at ?? ''}`}
           index={sIndex}
           plan={state.plan}
           planIndex={pIndex}
@@ -64,8 +77,17 @@ export function App({ store }: { store: InspectorStore }) {
           onSelect={store.select}
           onOpen={store.open}
           onViewport={store.viewportChanged}
+          archived={session.archived}
+          detailId={state.detailId}
+          onOpenArchived={store.openArchived}
         />
-        <DetailPane row={detailRow} detailId={state.detailId} detail={state.detail} onClose={store.closeDetail} />
+        <DetailPane
+          row={detailRow}
+          detailId={state.detailId}
+          detail={state.detail}
+          archivedBy={archivedRow?.compaction}
+          onClose={store.closeDetail}
+        />
       </main>
 
       <aside class="side-col" aria-label="Compaction controls">
@@ -94,6 +116,7 @@ export function App({ store }: { store: InspectorStore }) {
           onPreview={store.preview}
           onApply={store.apply}
         />
+        {travel && <RecordedCompactions timeTravel={travel} onTravel={store.timeTravel} />}
         <CompactionHistory compactions={session.compactions} onOpenTranscript={store.openTranscript} />
       </aside>
     </div>

@@ -1,5 +1,6 @@
 // Lookups computed once per session and once per plan (never per row render).
 import type { InspectorSession, MessageRow, PlanView, RowKind } from '../../src/protocol';
+import { archivedRowsById } from './archive';
 
 export interface SessionIndex {
   indexById: Map<string, number>;
@@ -14,6 +15,8 @@ export interface SessionIndex {
   splitIndex: number | null;
   /** Number of turns (genuine user prompts). */
   turns: number;
+  /** Rows of the archived history (recorded compactions), by id, with the compaction that archived them. */
+  archived: Map<string, { row: MessageRow; compaction: number }>;
 }
 
 export function indexSession(session: InspectorSession): SessionIndex {
@@ -32,7 +35,7 @@ export function indexSession(session: InspectorSession): SessionIndex {
   }
   const tailIndex = session.tailStartId !== null ? (indexById.get(session.tailStartId) ?? null) : null;
   const splitIndex = lastSynthetic >= 0 ? lastSynthetic : tailIndex !== null && tailIndex > 0 ? tailIndex : null;
-  return { indexById, maxTokens, tailIndex, splitIndex, turns };
+  return { indexById, maxTokens, tailIndex, splitIndex, turns, archived: archivedRowsById(session.archived) };
 }
 
 export interface PlanIndex {

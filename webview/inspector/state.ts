@@ -59,6 +59,8 @@ export type Action =
   | { type: 'clearPreview' }
   | { type: 'select'; index: number }
   | { type: 'detailRequested'; id: string; index: number }
+  /** An archived row (recorded compaction) opened: no selection, it is not in the context shown. */
+  | { type: 'archivedDetailRequested'; id: string }
   | { type: 'closeDetail' }
   | { type: 'dismissNotice'; id: number };
 
@@ -87,6 +89,8 @@ export function reduce(state: InspectorState, action: Action): InspectorState {
         detailId: action.id,
         detail: state.detail?.id === action.id ? state.detail : null,
       };
+    case 'archivedDetailRequested':
+      return { ...state, detailId: action.id, detail: state.detail?.id === action.id ? state.detail : null };
     case 'closeDetail':
       return { ...state, detailId: null, detail: null };
     case 'dismissNotice':
@@ -124,6 +128,8 @@ function reduceHost(state: InspectorState, m: HostToInspector): InspectorState {
 /** Classify a new session against the one shown: another session, appended messages, or a rewrite. */
 export function sessionChange(prev: InspectorSession | null, next: InspectorSession): SessionChange {
   if (!prev || prev.sessionId !== next.sessionId || prev.source !== next.source || prev.readOnly !== next.readOnly) return 'new';
+  // Another point in time (time travel) shows another context.
+  if ((prev.timeTravel?.at ?? null) !== (next.timeTravel?.at ?? null)) return 'new';
   // A compaction or an undo adds a record; a rewrite may also keep every id (micro-compact applied)
   // and change only what the messages hold.
   if (prev.compactions.length !== next.compactions.length) return 'rewrite';

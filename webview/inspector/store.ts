@@ -1,7 +1,7 @@
 // The inspector's model: what the host sent (reduced by state.ts), the parameter inputs, the view
 // state that survives a reload, and one method per user action. Each action posts its intent to the
 // host and updates the state; components only render the snapshot and call these methods.
-import type { HostToInspector, InspectorToHost, StrategyView } from '../../src/protocol';
+import type { HostToInspector, InspectorSession, InspectorToHost, StrategyView } from '../../src/protocol';
 import type { ViewportInfo } from './components/Timeline';
 import { indexPlan, indexSession, type PlanIndex, type SessionIndex } from './derive';
 import { checkParams, type ParamInputs } from './params';
@@ -68,9 +68,12 @@ export class InspectorStore {
   // --- Host messages -------------------------------------------------------------------------
 
   receive(message: HostToInspector): void {
+    const before = this.snapshot.state;
     this.update({ type: 'host', message });
     if (message.type !== 'session') return;
     const state = this.snapshot.state;
+    // Time travel: the preview showing follows to the context now shown.
+    if (before.previewStrategy && before.session && travelled(before.session, message.session)) this.preview(before.previewStrategy);
     // The history grew while a preview was showing: refresh it.
     if (state.sessionChange === 'append' && state.previewStrategy) this.schedulePreview(state.previewStrategy);
     // Restore the selected row after a reload, once the session is there.
@@ -146,6 +149,15 @@ export class InspectorStore {
     this.host.post({ type: 'showMessage', id: row.id });
   };
 
+  /** Shows the full text of a row of the archived history (recorded compactions). */
+  openArchived = (id: string): void => {
+    this.update({ type: 'archivedDetailRequested', id });
+    this.host.post({ type: 'showMessage', id });
+  };
+
+  /** Shows (and previews on) the context as it stood just before past compaction `at`; null: the current context. */
+  timeTravel = (at: number | null): void => this.host.post({ type: 'timeTravel', at });
+
   closeDetail = (): void => this.update({ type: 'closeDetail' });
 
   dismissNotice = (id: number): void => this.update({ type: 'dismissNotice', id });
@@ -203,4 +215,11 @@ export class InspectorStore {
     if (now) this.host.setState(this.persisted);
     else this.persistTimer = window.setTimeout(() => this.host.setState(this.persisted), PERSIST_DELAY_MS);
   }
+}
+
+/** Same session, another point in time. */
+function travelled(prev: InspectorSession, next: InspectorSession): boolean {
+  return (
+    prev.sessionId === next.sessionId && prev.source === next.source && (prev.timeTravel?.at ?? null) !== (next.timeTravel?.at ?? null)
+  );
 }

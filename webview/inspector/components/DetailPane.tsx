@@ -1,7 +1,7 @@
 // The full text of the selected message, always as text (never HTML). For a micro-compacted tool
 // result both what the model sees and the original the session keeps.
 import { useState } from 'preact/hooks';
-import type { MessageDetail, MessageRow } from '../../../src/protocol';
+import type { MessageDetail, MessageRow, RecordedCallView } from '../../../src/protocol';
 import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
 
 /** Longer texts are cut for display until "Show all" is pressed (the DOM stays light). */
@@ -11,10 +11,12 @@ export interface DetailPaneProps {
   row: MessageRow | null;
   detailId: string | null;
   detail: MessageDetail | null;
+  /** The recorded compaction that archived the message, when it is not in the context shown. */
+  archivedBy?: number;
   onClose(): void;
 }
 
-export function DetailPane({ row, detailId, detail, onClose }: DetailPaneProps) {
+export function DetailPane({ row, detailId, detail, archivedBy, onClose }: DetailPaneProps) {
   if (!detailId) {
     return (
       <section class="detail detail-empty" aria-label="Message detail">
@@ -26,13 +28,15 @@ export function DetailPane({ row, detailId, detail, onClose }: DetailPaneProps) 
     <section class="detail" aria-labelledby="sp-detail-title" data-detail-id={detailId}>
       <header class="detail-head">
         <h2 id="sp-detail-title">
+          {archivedBy !== undefined && <span class="tag tag-archived">archived by compaction {archivedBy}</span>}
           {row ? `#${row.index} · ${KIND_LABEL[row.kind]}` : 'Message'}
-          {detail && <span class="muted"> · {fmtTokens(detail.tokens)} seen by the model</span>}
+          {detail && <span class="muted"> · {fmtTokens(detail.tokens)} (o200k) seen by the model</span>}
         </h2>
         <button type="button" class="icon" aria-label="Close detail" title="Close" onClick={onClose}>
           ✕
         </button>
       </header>
+      {row?.usage && <RecordedCall call={row.usage} />}
       {!detail ? (
         <p class="muted" role="status">
           Loading…
@@ -71,5 +75,29 @@ function DetailText({ title, which, text }: { title: string; which: 'original' |
         </button>
       )}
     </div>
+  );
+}
+
+/** What the API recorded for the call that produced this message (ground truth). */
+function RecordedCall({ call }: { call: RecordedCallView }) {
+  return (
+    <dl class="recorded-call" data-field="recorded-call" aria-label="Recorded model call">
+      <dt>Recorded call</dt>
+      <dd data-stat="call-input">{fmtInt(call.input)} input</dd>
+      <dt>uncached</dt>
+      <dd data-stat="call-uncached">{fmtInt(call.inputTokens)}</dd>
+      <dt>cache read</dt>
+      <dd data-stat="call-cache-read">{fmtInt(call.cacheReadTokens)}</dd>
+      <dt>cache creation</dt>
+      <dd data-stat="call-cache-creation">{fmtInt(call.cacheCreationTokens)}</dd>
+      <dt>output</dt>
+      <dd data-stat="call-output">{fmtInt(call.outputTokens)}</dd>
+      {call.model && (
+        <>
+          <dt>model</dt>
+          <dd data-stat="call-model">{call.model}</dd>
+        </>
+      )}
+    </dl>
   );
 }

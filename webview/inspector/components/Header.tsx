@@ -1,7 +1,7 @@
 // The top of the panel: the session's name and size, the busy indicator and the panel's actions;
 // for an inspected file, the read-only banner under it.
 import type { InspectorSession } from '../../../src/protocol';
-import { fmtInt } from '../format';
+import { plural } from '../format';
 
 export interface HeaderProps {
   session: InspectorSession;
@@ -19,7 +19,7 @@ export function Header({ session, turns, busy, onUndo, onInspectFile }: HeaderPr
         <span class="muted" data-field="source">
           {session.source}
           {' · '}
-          {fmtInt(session.rows.length)} messages · {fmtInt(turns)} turns
+          {plural(session.rows.length, 'message')} · {plural(turns, 'turn')}
         </span>
       </div>
       {busy.busy && (

@@ -3,10 +3,12 @@
 // pointers are marked on their rows.
 import type { RefObject } from 'preact';
 import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { MessageRow, PlanView } from '../../../src/protocol';
+import type { ArchivedSegment, MessageRow, PlanView } from '../../../src/protocol';
+import { archiveItems, type ArchiveItem } from '../archive';
 import { barScale, type PlanIndex, type SessionIndex } from '../derive';
 import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
 import { gapTop, makeLayout, rowAt, rowTop, ROW_HEIGHT, totalHeight, visibleRange, type Gap, type Layout } from '../layout';
+import { ArchivedHistory } from './ArchivedHistory';
 
 const OVERSCAN = 8;
 
@@ -37,6 +39,11 @@ export interface TimelineProps {
   onSelect(index: number): void;
   onOpen(index: number): void;
   onViewport(info: ViewportInfo): void;
+  /** Contexts replaced by recorded compactions, drawn (greyed, collapsed by default) above the rows. */
+  archived?: readonly ArchivedSegment[];
+  /** The message whose detail shows (archived rows are marked by it; they have no selection of their own). */
+  detailId?: string | null;
+  onOpenArchived?(id: string): void;
 }
 
 export function Timeline(p: TimelineProps) {
@@ -45,17 +52,13 @@ export function Timeline(p: TimelineProps) {
   const [scrollTop, setScrollTop] = useState(0);
   const height = useClientHeight(scroller);
   const n = rows.length;
-  const layout = useAnchoredLayout(n, index, planIndex, scroller, setScrollTop);
+  const [archive, setExpanded] = useArchive(p.archived);
+  const layout = useAnchoredLayout(n, index, planIndex, archive.length * ROW_HEIGHT, scroller, setScrollTop);
 
-  // A new session starts at the top; the first one restores the persisted position.
-  const firstSession = useRef(true);
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    el.scrollTop = firstSession.current ? p.initialScrollTop : 0;
-    firstSession.current = false;
-    setScrollTop(el.scrollTop);
-  }, [p.sessionKey]);
+  useSessionStart(scroller, p.sessionKey, p.initialScrollTop, (top) => {
+    setExpanded(() => new Set());
+    setScrollTop(top);
+  });
 
   const [start, end] = visibleRange(layout, scrollTop, height, OVERSCAN);
   const first = rowAt(layout, scrollTop);
@@ -109,12 +112,7 @@ export function Timeline(p: TimelineProps) {
   };
 
   const onClick = (e: MouseEvent) => {
-    const target = (e.target as Element | null)?.closest?.('[data-index]');
-    if (!target) return;
-    const i = Number(target.getAttribute('data-index'));
-    if (!Number.isInteger(i)) return;
-    p.onSelect(i);
-    p.onOpen(i);
+    if (!archivedClick(e, setExpanded, p.onOpenArchived)) rowClick(e, p);
   };
 
   const onFocus = () => {
@@ -139,6 +137,15 @@ export function Timeline(p: TimelineProps) {
       onScroll={(e) => setScrollTop((e.currentTarget as HTMLDivElement).scrollTop)}
     >
       <div class="timeline-content" role="presentation" style={{ height: `${totalHeight(layout)}px` }}>
+        {archive.length > 0 && (
+          <ArchivedHistory
+            items={archive}
+            from={scrollTop - OVERSCAN * ROW_HEIGHT}
+            to={scrollTop + height + OVERSCAN * ROW_HEIGHT}
+            maxTokens={index.maxTokens}
+            detailId={p.detailId ?? null}
+          />
+        )}
         {layout.gaps.map((g, k) => (
           <SplitDivider
             key={g.kind}
@@ -176,6 +183,63 @@ function rowItems(
   return items;
 }
 
+/** A click in the archived history: a header toggles its context, an archived row opens its detail. */
+/** A click on a row selects it and opens its detail. */
+function rowClick(e: MouseEvent, p: Pick<TimelineProps, 'onSelect' | 'onOpen'>): void {
+  const target = (e.target as Element | null)?.closest?.('[data-index]');
+  if (!target) return;
+  const i = Number(target.getAttribute('data-index'));
+  if (!Number.isInteger(i)) return;
+  p.onSelect(i);
+  p.onOpen(i);
+}
+
+function archivedClick(e: MouseEvent, setExpanded: SetExpanded, open?: (id: string) => void): boolean {
+  const el = e.target as Element | null;
+  const toggle = el?.closest?.('[data-archive-toggle]');
+  if (toggle) {
+    const k = Number(toggle.getAttribute('data-archive-toggle'));
+    setExpanded((s) => {
+      const next = new Set(s);
+      if (!next.delete(k)) next.add(k);
+      return next;
+    });
+    return true;
+  }
+  const row = el?.closest?.('[data-archived-id]');
+  if (row) {
+    open?.(row.getAttribute('data-archived-id')!);
+    return true;
+  }
+  return false;
+}
+
+/** A new session starts at the top (the archived history collapsed); the first one restores the persisted position. */
+function useSessionStart(
+  scroller: RefObject<HTMLDivElement>,
+  sessionKey: string,
+  initialScrollTop: number,
+  started: (top: number) => void,
+) {
+  const firstSession = useRef(true);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    el.scrollTop = firstSession.current ? initialScrollTop : 0;
+    firstSession.current = false;
+    started(el.scrollTop);
+  }, [sessionKey]);
+}
+
+type SetExpanded = (f: (s: ReadonlySet<number>) => ReadonlySet<number>) => void;
+
+/** The archived history's items; which contexts are expanded (none at first, none again for another session). */
+function useArchive(archived: readonly ArchivedSegment[] | undefined): [ArchiveItem[], SetExpanded] {
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const items = useMemo(() => archiveItems(archived ?? [], expanded), [archived, expanded]);
+  return [items, setExpanded];
+}
+
 /** The scroller's height, kept up to date as the panel resizes. */
 function useClientHeight(scroller: RefObject<HTMLDivElement>): number {
   const [height, setHeight] = useState(400);
@@ -195,6 +259,7 @@ function useAnchoredLayout(
   n: number,
   index: SessionIndex,
   planIndex: PlanIndex | null,
+  offset: number,
   scroller: RefObject<HTMLDivElement>,
   setScrollTop: (top: number) => void,
 ): Layout {
@@ -202,15 +267,16 @@ function useAnchoredLayout(
     const gaps: Gap[] = [];
     if (index.splitIndex !== null) gaps.push({ index: index.splitIndex, kind: 'current' });
     if (planIndex?.splitIndex != null) gaps.push({ index: planIndex.splitIndex, kind: 'preview' });
-    return makeLayout(n, gaps);
-  }, [n, index, planIndex]);
+    return makeLayout(n, gaps, offset);
+  }, [n, index, planIndex, offset]);
 
   const prevLayout = useRef<Layout>(layout);
   useLayoutEffect(() => {
     const el = scroller.current;
     const before = prevLayout.current;
     prevLayout.current = layout;
-    if (!el || before === layout || before.rowCount !== layout.rowCount) return;
+    // Only rows are anchored: a header clicked in the archived history stays where it was.
+    if (!el || before === layout || before.rowCount !== layout.rowCount || el.scrollTop < before.offset) return;
     const anchor = rowAt(before, el.scrollTop);
     const delta = rowTop(layout, anchor) - rowTop(before, anchor);
     if (delta !== 0 && anchor > 0) {

@@ -1,5 +1,7 @@
 // Context window usage: system prompt, tool definitions, conversation, tool results, summaries and free
-// space as one stacked bar, with the auto-compact threshold as a line.
+// space as one stacked bar, with the auto-compact threshold as a line. The message figures are o200k
+// estimates; for a recording, the last call's recorded input (ground truth) is shown beside them and
+// marked on the bar, and the overhead is the prefix fitted from the recorded usage (or unknown).
 import type { UsageBreakdown } from '../../../src/protocol';
 import { fmtInt, fmtPercent } from '../format';
 
@@ -12,10 +14,17 @@ interface Segment {
 export function UsageBar({ usage }: { usage: UsageBreakdown }) {
   const conversation = Math.max(0, usage.messages - usage.toolResults - usage.summaries);
   const used = usage.system + usage.tools + usage.messages;
-  const scale = Math.max(usage.window, used, 1);
+  const scale = Math.max(usage.window, used, usage.recorded?.call.input ?? 0, 1);
+  const source = usage.overheadSource ?? 'agent';
+  const overhead: Segment[] =
+    source === 'agent'
+      ? [
+          { key: 'system', label: 'System prompt', tokens: usage.system },
+          { key: 'tools', label: 'Tool definitions', tokens: usage.tools },
+        ]
+      : [{ key: 'system', label: source === 'fitted' ? 'System prompt + tools (fitted)' : 'System prompt + tools', tokens: usage.system }];
   const segments: Segment[] = [
-    { key: 'system', label: 'System prompt', tokens: usage.system },
-    { key: 'tools', label: 'Tool definitions', tokens: usage.tools },
+    ...overhead,
     { key: 'messages', label: 'Messages', tokens: conversation },
     { key: 'tool-results', label: 'Tool results', tokens: usage.toolResults },
     { key: 'summaries', label: 'Summaries', tokens: usage.summaries },
@@ -23,7 +32,9 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
   ];
   const pct = (t: number) => `${(t / scale) * 100}%`;
   const over = used - usage.window;
-  const summary = `${fmtInt(used)} of ${fmtInt(usage.window)} tokens used (${fmtPercent(used, usage.window)})`;
+  const estimated = source === 'agent' ? '' : 'o200k estimate: ';
+  const summary = `${estimated}${fmtInt(used)} of ${fmtInt(usage.window)} tokens used (${fmtPercent(used, usage.window)})`;
+  const recorded = usage.recorded?.call;
 
   return (
     <section class="usage" aria-label="Context window usage">
@@ -33,7 +44,22 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
         </span>
         {usage.threshold !== null && <span class="usage-threshold-label">auto-compact at {fmtInt(usage.threshold)}</span>}
         {over > 0 && <span class="usage-over">over the window by {fmtInt(over)}</span>}
+        {usage.windowSource === 'recording' && (
+          <span class="usage-window-source muted" data-field="window-source">
+            window as recorded
+          </span>
+        )}
       </div>
+      {recorded && (
+        <div
+          class="usage-recorded"
+          data-stat="recorded"
+          title="What the API counted for the last recorded model call (input + cache read + cache creation)"
+        >
+          <span class="usage-recorded-label">recorded</span> {fmtInt(recorded.input)} tokens of input on the last call (
+          {fmtPercent(recorded.input, usage.window)}){recorded.model && <span class="muted"> · {recorded.model}</span>}
+        </div>
+      )}
       <div class="usage-bar" role="img" aria-label={`${summary}. ${segments.map((s) => `${s.label} ${fmtInt(s.tokens)}`).join(', ')}`}>
         {segments.map((s) =>
           s.tokens > 0 ? (
@@ -47,6 +73,14 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
           ) : null,
         )}
         {over > 0 && <span class="usage-window-edge" style={{ left: pct(usage.window) }} title="End of the context window" />}
+        {recorded && (
+          <span
+            class="usage-recorded-mark"
+            data-marker="recorded"
+            style={{ left: pct(Math.min(recorded.input, scale)) }}
+            title={`Recorded input of the last call: ${fmtInt(recorded.input)} tokens`}
+          />
+        )}
         {usage.threshold !== null && (
           <span
             class="usage-threshold"
@@ -60,7 +94,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
         {segments.map((s) => (
           <li key={s.key}>
             <span class={`legend-swatch seg-${s.key}`} aria-hidden="true" />
-            {s.label} <span class="legend-value">{fmtInt(s.tokens)}</span>
+            {s.label} <span class="legend-value">{s.key === 'system' && source === 'unknown' ? 'unknown' : fmtInt(s.tokens)}</span>
           </li>
         ))}
       </ul>
