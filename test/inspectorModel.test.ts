@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message } from '../src/core/conversation';
+import { kindOf, type Message } from '../src/core/conversation';
 import { importSession } from '../src/core/importers';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../src/core/plan';
 import type { CompactionRecord } from '../src/core/session';
@@ -11,16 +11,20 @@ import { STRATEGIES, planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../src/core/tokens';
 import {
+  agentOf,
   buildInspectorSession,
   messageDetail,
   planToView,
   previewOf,
   PREVIEW_CHARS,
+  shortTokens,
   strategyViews,
+  timeTravelLabel,
   type InspectorSessionInput,
 } from '../src/inspectorModel';
 import { assistant, call, FixedCostCounter, results, summary, user } from './helpers/build';
 import { syntheticSession } from './helpers/synthetic';
+import { lastRecordedInput, syntheticRecording } from './helpers/syntheticRecording';
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..');
 
@@ -303,4 +307,68 @@ test('10,000 messages (about 9M tokens) build in well under two seconds', () => 
   assert.ok(ms < 2_000, `took ${ms.toFixed(0)} ms`);
   const json = JSON.stringify(s).length;
   assert.ok(json < 4_000_000, `session JSON ${json} chars`);
+});
+
+test('a recording with two compactions: archived contexts with their compactions, usage per call and the last call recorded', () => {
+  const c = ctx();
+  const rec = syntheticRecording(c.tokens);
+  const points = [{ at: 1, label: timeTravelLabel(1, 'Claude Code', 'auto', 167_000), messages: 5 }];
+  const s = buildInspectorSession(
+    input(rec.messages, {
+      ctx: c,
+      readOnly: true,
+      archived: rec.compactions,
+      overhead: { system: 20_000, tools: 0 },
+      overheadSource: 'fitted',
+      windowSource: 'recording',
+      autoCompactThreshold: null,
+      timeTravel: { at: null, points },
+    }),
+  );
+  assert.deepEqual(
+    s.rows.map((r) => r.id),
+    rec.messages.map((m) => m.id),
+  );
+  assert.equal(s.archived?.length, 2);
+  const [one, two] = s.archived!;
+  assert.deepEqual(
+    one.rows.map((r) => [r.id, r.kind]),
+    rec.compactions[0].before.map((m) => [m.id, kindOf(m)]),
+  );
+  assert.equal(one.compaction.archivedTokens, c.tokens.countMessages(rec.compactions[0].before));
+  assert.equal(one.compaction.summaryTokens, c.tokens.countMessages(rec.compactions[0].summary));
+  assert.equal(two.compaction.index, 2);
+  assert.equal(two.compaction.trigger, 'manual');
+  assert.match(two.compaction.summaryPreview, /^Summary 2: /);
+  assert.equal(one.compaction.at, rec.compactions[0].at);
+  assert.equal(two.compaction.at, undefined);
+  // Usage: the recorded line is the last call's real input; every call is on its row.
+  assert.equal(s.usage.recorded?.call.input, lastRecordedInput(rec.messages));
+  assert.equal(s.usage.overheadSource, 'fitted');
+  assert.equal(s.usage.windowSource, 'recording');
+  for (const m of rec.messages) {
+    const row = s.rows.find((r) => r.id === m.id)!;
+    if (m.usage) {
+      assert.equal(row.usage?.input, m.usage.inputTokens + m.usage.cacheReadTokens + m.usage.cacheCreationTokens);
+      assert.equal(row.usage?.model, m.usage.model);
+    } else assert.equal(row.usage, undefined);
+  }
+  // Artefacts never start a turn: the current context has one genuine prompt.
+  assert.equal(Math.max(...s.rows.map((r) => r.turn)) + 1, 1);
+  assert.ok(s.rows.some((r) => r.kind === 'artefact'));
+  assert.deepEqual(s.timeTravel, { at: null, points });
+  // The current session (no recording) carries none of it.
+  const plain = buildInspectorSession(input(conversation()));
+  assert.equal(plain.archived, undefined);
+  assert.equal(plain.timeTravel, undefined);
+  assert.equal(plain.usage.recorded, undefined);
+  assert.equal(plain.usage.overheadSource, undefined);
+});
+
+test('labels: agents by format, short token counts, time-travel points', () => {
+  assert.equal(agentOf('claude-code-jsonl'), 'Claude Code');
+  assert.equal(agentOf('codex-rollout-jsonl'), 'Codex');
+  assert.deepEqual([shortTokens(950), shortTokens(167_389), shortTokens(98_500), shortTokens(1_250_000)], ['950', '167K', '99K', '1.3M']);
+  assert.equal(timeTravelLabel(2, 'Codex', 'auto', 227_112), 'before compaction 2 (Codex, auto, 227K)');
+  assert.equal(timeTravelLabel(1, 'Claude Code', 'unknown', null), 'before compaction 1 (Claude Code, unknown)');
 });
