@@ -42,6 +42,49 @@ export function looksBinary(buf: Buffer): boolean {
   return false;
 }
 
+/**
+ * Decode UTF-8, counting the bytes that are not valid UTF-8 (they become U+FFFD, as Buffer's
+ * decoder does): a Latin-1 file reads with replacement characters, and the caller says so.
+ */
+export function decodeUtf8(buf: Buffer): { text: string; invalidBytes: number } {
+  const text = buf.toString('utf8');
+  if (!text.includes('\uFFFD')) return { text, invalidBytes: 0 };
+  // Genuine U+FFFD characters in the file round-trip; anything else was undecodable.
+  const roundTrip = Buffer.from(text, 'utf8');
+  if (roundTrip.equals(buf)) return { text, invalidBytes: 0 };
+  let invalid = 0;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    invalid = countInvalidUtf8(buf);
+  }
+  return { text, invalidBytes: invalid };
+}
+
+/** How many bytes of `buf` are not part of a well-formed UTF-8 sequence. */
+function countInvalidUtf8(buf: Buffer): number {
+  let bad = 0;
+  for (let i = 0; i < buf.length;) {
+    const b = buf[i];
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len === 0 || i + len > buf.length) {
+      bad++;
+      i++;
+      continue;
+    }
+    let okSeq = true;
+    for (let k = 1; k < len; k++) if ((buf[i + k] & 0xc0) !== 0x80) okSeq = false;
+    const seq = buf.subarray(i, i + len);
+    if (okSeq && len > 1 && !Buffer.from(seq.toString('utf8'), 'utf8').equals(seq)) okSeq = false;
+    if (okSeq) i += len;
+    else {
+      bad++;
+      i++;
+    }
+  }
+  return bad;
+}
+
 /** A short, readable reason for a file-system error (the message for anything unusual). */
 export function describeFsError(e: NodeJS.ErrnoException): string {
   switch (e.code) {

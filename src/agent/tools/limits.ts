@@ -12,8 +12,8 @@ export interface ToolLimits {
   defaultSearchResults: number;
   maxSearchResults: number;
   maxSearchFileBytes: number;
-  /** search: stop after scanning this many files (with a note). */
-  maxSearchFiles: number;
+  /** search: ripgrep is killed after this long (results so far are returned with a note). */
+  searchTimeoutMs: number;
   /** run_command: the last this-many bytes of output are kept. */
   maxCommandOutputBytes: number;
   defaultCommandTimeoutMs: number;
@@ -30,7 +30,7 @@ export const DEFAULT_TOOL_LIMITS: ToolLimits = {
   defaultSearchResults: 100,
   maxSearchResults: 1_000,
   maxSearchFileBytes: 1024 * 1024,
-  maxSearchFiles: 20_000,
+  searchTimeoutMs: 30_000,
   maxCommandOutputBytes: 30 * 1024,
   defaultCommandTimeoutMs: 120_000,
   maxCommandTimeoutMs: 600_000,

@@ -9,11 +9,15 @@ export interface ToolEnvironment {
   /** The call: its abort signal, the approval prompt, live output, compaction requests. */
   ctx: ToolCallContext;
   limits: ToolLimits;
+  /** The workspace folder, symlinks resolved (what ResolvedPath.rel is relative to). */
+  root: string;
   /** Resolve a path inside the workspace (throws ToolError). */
   resolvePath(input: unknown, what?: string): ResolvedPath;
   /** run_command: the shell and the environment (the options' own; runCommand supplies defaults). */
   shell?: string;
   env?: NodeJS.ProcessEnv;
+  /** search: the rg binary (default: found by findRipgrep). */
+  ripgrepPath?: string;
 }
 
 export interface WorkspaceTool {

@@ -2,6 +2,7 @@
 // commands are shown to the user (a diff, or the command line) and run only when approved.
 // A tool never throws at the agent: every failure is a ToolResult with isError, which the model sees.
 // No `vscode` import: this runs in plain Node.
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describeFsError } from './files';
 import { DEFAULT_TOOL_LIMITS, type ToolLimits } from './limits';
@@ -28,6 +29,8 @@ export interface WorkspaceToolsOptions {
   shell?: string;
   /** Environment for commands (default process.env plus pager-free settings). */
   env?: NodeJS.ProcessEnv;
+  /** search: the ripgrep binary (in VS Code, the one under vscode.env.appRoot); default: findRipgrep(). */
+  ripgrepPath?: string;
 }
 
 export class WorkspaceTools implements ToolExecutor {
@@ -72,11 +75,14 @@ export class WorkspaceTools implements ToolExecutor {
     const env: ToolEnvironment = {
       ctx,
       limits: this.limits,
+      root: this.root,
       resolvePath: (p, what) => this.resolvePath(p, what),
       shell: this.options.shell,
       env: this.options.env,
+      ripgrepPath: this.options.ripgrepPath,
     };
     try {
+      env.root = realpathSync(this.root);
       return await tool.run(input as Record<string, unknown>, env);
     } catch (e) {
       if (e instanceof ToolError) return { content: `${call.name}: ${e.message}`, isError: true };
