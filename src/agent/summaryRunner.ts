@@ -1,7 +1,7 @@
 // The summarizer the pipeline calls for LLM-written summaries: the Anthropic API with the current
 // key and model, cancellable both by the pipeline's signal and from the host (the progress
 // notification's Cancel button).
-import { summarize, SummarizationError, type CachingTextTokenizer, type SummarizerInput, type SummaryResult } from '../core';
+import { errorMessage, summarize, SummarizationError, type CachingTextTokenizer, type SummarizerInput, type SummaryResult } from '../core';
 import { AnthropicLlmClient } from './anthropicClient';
 import type { HostSettings } from './hostSettings';
 import { MissingApiKeyError } from './missingApiKeyError';
@@ -20,7 +20,13 @@ export class SummaryRunner {
 
   /** Summarize `input`; `signal` (the pipeline's) or abort() cancels it. */
   async run(input: SummarizerInput, focus: string | undefined, signal?: AbortSignal): Promise<SummaryResult> {
-    const key = await this.deps.getApiKey();
+    let key: string | undefined;
+    try {
+      key = await this.deps.getApiKey();
+    } catch (e) {
+      // E.g. the key may not go to the configured base URL: nothing is sent, the compaction fails.
+      return { ok: false, attempts: 0, error: new SummarizationError('failed', errorMessage(e)) };
+    }
     if (!key) return { ok: false, attempts: 0, error: new SummarizationError('failed', new MissingApiKeyError().message) };
     const settings = this.deps.settings();
     const client = new AnthropicLlmClient({ apiKey: key, baseURL: settings.baseUrl, model: settings.model });

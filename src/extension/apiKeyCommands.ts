@@ -1,10 +1,50 @@
 // The Anthropic API key: kept in VS Code's secret storage (never in settings or logs), set and
 // cleared by two commands. The chat view's "Set API key" button calls the same promptForKey().
+// Requests get the key through keyGate(): for any base URL but Anthropic's, only after the user
+// allowed that origin in a modal dialog (remembered in globalState).
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/controller';
+import { ANTHROPIC_API_URL, ApiKeyGate, originOf } from './baseUrlConsent';
 import { Disposable } from './lifecycle';
 
 const API_KEY_SECRET = 'splitpoint.anthropicApiKey';
+/** globalState key: the origins the user allowed the key to go to (besides Anthropic's). */
+const ALLOWED_ORIGINS = 'splitpoint.allowedBaseUrlOrigins';
+
+/** The key for requests: handed out only for Anthropic's API or an origin the user allowed. */
+export function keyGate(key: ApiKeySecret, globalState: vscode.Memento, baseUrl: () => string | undefined): ApiKeyGate {
+  const list = (): readonly string[] => {
+    const v = globalState.get<unknown>(ALLOWED_ORIGINS);
+    return Array.isArray(v) ? v.filter((o): o is string => typeof o === 'string') : [];
+  };
+  return new ApiKeyGate({
+    getKey: () => key.get(),
+    baseUrl,
+    env: process.env,
+    consents: { list, add: (origin) => globalState.update(ALLOWED_ORIGINS, [...new Set([...list(), origin])]) },
+    ask: askToSendKey,
+  });
+}
+
+async function askToSendKey(url: string): Promise<boolean> {
+  const origin = originOf(url) ?? url;
+  const host = new URL(origin).hostname;
+  const plain = origin.startsWith('http:') && !['localhost', '127.0.0.1', '[::1]'].includes(host);
+  const allow = 'Allow';
+  const choice = await vscode.window.showWarningMessage(
+    `Send your Anthropic API key to ${url}?`,
+    {
+      modal: true,
+      detail:
+        `The API base URL (splitpoint.baseUrl or ANTHROPIC_BASE_URL) is ${url}, which is not Anthropic's API ` +
+        `(${ANTHROPIC_API_URL}). Every request sends your API key and the conversation there, including what the agent ` +
+        `read from your files. Allow it only for a server you trust; Splitpoint remembers the answer for ${origin}.` +
+        (plain ? ' The connection is not encrypted (http).' : ''),
+    },
+    allow,
+  );
+  return choice === allow;
+}
 
 /** Read access to the stored key. */
 export class ApiKeySecret {

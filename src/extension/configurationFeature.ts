@@ -3,15 +3,15 @@
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/controller';
 import { Disposable } from './lifecycle';
-import { readSettings } from './settings';
+import type { SettingsReader } from './settings';
 
 export class ConfigurationFeature extends Disposable {
-  constructor(controller: AgentController, chat: { sendState(): void }, log: vscode.LogOutputChannel) {
+  constructor(controller: AgentController, chat: { sendState(): void }, log: vscode.LogOutputChannel, settings: SettingsReader) {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('splitpoint')) return;
-        controller.updateSettings(readSettings());
+        controller.updateSettings(settings.read());
         chat.sendState();
         log.info('Settings changed and applied.');
       }),

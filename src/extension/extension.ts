@@ -3,14 +3,14 @@
 import * as vscode from 'vscode';
 import { mkdirSync } from 'node:fs';
 import { AgentController } from '../agent/controller';
-import { ApiKeyCommands, ApiKeySecret } from './apiKeyCommands';
+import { ApiKeyCommands, ApiKeySecret, keyGate } from './apiKeyCommands';
 import { ChatFeature } from './chatFeature';
 import { CompactionProgress } from './compactionProgress';
 import { ConfigurationFeature } from './configurationFeature';
 import { failureSink } from './failureSink';
 import { InspectorFeature } from './inspectorFeature';
 import { SessionCommands } from './sessionCommands';
-import { readSettings } from './settings';
+import { SettingsReader } from './settings';
 import { StatusBar } from './statusBar';
 import { TranscriptOpener } from './transcriptOpener';
 
@@ -21,11 +21,14 @@ export function activate(context: vscode.ExtensionContext): void {
   mkdirSync(storageDir, { recursive: true });
   const workspaceRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const apiKey = new ApiKeySecret(context.secrets);
+  const settings = new SettingsReader(log);
+  // Requests get the key only for Anthropic's API or a base URL the user allowed (asked once per origin).
+  const requestKey = keyGate(apiKey, context.globalState, () => settings.read().baseUrl);
   const controller = new AgentController({
     workspaceRoot,
     storageDir,
-    settings: readSettings(),
-    getApiKey: () => apiKey.get(),
+    settings: settings.read(),
+    getApiKey: () => requestKey.key(),
     trusted: vscode.workspace.isTrusted,
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
   });
@@ -56,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new SessionCommands(controller, chat, transcripts),
     new StatusBar(controller),
     new CompactionProgress(controller),
-    new ConfigurationFeature(controller, chat, log),
+    new ConfigurationFeature(controller, chat, log, settings),
   );
   log.info(`Splitpoint activated (workspace: ${workspaceRoot ?? 'none'}, trusted: ${vscode.workspace.isTrusted}).`);
 }
