@@ -190,6 +190,7 @@ export class AgentController implements Disposable {
       pipelineSettings: this.pipelineSettings(),
       counter: this.counter,
       transcriptDir: transcriptDirFor(this.settings, this.deps.workspaceRoot, this.deps.storageDir),
+      transcriptRoot: this.deps.workspaceRoot,
       summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal),
       overheadTokens: () => this.requestCount.pipelineOverhead(),
       scale: () => this.calibration.factor,

@@ -15,7 +15,9 @@ import {
   type MessageTokenCounter,
   type PipelineSettings,
   type PlanContext,
+  SessionLockedError,
   type SessionFileStore,
+  type SessionLock,
   type SessionLog,
   type SummarizerInput,
   type SummaryResult,
@@ -46,6 +48,8 @@ export interface SessionScopeOptions {
   pipelineSettings: PipelineSettings;
   counter: MessageTokenCounter;
   transcriptDir: string;
+  /** The workspace root: no folder from it down to transcriptDir may be a symbolic link. */
+  transcriptRoot?: string;
   summarizer: Summarizer;
   /** System prompt and tool definitions, in tokens. */
   overheadTokens: () => number;
@@ -65,16 +69,19 @@ export class SessionScope implements Disposable {
   private current: { agent: AgentLoop; key: string } | undefined;
   private subscriptions: Disposable[];
   private disposed = false;
+  private readonly lock: SessionLock | undefined;
 
   constructor(o: SessionScopeOptions) {
-    this.session = openSessionLog(o.store, o.id, o.log);
+    const opened = openSessionLog(o.store, o.id, o.log, (m) => this.lockLost(m));
+    this.session = opened.session;
+    this.lock = opened.lock;
     mkdirSync(o.store.dir, { recursive: true });
     this.chatLog = ChatLog.load(join(o.store.dir, `${this.session.id.replace(/[^A-Za-z0-9_-]/g, '_')}.chat.json`));
     this.ctx = planContextFor(o.settings, o.counter);
     this.pipeline = new CompactionPipeline(
       {
         session: this.session,
-        transcripts: new TranscriptStore({ dir: o.transcriptDir }),
+        transcripts: new TranscriptStore({ dir: o.transcriptDir, root: o.transcriptRoot }),
         ctx: this.ctx,
         summarizer: o.summarizer,
         overheadTokens: o.overheadTokens,
@@ -83,6 +90,7 @@ export class SessionScope implements Disposable {
       o.pipelineSettings,
     );
     this.chat = new ChatProjector(this.chatLog, () => this.pipeline.effectiveMessages());
+    for (const n of opened.notices) this.chat.notice(n);
     const { hooks } = o;
     this.subscriptions = [
       this.chatLog.onDidChange((c) => hooks.chatChanged(c)),
@@ -141,13 +149,55 @@ export class SessionScope implements Disposable {
       this.chatLog.dispose();
     } finally {
       this.session.dispose();
+      this.lock?.release();
     }
+  }
+
+  private lockLost(message: string): void {
+    if (!this.disposed) this.chat.notice(message);
   }
 }
 
-function openSessionLog(store: SessionFileStore, id: string | undefined, log: { warn(message: string): void }): SessionLog {
-  if (!id) return store.create(newMessageId('chat'), 'New chat');
-  const { log: session, errors } = store.load(id);
-  for (const e of errors) log.warn(`Session ${e.file}:${e.line}: ${e.message} (line skipped)`);
-  return session;
+interface OpenedSession {
+  session: SessionLog;
+  lock: SessionLock | undefined;
+  /** Shown in the chat: repairs made on load, or why a new chat was started instead. */
+  notices: string[];
+}
+
+/**
+ * Open (or create) a session under its exclusive lock. A session open in another window is not
+ * shared: a new chat starts and a notice says why (a read-only view would go stale as the other
+ * window writes, and every writer would need a read-only mode).
+ */
+function openSessionLog(
+  store: SessionFileStore,
+  id: string | undefined,
+  log: { warn(message: string): void },
+  onLockLost: (message: string) => void,
+): OpenedSession {
+  const notices: string[] = [];
+  if (id) {
+    let lock: SessionLock | undefined;
+    try {
+      lock = store.lock(id, onLockLost);
+    } catch (e) {
+      if (!(e instanceof SessionLockedError)) throw e;
+      notices.push(`${e.message} A new chat was started here; the session stays open there.`);
+    }
+    if (lock) {
+      try {
+        const { log: session, errors, notices: repairs } = store.load(id);
+        for (const e of errors) log.warn(`Session ${e.file}:${e.line}: ${e.message} (line skipped)`);
+        for (const n of repairs) log.warn(`Session ${id}: ${n}`);
+        return { session, lock, notices: repairs };
+      } catch (e) {
+        lock.release();
+        throw e;
+      }
+    }
+  }
+  const newId = newMessageId('chat');
+  const lock = store.lock(newId, onLockLost);
+  return { session: store.create(newId, 'New chat'), lock, notices };
 }

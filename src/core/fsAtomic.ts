@@ -1,33 +1,103 @@
 // Atomic file replacement: a reader sees the old file or the new one, never a partial write.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+// The file system calls go through a small injectable layer so tests can check their order and
+// simulate failures (a full disk) without a real one.
+import * as nodeFs from 'node:fs';
 import { basename, join } from 'node:path';
 
-/** Write `text` to `path` atomically: temp file in the same folder, fsync, rename, fsync the folder. */
-export function writeFileAtomic(path: string, text: string): void {
+/** The synchronous file system calls the storage code uses (node:fs by default; tests inject a spy). */
+export interface StorageFs {
+  openSync(path: string, flags: string, mode?: number): number;
+  /** Write from the start of `data`; returns the bytes written (may be fewer than asked). */
+  writeSync(fd: number, data: Uint8Array): number;
+  fsyncSync(fd: number): void;
+  closeSync(fd: number): void;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string, options: { force: boolean }): void;
+  mkdirSync(path: string, options: { recursive: boolean }): unknown;
+  fstatSync(fd: number): { size: number };
+  ftruncateSync(fd: number, len: number): void;
+  copyFileSync(from: string, to: string): void;
+}
+
+export const nodeStorageFs: StorageFs = {
+  openSync: (p, f, m) => nodeFs.openSync(p, f, m),
+  writeSync: (fd, data) => nodeFs.writeSync(fd, data, 0, data.length),
+  fsyncSync: (fd) => nodeFs.fsyncSync(fd),
+  closeSync: (fd) => nodeFs.closeSync(fd),
+  renameSync: (a, b) => nodeFs.renameSync(a, b),
+  rmSync: (p, o) => nodeFs.rmSync(p, o),
+  mkdirSync: (p, o) => nodeFs.mkdirSync(p, o),
+  fstatSync: (fd) => nodeFs.fstatSync(fd),
+  ftruncateSync: (fd, len) => nodeFs.ftruncateSync(fd, len),
+  copyFileSync: (a, b) => nodeFs.copyFileSync(a, b, nodeFs.constants.COPYFILE_EXCL),
+};
+
+/** Write all of `text` (a write may be short; the rest is written after it). */
+export function writeAll(fs: StorageFs, fd: number, text: string): void {
+  let rest: Uint8Array = Buffer.from(text, 'utf8');
+  while (rest.length > 0) rest = rest.subarray(fs.writeSync(fd, rest));
+}
+
+/** Temp files are named `.<name>.<pid>.<ms>[-<n>].tmp` (so a crash leaves something cleanStaleTempFiles recognises). */
+const TEMP_NAME = /^\..+\.\d+\.\d+(-\d+)?\.tmp$/;
+let tempSeq = 0;
+
+/**
+ * Write `text` to `path` atomically: open a new temp file in the same folder (exclusive: never
+ * through an existing file or link), write, fsync it, close, rename over `path`, fsync the folder.
+ */
+export function writeFileAtomic(path: string, text: string, fs: StorageFs = nodeStorageFs): void {
   const dir = join(path, '..');
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}-${tempSeq++}.tmp`);
   let fd: number | undefined;
   try {
-    fd = openSync(tmp, 'w', 0o600);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
+    fd = fs.openSync(tmp, 'wx', 0o600);
+    writeAll(fs, fd, text);
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
     fd = undefined;
-    renameSync(tmp, path);
+    fs.renameSync(tmp, path);
   } catch (e) {
-    if (fd !== undefined) closeSync(fd);
-    rmSync(tmp, { force: true });
+    if (fd !== undefined) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
     throw e;
   }
   try {
-    const dfd = openSync(dir, 'r');
+    const dfd = fs.openSync(dir, 'r');
     try {
-      fsyncSync(dfd);
+      fs.fsyncSync(dfd);
     } finally {
-      closeSync(dfd);
+      fs.closeSync(dfd);
     }
   } catch {
     // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
   }
+}
+
+/**
+ * Remove temp files a crash left in `dir` (older than `minAgeMs`, so a write in progress in another
+ * window is not disturbed). Returns the names removed.
+ */
+export function cleanStaleTempFiles(dir: string, minAgeMs = 60_000, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = nodeFs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!TEMP_NAME.test(name) && !name.endsWith('.crash.tmp')) continue;
+    const path = join(dir, name);
+    try {
+      const st = nodeFs.lstatSync(path);
+      if (!st.isFile() || now - st.mtimeMs < minAgeMs) continue;
+      nodeFs.rmSync(path, { force: true });
+      removed.push(name);
+    } catch {
+      // Gone already (another window cleaned it): nothing to do.
+    }
+  }
+  return removed;
 }

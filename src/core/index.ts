@@ -89,10 +89,18 @@ export {
   type UndoOutcome,
 } from './pipeline';
 export { autoCompactThreshold, budgetTrigger, type Trigger } from './triggers';
-export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session';
+export {
+  SessionFileStore,
+  SessionLog,
+  SessionWriteError,
+  type CompactionRecord,
+  type SessionLoadResult,
+  type SessionMeta,
+} from './session';
+export { SessionLockedError, type SessionLock } from './sessionLock';
 export { canUndo, compactionInEffect, undoTarget, type UndoTarget } from './compactionHistory';
-export { TranscriptStore } from './transcripts';
-export { writeFileAtomic } from './fsAtomic';
+export { TranscriptChangedError, TranscriptStore } from './transcripts';
+export { cleanStaleTempFiles, writeFileAtomic } from './fsAtomic';
 
 // Summarization
 export {
@@ -111,6 +119,9 @@ export {
 export {
   importSession,
   ImportError,
+  MAX_JSON_DEPTH,
+  MAX_SESSION_FILE_BYTES,
+  readSessionFile,
   serializeImportResult,
   serializeSplitpointJsonl,
   serializeSplitpointSession,

@@ -274,8 +274,13 @@ export class CompactionPipeline {
     // (including anything appended while the summary was generated).
     const tokensBefore = this.currentTokens();
     let transcriptPath: string;
+    let transcriptSha256: string;
     try {
-      transcriptPath = this.deps.transcripts.save(session.id, session.messages, `compaction: ${o.strategy} (${o.trigger})`);
+      ({ path: transcriptPath, sha256: transcriptSha256 } = this.deps.transcripts.saveTranscript(
+        session.id,
+        session.messages,
+        `compaction: ${o.strategy} (${o.trigger})`,
+      ));
     } catch (e) {
       return this.fail(o, 'transcript-failed', errorMessage(e), plan);
     }
@@ -291,6 +296,7 @@ export class CompactionPipeline {
       archivedCount: plan.archived.length,
       truncatedCount: plan.truncated.length,
       transcriptPath,
+      transcriptSha256,
       syntheticId: plan.syntheticIndex === null ? null : next[plan.syntheticIndex].id,
       tailStartId: plan.tailStartId,
       resultLength: next.length,
@@ -298,14 +304,15 @@ export class CompactionPipeline {
     };
     let commit;
     try {
-      commit = session.commitRewrite(snapshot, next);
+      // The record is committed with the new history (one atomic write): a crash cannot separate them.
+      commit = session.commitRewrite(snapshot, next, record);
     } catch (e) {
       return this.fail(o, 'transcript-failed', `Could not write the session: ${errorMessage(e)}`, plan);
     }
     if (!commit.ok) return this.fail(o, 'conflict', `Compaction was not applied: ${commit.reason}. The history is unchanged.`, plan);
     // Both figures are what the next request carries (micro-compacted, calibrated, with overhead).
     record.tokensAfter = this.currentTokens();
-    session.addCompaction(record);
+    session.saveMeta();
     this.didCompact.fire(record);
     return { ok: true, record, plan, carriedOver: commit.carriedOver };
   }
@@ -326,7 +333,7 @@ export class CompactionPipeline {
     const undone = target.compaction;
     let restored: Message[];
     try {
-      restored = restoreTranscript(undone.transcriptPath);
+      restored = restoreTranscript(undone.transcriptPath, undone.transcriptSha256);
     } catch (e) {
       return fail('invalid', errorMessage(e));
     }
@@ -334,8 +341,13 @@ export class CompactionPipeline {
     const since = snapshot.messages.slice(undone.resultLength);
     const tokensBefore = this.currentTokens();
     let transcriptPath: string;
+    let transcriptSha256: string;
     try {
-      transcriptPath = this.deps.transcripts.save(session.id, snapshot.messages, `undo of ${undone.id}`);
+      ({ path: transcriptPath, sha256: transcriptSha256 } = this.deps.transcripts.saveTranscript(
+        session.id,
+        snapshot.messages,
+        `undo of ${undone.id}`,
+      ));
     } catch (e) {
       return fail('transcript-failed', errorMessage(e));
     }
@@ -351,14 +363,20 @@ export class CompactionPipeline {
       archivedCount: 0,
       truncatedCount: 0,
       transcriptPath,
+      transcriptSha256,
       syntheticId: null,
       tailStartId: next[0]?.id ?? null,
       resultLength: next.length,
     };
-    const commit = session.commitRewrite(snapshot, next);
+    let commit;
+    try {
+      commit = session.commitRewrite(snapshot, next, record);
+    } catch (e) {
+      return fail('transcript-failed', `Could not write the session: ${errorMessage(e)}`);
+    }
     if (!commit.ok) return fail('conflict', commit.reason);
     record.tokensAfter = this.currentTokens();
-    session.addCompaction(record);
+    session.saveMeta();
     this.didCompact.fire(record);
     return { ok: true, record, undone, messages: next, carriedOver: since.length };
   }

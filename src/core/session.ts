@@ -1,14 +1,19 @@
 // The session log: the agent's history, versioned. Appends bump the version; a compaction commits
 // by compare-and-swap against the snapshot it planned from. If only appends happened meanwhile (the
 // user kept typing during a slow summary) they are kept after the compacted history; any other
-// concurrent rewrite makes the commit fail. Persisted as JSONL, rewritten atomically.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+// concurrent rewrite makes the commit fail. Persisted as JSONL, rewritten atomically; a rewrite's
+// compaction record is written in the same file (its first line), so a crash between the swap and the
+// meta write cannot lose it.
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message } from './conversation';
 import { errorMessage, SplitpointError } from './errors';
 import { Emitter } from './events';
-import { writeFileAtomic } from './fsAtomic';
-import { messageProblem } from './messageShape';
+import { cleanStaleTempFiles, nodeStorageFs, writeAll, writeFileAtomic, type StorageFs } from './fsAtomic';
+import { lockSession, type SessionLock } from './sessionLock';
+import { compactionRecordProblem, parseSessionMeta } from './sessionMeta';
+import { parseSessionLines, SESSION_COMMIT_KEY, sessionFileText } from './sessionFile';
+import { quarantineFile, repairToolPairs } from './sessionRepair';
 
 export interface CompactionRecord {
   id: string;
@@ -29,6 +34,8 @@ export interface CompactionRecord {
   /** Length of the history right after this rewrite (messages after it were added later). */
   resultLength: number;
   focus?: string;
+  /** SHA-256 (hex) of the transcript file as written; an undo refuses a transcript that no longer matches. */
+  transcriptSha256?: string;
 }
 
 export interface SessionMeta {
@@ -54,8 +61,10 @@ export type SessionChange = { kind: 'append'; messages: readonly Message[] } | {
 
 /** Where a session lives on disk; the in-memory log calls it on every change. */
 export interface SessionPersistence {
+  /** Persist appended messages; throws (and leaves the store as it was) if they could not be written. */
   append(sessionId: string, messages: readonly Message[]): void;
-  rewrite(sessionId: string, messages: readonly Message[]): void;
+  /** Replace the history; `record` (the compaction that made it) is committed in the same atomic write. */
+  rewrite(sessionId: string, messages: readonly Message[], record?: CompactionRecord): void;
   writeMeta(meta: SessionMeta): void;
 }
 
@@ -101,7 +110,7 @@ export class SessionLog {
     return { version: this._version, rewriteVersion: this._rewriteVersion, messages: [...this._messages] };
   }
 
-  /** Append messages: persisted first, then visible. */
+  /** Append messages: persisted first, then visible (a persistence error leaves them out of memory). */
   append(...messages: Message[]): void {
     if (messages.length === 0) return;
     this.persistence?.append(this.id, messages);
@@ -126,7 +135,7 @@ export class SessionLog {
         return { ok: false, reason: `message ${i} changed while the compaction was prepared` };
     }
     const messages = [...next, ...carried];
-    this.persistence?.rewrite(this.id, messages);
+    this.persistence?.rewrite(this.id, messages, record);
     this._messages = messages;
     this._version++;
     this._rewriteVersion = this._version;
@@ -137,6 +146,13 @@ export class SessionLog {
 
   addCompaction(record: CompactionRecord): void {
     this.meta.compactions.push(record);
+    this.meta.updatedAt = Date.now();
+    this.persistence?.writeMeta(this.meta);
+    this.changed.fire({ kind: 'meta' });
+  }
+
+  /** Persist the meta again after a record was completed in place (e.g. its tokensAfter, known only after the swap). */
+  saveMeta(): void {
     this.meta.updatedAt = Date.now();
     this.persistence?.writeMeta(this.meta);
     this.changed.fire({ kind: 'meta' });
@@ -163,34 +179,113 @@ export interface SessionLoadError {
   message: string;
 }
 
+export interface SessionLoadResult {
+  log: SessionLog;
+  /** Unreadable lines (file and line), skipped. */
+  errors: SessionLoadError[];
+  /** Repairs the user must be told about: quarantine copy, dropped tool halves, meta fields, a recovered record. */
+  notices: string[];
+  /** Where the raw file was copied before anything could rewrite it away (when lines were skipped or repaired). */
+  quarantinePath?: string;
+}
+
+export class SessionWriteError extends SplitpointError {
+  constructor(
+    readonly file: string,
+    cause: unknown,
+    what: string,
+    consequence: string,
+  ) {
+    super(`Could not save ${what} to ${file}: ${errorMessage(cause)}. ${consequence}`);
+    this.name = 'SessionWriteError';
+  }
+}
+
+export interface SessionFileStoreOptions {
+  /** Injected for tests (a full disk, a spy); node:fs by default. */
+  fs?: StorageFs;
+  now?: () => number;
+}
+
 /**
  * Sessions as files in one folder: `<id>.jsonl` (one message per line; appended to, rewritten
  * atomically on compaction) and `<id>.meta.json` (title, compactions).
  */
 export class SessionFileStore implements SessionPersistence {
-  constructor(readonly dir: string) {}
+  private readonly fs: StorageFs;
+  private readonly now: () => number;
+  /** Sessions whose skipped bytes could not be quarantined: a rewrite would destroy them, so it is refused. */
+  private readonly unquarantined = new Map<string, string>();
 
-  private messagesPath(id: string): string {
+  constructor(
+    readonly dir: string,
+    options: SessionFileStoreOptions = {},
+  ) {
+    this.fs = options.fs ?? nodeStorageFs;
+    this.now = options.now ?? Date.now;
+  }
+
+  messagesPath(id: string): string {
     return join(this.dir, `${safeId(id)}.jsonl`);
   }
   private metaPath(id: string): string {
     return join(this.dir, `${safeId(id)}.meta.json`);
   }
 
+  /** Append whole lines; on a failed write the file is cut back to where it was (no partial line stays). */
   append(sessionId: string, messages: readonly Message[]): void {
-    mkdirSync(this.dir, { recursive: true });
-    appendFileSync(this.messagesPath(sessionId), messages.map((m) => JSON.stringify(m) + '\n').join(''));
+    const file = this.messagesPath(sessionId);
+    const fs = this.fs;
+    let fd: number | undefined;
+    let start = 0;
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+      fd = fs.openSync(file, 'a', 0o600);
+      start = fs.fstatSync(fd).size;
+      writeAll(fs, fd, messages.map((m) => JSON.stringify(m) + '\n').join(''));
+      fs.closeSync(fd);
+    } catch (e) {
+      let undo = '';
+      if (fd !== undefined) {
+        try {
+          fs.ftruncateSync(fd, start);
+        } catch (t) {
+          undo = ` (and cutting the partial line back failed: ${errorMessage(t)})`;
+        }
+        try {
+          fs.closeSync(fd);
+        } catch {
+          // The descriptor is unusable; the write error below is what matters.
+        }
+      }
+      throw new SessionWriteError(file, `${errorMessage(e)}${undo}`, 'the message', 'It was not added to the history.');
+    }
   }
 
-  rewrite(sessionId: string, messages: readonly Message[]): void {
-    writeFileAtomic(this.messagesPath(sessionId), messages.map((m) => JSON.stringify(m) + '\n').join(''));
+  rewrite(sessionId: string, messages: readonly Message[], record?: CompactionRecord): void {
+    const file = this.messagesPath(sessionId);
+    const kept = this.unquarantined.get(sessionId);
+    if (kept !== undefined)
+      throw new SessionWriteError(
+        file,
+        `the skipped lines could not be copied aside (${kept})`,
+        'the rewritten history',
+        'Nothing was rewritten, so the bytes no transcript holds are kept.',
+      );
+    writeFileAtomic(file, sessionFileText(sessionId, messages, record), this.fs);
   }
 
   writeMeta(meta: SessionMeta): void {
-    writeFileAtomic(this.metaPath(meta.id), JSON.stringify(meta, null, 2));
+    writeFileAtomic(this.metaPath(meta.id), JSON.stringify(meta, null, 2), this.fs);
   }
 
-  /** Session metas, most recently updated first. */
+  /** The exclusive lock of a session (throws SessionLockedError if another window holds it). */
+  lock(id: string, onCompromised: (message: string) => void): SessionLock {
+    this.fs.mkdirSync(this.dir, { recursive: true });
+    return lockSession(this.messagesPath(id), onCompromised);
+  }
+
+  /** Session metas (validated; a wrong field gets its default), most recently updated first. */
   list(): SessionMeta[] {
     let names: string[];
     try {
@@ -202,50 +297,96 @@ export class SessionFileStore implements SessionPersistence {
     for (const n of names) {
       if (!n.endsWith('.meta.json')) continue;
       try {
-        metas.push(JSON.parse(readFileSync(join(this.dir, n), 'utf8')) as SessionMeta);
+        metas.push(this.readMeta(join(this.dir, n), n.slice(0, -'.meta.json'.length)).meta);
       } catch {
-        // An unreadable meta file hides that session from the list; its messages stay on disk.
+        // Unreadable (not wrong-shaped: that is repaired): the session is left out; its messages stay on disk.
       }
     }
     return metas.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  /** Load a session; unreadable lines are reported (file and line) and skipped. */
-  load(id: string): { log: SessionLog; errors: SessionLoadError[] } {
+  private readMeta(path: string, stem: string): { meta: SessionMeta; warnings: string[] } {
+    const text = readFileSync(path, 'utf8');
+    let id = stem;
+    try {
+      const raw = (JSON.parse(text) as { id?: unknown }).id;
+      if (typeof raw === 'string' && safeId(raw) === stem) id = raw;
+    } catch {
+      // parseSessionMeta reports it.
+    }
+    return parseSessionMeta(text, path, id, this.now());
+  }
+
+  /**
+   * Load a session. Unreadable lines are reported (file and line) and skipped; if any were (or a tool
+   * exchange lost a half), the raw file is first copied aside and the history repaired to a valid one.
+   */
+  load(id: string): SessionLoadResult {
+    cleanStaleTempFiles(this.dir);
     const file = this.messagesPath(id);
+    const notices: string[] = [];
     let meta: SessionMeta;
     try {
-      meta = JSON.parse(readFileSync(this.metaPath(id), 'utf8')) as SessionMeta;
+      const read = this.readMeta(this.metaPath(id), safeId(id));
+      meta = { ...read.meta, id };
+      notices.push(...read.warnings);
     } catch {
       meta = newSessionMeta(id);
     }
-    const errors: SessionLoadError[] = [];
-    const messages: Message[] = [];
     let text = '';
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    // A crash mid-append can leave a partial last line: terminate it so the next append starts a
-    // line of its own (the partial line is reported below; nothing after it is swallowed).
-    if (text.length > 0 && !text.endsWith('\n')) appendFileSync(file, '\n');
-    text.split('\n').forEach((raw, i) => {
-      if (raw.trim() === '') return;
+    const parsed = parseSessionLines(text, file);
+    const repair = repairToolPairs(parsed.messages);
+    let quarantinePath: string | undefined;
+    this.unquarantined.delete(id);
+    if (parsed.errors.length > 0 || repair.changes.length > 0) {
       try {
-        const value = JSON.parse(raw) as unknown;
-        const problem = messageProblem(value);
-        if (problem) errors.push({ file, line: i + 1, message: problem });
-        else messages.push(value as Message);
+        quarantinePath = quarantineFile(file, [...parsed.corruptLines, ...repair.changes], this.now(), (a, b) =>
+          this.fs.copyFileSync(a, b),
+        );
+        const what = parsed.errors.length > 0 ? `${parsed.errors.length} unreadable line(s)` : 'a tool exchange with a missing half';
+        notices.push(`The session file had ${what}; the original file was kept as ${quarantinePath}.`);
       } catch (e) {
-        errors.push({ file, line: i + 1, message: `invalid JSON: ${errorMessage(e)}` });
+        this.unquarantined.set(id, errorMessage(e));
+        notices.push(`The session file had unreadable lines and could not be copied aside (${errorMessage(e)}); it will not be rewritten.`);
       }
-    });
-    return { log: new SessionLog(meta, messages, this), errors };
+      notices.push(...repair.changes.map((c) => `Repaired the history: ${c}.`));
+    }
+    // A crash mid-append can leave a partial last line: terminate it so the next append starts a
+    // line of its own (the partial line is reported above; nothing after it is swallowed).
+    if (text.length > 0 && !text.endsWith('\n')) appendFileSync(file, '\n');
+    this.recoverCommit(meta, parsed.commit, file, notices);
+    return { log: new SessionLog(meta, repair.messages, this), errors: parsed.errors, notices, quarantinePath };
+  }
+
+  /** The file's commit record is missing from the meta (a crash after the swap): add it back. */
+  private recoverCommit(meta: SessionMeta, commit: unknown, file: string, notices: string[]): void {
+    if (commit === undefined) return;
+    const problem = compactionRecordProblem(commit);
+    if (problem) {
+      notices.push(`${file}:1:${SESSION_COMMIT_KEY}${problem.field}: ${problem.message}; the record was ignored`);
+      return;
+    }
+    const record = commit as CompactionRecord;
+    if (meta.compactions.some((c) => c.id === record.id)) return;
+    meta.compactions.push(record);
+    try {
+      this.writeMeta(meta);
+    } catch (e) {
+      notices.push(`Could not save the recovered compaction record: ${errorMessage(e)}.`);
+    }
+    notices.push(
+      `Recovered the record of compaction ${record.id} (${record.strategy}) from ${file}: the window closed before it was saved.`,
+    );
   }
 
   create(id: string, title?: string): SessionLog {
-    const meta = newSessionMeta(id, title);
+    cleanStaleTempFiles(this.dir);
+    const meta = newSessionMeta(id, title, this.now());
     this.writeMeta(meta);
     return new SessionLog(meta, [], this);
   }

@@ -1,12 +1,15 @@
 // Transcripts: before any compaction that removes or rewrites messages, the full history is written
 // as JSONL (a header line, then one message per line) with temp file + fsync + rename, so a transcript
 // is either complete or absent. Loading is tolerant: a corrupt line is reported with file and line,
-// and every other line is still read.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// and every other line is still read. The folder must not be a symbolic link (a repo can ship a
+// `.transcripts` link that points anywhere), and each transcript's SHA-256 is recorded so an undo
+// refuses a transcript edited since (it would inject messages into the model's history).
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Message } from './conversation';
 import { errorMessage, SplitpointError } from './errors';
-import { writeFileAtomic } from './fsAtomic';
+import { nodeStorageFs, writeFileAtomic, type StorageFs } from './fsAtomic';
 import { isRecord, messageProblem } from './messageShape';
 
 export const TRANSCRIPT_HEADER_TYPE = 'splitpoint.transcript';
@@ -60,9 +63,46 @@ export function transcriptFileName(sessionId: string, now = Date.now()): string 
 export interface TranscriptStoreOptions {
   /** Folder for transcripts (default `.transcripts` under the workspace, chosen by the host). */
   dir: string;
+  /**
+   * No folder from here down to `dir` may be a symbolic link (the workspace root, when the folder is
+   * inside it). Without it only `dir` itself is checked.
+   */
+  root?: string;
   /** Injected for tests (fault injection). */
   write?: (path: string, text: string) => void;
+  /** The file system layer of the default atomic write (tests spy on the call order). */
+  fs?: StorageFs;
   now?: () => number;
+}
+
+export interface SavedTranscript {
+  path: string;
+  /** SHA-256 (hex) of the file's bytes. */
+  sha256: string;
+}
+
+export function sha256Hex(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Throws if `dir`, or a folder between `root` and it, is a symbolic link. A missing folder is fine (it is created). */
+export function assertNoSymlinkedFolder(dir: string, root?: string): void {
+  const target = resolve(dir);
+  const base = root !== undefined ? resolve(root) : undefined;
+  const inside = base !== undefined && (target === base || target.startsWith(base + sep)) ? base : dirname(target);
+  let current = inside;
+  for (const part of relative(inside, target)
+    .split(sep)
+    .filter((p) => p.length > 0)) {
+    current = join(current, part);
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(current).isSymbolicLink();
+    } catch {
+      return;
+    }
+    if (isLink) throw new Error(`${current} is a symbolic link; transcripts are never written through a link (a repository can ship one)`);
+  }
 }
 
 export class TranscriptStore {
@@ -74,6 +114,11 @@ export class TranscriptStore {
 
   /** Save the full history; throws TranscriptWriteError (and nothing is written) on failure. */
   save(sessionId: string, messages: readonly Message[], reason: string): string {
+    return this.saveTranscript(sessionId, messages, reason).path;
+  }
+
+  /** save(), and the SHA-256 of what was written (for the compaction record). */
+  saveTranscript(sessionId: string, messages: readonly Message[], reason: string): SavedTranscript {
     let now = (this.options.now ?? Date.now)();
     let path = join(this.options.dir, transcriptFileName(sessionId, now));
     // Two compactions in the same millisecond must not overwrite each other's transcript.
@@ -86,12 +131,15 @@ export class TranscriptStore {
       reason,
       messageCount: messages.length,
     };
+    const text = serializeTranscript(header, messages);
     try {
-      (this.options.write ?? writeFileAtomic)(path, serializeTranscript(header, messages));
+      assertNoSymlinkedFolder(this.options.dir, this.options.root);
+      const fs = this.options.fs ?? nodeStorageFs;
+      (this.options.write ?? ((p: string, t: string) => writeFileAtomic(p, t, fs)))(path, text);
     } catch (e) {
       throw new TranscriptWriteError(path, e);
     }
-    return path;
+    return { path, sha256: sha256Hex(text) };
   }
 
   /** Transcripts in the folder, newest first (optionally only one session's). */
@@ -154,9 +202,31 @@ export class TranscriptCorruptError extends SplitpointError {
   }
 }
 
-/** The exact history a transcript holds (undo). Refuses a transcript with unreadable lines. */
-export function restoreTranscript(path: string): Message[] {
-  const t = loadTranscript(path);
+export class TranscriptChangedError extends SplitpointError {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(
+      `The transcript ${path} was changed after the compaction (SHA-256 ${actual.slice(0, 12)}…, recorded ${expected.slice(0, 12)}…). ` +
+        "Undo was refused so that edited content does not enter the model's history; the history is unchanged.",
+    );
+    this.name = 'TranscriptChangedError';
+  }
+}
+
+/**
+ * The exact history a transcript holds (undo). Refuses a transcript with unreadable lines and, when the
+ * compaction recorded its SHA-256, one whose bytes changed since.
+ */
+export function restoreTranscript(path: string, expectedSha256?: string): Message[] {
+  const bytes = readFileSync(path);
+  if (expectedSha256 !== undefined) {
+    const actual = sha256Hex(bytes);
+    if (actual !== expectedSha256) throw new TranscriptChangedError(path, expectedSha256, actual);
+  }
+  const t = parseTranscript(bytes.toString('utf8'), path);
   if (t.errors.length > 0) throw new TranscriptCorruptError(t.errors);
   if (t.header && t.header.messageCount !== t.messages.length) {
     throw new TranscriptCorruptError([
