@@ -17,17 +17,21 @@ export function planTurnWindow(input: readonly Message[], params: TurnWindowPara
   const { preamble, turns } = groupTurns(sep.real);
   const plan = turnsPlan(input, sep.synthetics, preamble, turns, p, ctx);
   if (plan.fitsWindow) return plan;
-  const keptTurns = Math.min(turns.length, params.maxTurns);
-  const rawCut = turns.length <= params.maxTurns ? 0 : sep.real.indexOf(turns[turns.length - params.maxTurns][0]);
+  // Few turns (or one prompt and hundreds of tool calls): keeping them all does not fit, so the tail is fitted.
+  const keepAll = turns.length <= params.maxTurns;
   return planContiguousTail({
     strategy: 'turn-window',
     params: p,
     input,
     ctx,
     sep,
-    rawCut,
+    rawCut: keepAll ? 0 : sep.real.indexOf(turns[turns.length - params.maxTurns][0]),
     summarize: false,
-    notes: [`the last ${keptTurns} turn${keptTurns === 1 ? '' : 's'} (${plan.tokensAfter} tokens) do not fit ${budgetText(ctx)}`],
+    notes: keepAll
+      ? []
+      : [
+          `the last ${params.maxTurns === 1 ? 'turn' : `${params.maxTurns} turns`} (${plan.tokensAfter} tokens) would not fit ${budgetText(ctx)}`,
+        ],
   });
 }
 
