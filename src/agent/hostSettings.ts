@@ -4,6 +4,10 @@ import type { StrategyName } from '../core';
 
 export interface HostSettings {
   model: string;
+  /**
+   * The Messages API base URL (undefined: the SDK's default). From the user's settings only, never a
+   * workspace's; the extension hands the key out for it only with the user's consent (baseUrlConsent).
+   */
   baseUrl?: string;
   maxOutputTokens: number;
   contextWindow: number;
@@ -11,7 +15,7 @@ export interface HostSettings {
   /** Parameter overrides per strategy name. */
   strategyParams: Record<string, Record<string, number>>;
   microCompact: { keepRecent: number; minChars: number };
-  /** Relative to the workspace root, or absolute. */
+  /** Relative to the workspace root, or absolute. From the user's settings only, never a workspace's. */
   transcriptFolder: string;
   commandTimeoutMs: number;
 }
