@@ -1,6 +1,6 @@
 // edit_file: replace an exact, unique snippet (or every occurrence) after the user approves the diff.
 import { optionalBool, requireString } from './args';
-import { applyWithApproval, readTextForChange } from './fileChange';
+import { applyWithApproval, assertWritable, readTextForChange } from './fileChange';
 import type { ToolEnvironment, WorkspaceTool } from './tool';
 import { ToolError, type ToolResult } from './types';
 
@@ -28,6 +28,7 @@ export const editFileTool: WorkspaceTool = {
 
 async function editFile(args: Record<string, unknown>, env: ToolEnvironment): Promise<ToolResult> {
   const target = env.resolvePath(args.path);
+  assertWritable(target);
   let oldString = requireString(args, 'old_string');
   let newString = requireString(args, 'new_string');
   const replaceAll = optionalBool(args, 'replace_all') ?? false;

@@ -11,3 +11,6 @@ export { formatBytes } from './format';
 export { MUTATING_TOOLS, READ_ONLY_TOOLS, WORKSPACE_TOOLS } from './registry';
 export type { ToolEnvironment, WorkspaceTool } from './tool';
 export { WorkspaceTools, type WorkspaceToolsOptions } from './workspaceTools';
+export { readFileConfined, writeFileConfined } from './confinedFs';
+export { executableConfigWarning } from './protectedPaths';
+export { scrubSecrets } from './commandEnv';

@@ -1,10 +1,11 @@
 // read_file: a text file (or a line range of it) with numbered lines, output capped.
-import { readFile, stat } from 'node:fs/promises';
 import { optionalInt } from './args';
-import { looksBinary } from './files';
+import { openConfined } from './confinedFs';
+import { decodeUtf8, looksBinary } from './files';
 import { formatBytes } from './format';
 import { ok, type ToolEnvironment, type WorkspaceTool } from './tool';
 import { ToolError } from './types';
+import type { ResolvedPath } from './workspacePath';
 
 export const readFileTool: WorkspaceTool = {
   readOnly: true,
@@ -34,19 +35,10 @@ async function readNumberedLines(args: Record<string, unknown>, env: ToolEnviron
   const end = optionalInt(args, 'end_line', 1);
   if (start !== undefined && end !== undefined && end < start) throw new ToolError(`end_line (${end}) is before start_line (${start})`);
   if (!target.exists) throw new ToolError(`no such file: ${target.rel}`);
-  const info = await stat(target.real);
-  if (info.isDirectory()) throw new ToolError(`${target.rel} is a folder; use list_files to see what it contains`);
-  if (!info.isFile()) throw new ToolError(`${target.rel} is not a regular file`);
-  if (info.size > env.limits.maxReadFileBytes) {
-    const limit = formatBytes(env.limits.maxReadFileBytes);
-    throw new ToolError(
-      `${target.rel} is too large to read (${formatBytes(info.size)}, limit ${limit}); use search to find the part you need`,
-    );
-  }
-  const buf = await readFile(target.real);
+  const buf = await readChecked(target, env);
   if (looksBinary(buf))
     throw new ToolError(`${target.rel} looks like a binary file (${formatBytes(buf.length)}); only text files can be read`);
-  const text = buf.toString('utf8');
+  const { text, invalidBytes } = decodeUtf8(buf);
   if (text.length === 0) return `(${target.rel} is empty)`;
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
@@ -73,5 +65,29 @@ async function readNumberedLines(args: Record<string, unknown>, env: ToolEnviron
   } else if (from > 1 || to < total) {
     result += `\n[Lines ${from}-${to} of ${total}.]`;
   }
+  if (invalidBytes > 0) {
+    result +=
+      `\n[Note: ${invalidBytes} byte${invalidBytes === 1 ? '' : 's'} of ${target.rel} ${invalidBytes === 1 ? 'is' : 'are'} not valid UTF-8 ` +
+      '(e.g. a Latin-1 file) and are shown as U+FFFD (\uFFFD); edit_file cannot change this file.]';
+  }
   return result;
+}
+
+/** The file's bytes, opened so that a path swapped after the check cannot redirect the read. */
+async function readChecked(target: ResolvedPath, env: ToolEnvironment): Promise<Buffer> {
+  const fh = await openConfined(env.root, target);
+  try {
+    const info = await fh.stat();
+    if (info.isDirectory()) throw new ToolError(`${target.rel} is a folder; use list_files to see what it contains`);
+    if (!info.isFile()) throw new ToolError(`${target.rel} is not a regular file`);
+    if (info.size > env.limits.maxReadFileBytes) {
+      const limit = formatBytes(env.limits.maxReadFileBytes);
+      throw new ToolError(
+        `${target.rel} is too large to read (${formatBytes(info.size)}, limit ${limit}); use search to find the part you need`,
+      );
+    }
+    return await fh.readFile();
+  } finally {
+    await fh.close();
+  }
 }

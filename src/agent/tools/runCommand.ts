@@ -1,6 +1,7 @@
 // run_command: a shell command in the workspace, after the user approves the command line.
 import { stat } from 'node:fs/promises';
 import { optionalInt, requireString } from './args';
+import { defaultCommandEnv } from './commandEnv';
 import { formatBytes, oneLine } from './format';
 import { runShellCommand } from './shell';
 import type { ToolEnvironment, WorkspaceTool } from './tool';
@@ -12,7 +13,8 @@ export const runCommandTool: WorkspaceTool = {
     name: 'run_command',
     description:
       'Run a shell command in the workspace (non-interactive: stdin is closed). The user must approve it first. ' +
-      'Returns the exit code and the combined stdout/stderr (the last 30 KB if longer). Killed after timeout_ms (default 120000).',
+      'Returns the exit code and the combined stdout/stderr (the last 30 KB if longer). Killed after timeout_ms (default 120000). ' +
+      'Secrets in the environment (*_API_KEY, *_TOKEN, *_SECRET, AWS_*, ...) are not passed to it.',
     input_schema: {
       type: 'object',
       properties: {
@@ -53,7 +55,7 @@ async function runCommand(args: Record<string, unknown>, env: ToolEnvironment): 
     maxOutputBytes: env.limits.maxCommandOutputBytes,
     killGraceMs: env.limits.killGraceMs,
     shell: env.shell,
-    env: env.env ?? { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+    env: env.env ?? defaultCommandEnv(),
     onOutput: env.ctx.onOutput,
   });
   const parts: string[] = [];
@@ -65,6 +67,10 @@ async function runCommand(args: Record<string, unknown>, env: ToolEnvironment): 
   else if (run.exitCode !== null) parts.push(`[Exit code ${run.exitCode}]`);
   else parts.push(`[Terminated by signal ${run.signal ?? 'unknown'}]`);
   if (run.lingering) parts.push('[Background processes kept the output open; output after the command exited was not captured.]');
+  if (run.invalidBytes > 0) {
+    const n = run.invalidBytes;
+    parts.push(`[${n} byte${n === 1 ? '' : 's'} of the output ${n === 1 ? 'is' : 'are'} not valid UTF-8 and shown as U+FFFD.]`);
+  }
   if (run.spawnError) parts.push(`[Could not start the command: ${run.spawnError}]`);
   return { content: parts.join('\n'), isError: run.cancelled || run.timedOut || run.exitCode !== 0 };
 }

@@ -2,6 +2,7 @@
 // with only the tail kept, and the whole process tree killed on timeout or abort.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { errorMessage } from '../../core';
+import { decodeUtf8 } from './files';
 
 export interface CommandRun {
   /** Combined stdout/stderr in arrival order (the kept tail). */
@@ -14,6 +15,8 @@ export interface CommandRun {
   cancelled: boolean;
   /** The shell exited but something it started still held the output pipes. */
   lingering: boolean;
+  /** Bytes of the kept output that are not valid UTF-8 (shown as U+FFFD). */
+  invalidBytes: number;
   spawnError?: string;
 }
 
@@ -54,7 +57,7 @@ export function runShellCommand(command: string, o: RunShellOptions): Promise<Co
     } catch (e) {
       const spawnError = errorMessage(e);
       const nothing = { output: '', keptBytes: 0, droppedBytes: 0, exitCode: null, signal: null };
-      resolvePromise({ ...nothing, timedOut: false, cancelled: false, lingering: false, spawnError });
+      resolvePromise({ ...nothing, timedOut: false, cancelled: false, lingering: false, invalidBytes: 0, spawnError });
       return;
     }
 
@@ -113,9 +116,10 @@ export function runShellCommand(command: string, o: RunShellOptions): Promise<Co
         child.stdout?.destroy();
         child.stderr?.destroy();
       }
-      let output = Buffer.concat(chunks).toString('utf8');
-      // A cut in the middle of a UTF-8 sequence decodes as replacement characters: drop them.
-      if (dropped > 0) output = output.replace(/^\uFFFD+/, '');
+      let tail = Buffer.concat(chunks);
+      // A cut in the middle of a UTF-8 sequence leaves continuation bytes at the start: drop them.
+      if (dropped > 0) while (tail.length > 0 && (tail[0] & 0xc0) === 0x80) tail = tail.subarray(1);
+      const { text: output, invalidBytes } = decodeUtf8(tail);
       resolvePromise({
         output,
         keptBytes: kept,
@@ -125,6 +129,7 @@ export function runShellCommand(command: string, o: RunShellOptions): Promise<Co
         timedOut,
         cancelled,
         lingering,
+        invalidBytes,
         spawnError,
       });
     };

@@ -19,6 +19,8 @@ export interface ApprovalRequest {
   diff?: { path: string; unified: string; isNewFile: boolean };
   /** run_command: the command line. */
   command?: string;
+  /** An explicit warning the approval card shows (e.g. the file is configuration that tooling executes). */
+  warning?: string;
 }
 
 export interface ApprovalDecision {

@@ -1,6 +1,6 @@
 // write_file: create a file or replace its whole content after the user approves the diff.
 import { requireString } from './args';
-import { applyWithApproval, readTextForChange } from './fileChange';
+import { applyWithApproval, assertWritable, readTextForChange } from './fileChange';
 import { formatBytes } from './format';
 import type { ToolEnvironment, WorkspaceTool } from './tool';
 import { ToolError, type ToolResult } from './types';
@@ -26,6 +26,7 @@ export const writeFileTool: WorkspaceTool = {
 
 async function writeFile(args: Record<string, unknown>, env: ToolEnvironment): Promise<ToolResult> {
   const target = env.resolvePath(args.path);
+  assertWritable(target);
   const content = requireString(args, 'content');
   if (target.rel === '.') throw new ToolError('path is the workspace folder itself');
   const original = await readTextForChange(target, env);
