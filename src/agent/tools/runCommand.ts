@@ -67,10 +67,17 @@ async function runCommand(args: Record<string, unknown>, env: ToolEnvironment): 
   else if (run.exitCode !== null) parts.push(`[Exit code ${run.exitCode}]`);
   else parts.push(`[Terminated by signal ${run.signal ?? 'unknown'}]`);
   if (run.lingering) parts.push('[Background processes kept the output open; output after the command exited was not captured.]');
+  if (run.escaped) parts.push(`[Also killed, having left the command's process group: ${describeProcesses(run.escaped)}]`);
+  if (run.stillRunning) parts.push(`[Still running after the command returned: ${describeProcesses(run.stillRunning)}]`);
   if (run.invalidBytes > 0) {
     const n = run.invalidBytes;
     parts.push(`[${n} byte${n === 1 ? '' : 's'} of the output ${n === 1 ? 'is' : 'are'} not valid UTF-8 and shown as U+FFFD.]`);
   }
   if (run.spawnError) parts.push(`[Could not start the command: ${run.spawnError}]`);
   return { content: parts.join('\n'), isError: run.cancelled || run.timedOut || run.exitCode !== 0 };
+}
+
+function describeProcesses(ps: ReadonlyArray<{ pid: number; command: string }>): string {
+  const shown = ps.slice(0, 10).map((p) => `pid ${p.pid} \`${p.command}\``);
+  return ps.length > 10 ? `${shown.join(', ')} and ${ps.length - 10} more` : shown.join(', ');
 }
