@@ -99,14 +99,34 @@ export function isLazyTextTokenizer(tokenizer: TextTokenizer): tokenizer is Lazy
 /** Runs at least this long (in UTF-16 code units) are counted in chunks of this size. */
 export const LONG_RUN_CHARS = 256;
 
+/** The two classes of character whose long runs are chunked: letters (with their marks), and punctuation. */
+const RUN_CLASSES = [`[\\p{L}\\p{M}]`, `[^\\s\\p{L}\\p{N}]`];
+
 /**
- * A run of letters, or of punctuation, at least LONG_RUN_CHARS long. Each alternative only starts
- * where its class starts (the lookbehind), so a scan does not re-read the run at every position.
+ * The first LONG_RUN_CHARS characters of a run of letters, or of punctuation (the empty group says which
+ * class matched). Each alternative only starts where its class starts (the lookbehind), so a scan does not
+ * re-read the run at every position. The match has a fixed length: an open-ended `{N,}` over a run of
+ * megabytes overflows the regex engine's backtracking stack (RangeError), so RUN_REST extends the run.
  */
-const LONG_NON_SPACE_RUN = new RegExp(
-  [`[\\p{L}\\p{M}]`, `[^\\s\\p{L}\\p{N}]`].map((cls) => `(?<!${cls})${cls}{${LONG_RUN_CHARS},}`).join('|'),
-  'gu',
-);
+const LONG_RUN_START = new RegExp(RUN_CLASSES.map((cls) => `(?<!${cls})${cls}{${LONG_RUN_CHARS}}()`).join('|'), 'gu');
+
+/** More of a run of each class, at most 4096 characters per match (sticky). */
+const RUN_REST = RUN_CLASSES.map((cls) => new RegExp(`${cls}{1,4096}`, 'uy'));
+
+/** [start, end) of each run of letters or of punctuation at least LONG_RUN_CHARS long in `stretch`. */
+function longNonSpaceRuns(stretch: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  LONG_RUN_START.lastIndex = 0;
+  for (let match = LONG_RUN_START.exec(stretch); match; match = LONG_RUN_START.exec(stretch)) {
+    const rest = RUN_REST[match[1] === undefined ? 1 : 0];
+    let end = LONG_RUN_START.lastIndex;
+    rest.lastIndex = end;
+    while (rest.exec(stretch)) end = rest.lastIndex;
+    runs.push([match.index, end]);
+    LONG_RUN_START.lastIndex = end;
+  }
+  return runs;
+}
 
 /**
  * Counts `text` with `count`, cutting every long run (see LONG_RUN_CHARS) into chunks so that no
@@ -151,9 +171,8 @@ export function findLongRuns(text: string): Array<[number, number]> {
       if (stretchIsSpace) {
         found.push([stretchStart, i]);
       } else {
-        for (const match of text.slice(stretchStart, i).matchAll(LONG_NON_SPACE_RUN)) {
-          const runStart = stretchStart + (match.index ?? 0);
-          found.push([runStart, runStart + match[0].length]);
+        for (const [runStart, runEnd] of longNonSpaceRuns(text.slice(stretchStart, i))) {
+          found.push([stretchStart + runStart, stretchStart + runEnd]);
         }
       }
     }

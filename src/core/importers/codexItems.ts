@@ -4,6 +4,7 @@
 import type { ArtefactKind, ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../conversation';
 import type { Assembler } from './assembler';
 import { classifyCodexUserText, isRedactedSummary, type CodexTextRole } from './codexContext';
+import { checkJsonDepth } from './bounds';
 import { describe, isObject, type Fail, type Json } from './json';
 
 export interface CodexFeed {
@@ -193,6 +194,7 @@ function codexArguments(value: unknown, field: string, fail: Fail, warn: (why: s
     warn('are not valid JSON');
     return { raw: value };
   }
+  checkJsonDepth(parsed, value, field, fail);
   if (isObject(parsed)) return parsed;
   warn('are not a JSON object');
   return { raw: value };

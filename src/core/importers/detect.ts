@@ -1,6 +1,7 @@
 // Format detection: which supported format a session file is in, from its content (the whole file
 // as JSON, else its first JSONL lines). The file name only decides how a JSON syntax error reads.
-import { isObject, jsonSyntaxError, nonBlankLines, parseJsonLine, parsesAsObject, type Json } from './json';
+import { checkJsonDepth, jsonDepthOverflow, lineAt } from './bounds';
+import { failAt, isObject, jsonSyntaxError, nonBlankLines, parseJsonLine, parsesAsObject, type Json } from './json';
 import { ImportError, SESSION_FORMATS, SPLITPOINT_HEADER_TYPE, type SessionFormat } from './types';
 
 export interface Sniffed {
@@ -23,6 +24,8 @@ export function sniff(text: string, file: string): Sniffed {
   }
   const lines = nonBlankLines(text);
   if (wholeError === undefined) {
+    const deep = jsonDepthOverflow(text);
+    if (deep !== -1) checkJsonDepth(whole, text, '', failAt(file, lineAt(text, deep)));
     if (Array.isArray(whole) || (isObject(whole) && 'messages' in whole)) return { format: 'anthropic-json', json: whole };
     if (!isObject(whole) || lines.length > 1) throw unrecognised(file);
     // A single JSON object on one line: a one-line JSONL file.

@@ -42,6 +42,7 @@ import { parseJsonLines, stripBom } from './json';
 import { importSplitpointJsonl } from './splitpoint';
 import type { ImportResult, SessionFormat } from './types';
 
+export { MAX_JSON_DEPTH, MAX_SESSION_FILE_BYTES, readSessionFile } from './bounds';
 export { serializeImportResult, serializeSplitpointJsonl, serializeSplitpointSession, type SplitpointSession } from './splitpoint';
 export {
   ImportError,

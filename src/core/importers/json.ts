@@ -2,6 +2,7 @@
 // `fail` callback that turns a shape problem into an ImportError at a location.
 import { errorMessage } from '../errors';
 import { describe, isRecord, type Fail } from '../messageShape';
+import { checkJsonDepth } from './bounds';
 import { ImportError } from './types';
 
 export { describe, isRecord as isObject, type Fail };
@@ -40,6 +41,7 @@ export function parseJsonLine(raw: string, line: number, file: string): Json {
     throw new ImportError(file, line, undefined, `invalid JSON: ${errorMessage(e)}`);
   }
   if (!isRecord(value)) throw new ImportError(file, line, undefined, `expected a JSON object, got ${describe(value)}`);
+  checkJsonDepth(value, raw, '', failAt(file, line));
   return value;
 }
 
