@@ -58,13 +58,14 @@ export class ChatLog {
     this.scheduleSave();
   }
 
-  /** Append streamed text to an assistant or thinking item. */
+  /** Append streamed text to an assistant or thinking item, or live output to a tool card. */
   appendText(id: string, text: string): void {
     const i = this.index.get(id);
     if (i === undefined) return;
     const item = this.items[i];
-    if (item.kind !== 'assistant' && item.kind !== 'thinking') return;
-    this.items[i] = { ...item, text: item.text + text };
+    if (item.kind === 'tool') this.items[i] = { ...item, output: (item.output ?? '') + text };
+    else if (item.kind === 'assistant' || item.kind === 'thinking') this.items[i] = { ...item, text: item.text + text };
+    else return;
     this.changed.fire({ kind: 'delta', id, text });
     this.scheduleSave();
   }

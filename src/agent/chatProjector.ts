@@ -4,11 +4,16 @@
 // the model sees get a "truncated" badge. It writes to one ChatLog; it never talks to the model.
 import { newMessageId, type CompactionFailure, type CompactionRecord, type Message } from '../core';
 import type { AgentEvent } from './agentEvents';
-import type { ChatLog } from './chatLog';
+import { MAX_CARD_OUTPUT, type ChatLog } from './chatLog';
+
+/** Live command output reaches the chat as one delta per card at most this often. */
+export const OUTPUT_THROTTLE_MS = 100;
 
 export class ChatProjector {
   /** Streaming state: which chat item receives the deltas of content block i of step s of a run. */
   private readonly streamItems = new Map<string, string>();
+  /** Live output not yet sent, per tool card, and the timer that sends it. */
+  private readonly pendingOutput = new Map<string, { text: string; timer: ReturnType<typeof setTimeout> }>();
 
   constructor(
     private readonly chat: ChatLog,
@@ -55,12 +60,11 @@ export class ChatProjector {
       case 'tool-running':
         this.chat.update(e.toolUseId, 'tool', { status: 'running' });
         break;
-      case 'tool-output': {
-        const item = this.chat.get(e.toolUseId);
-        if (item && item.kind === 'tool') this.chat.upsert({ ...item, output: (item.output ?? '') + e.chunk });
+      case 'tool-output':
+        this.bufferOutput(e.toolUseId, e.chunk);
         break;
-      }
       case 'tool-result':
+        this.dropPendingOutput(e.toolUseId);
         this.toolResult(e);
         this.markTruncatedCards();
         break;
@@ -148,6 +152,38 @@ export class ChatProjector {
         this.chat.upsert({ ...item, text: item.text + (item.kind === 'assistant' ? suffix : ''), streaming: false });
       }
     }
+  }
+
+  /** Output chunks are gathered and sent as one delta per OUTPUT_THROTTLE_MS (the card is never re-sent whole). */
+  private bufferOutput(toolUseId: string, chunk: string): void {
+    const pending = this.pendingOutput.get(toolUseId);
+    if (pending) {
+      pending.text += chunk;
+      return;
+    }
+    const timer = setTimeout(() => this.flushOutput(toolUseId), OUTPUT_THROTTLE_MS);
+    this.pendingOutput.set(toolUseId, { text: chunk, timer });
+  }
+
+  private flushOutput(toolUseId: string): void {
+    const pending = this.pendingOutput.get(toolUseId);
+    this.pendingOutput.delete(toolUseId);
+    const item = this.chat.get(toolUseId);
+    if (!pending || !item || item.kind !== 'tool') return;
+    // The card keeps the first MAX_CARD_OUTPUT characters live; the result replaces them at the end.
+    const room = MAX_CARD_OUTPUT - (item.output?.length ?? 0);
+    if (room > 0) this.chat.appendText(toolUseId, pending.text.slice(0, room));
+  }
+
+  private dropPendingOutput(toolUseId: string): void {
+    const pending = this.pendingOutput.get(toolUseId);
+    if (pending) clearTimeout(pending.timer);
+    this.pendingOutput.delete(toolUseId);
+  }
+
+  /** Stop the output timers (the session is closing). */
+  dispose(): void {
+    for (const id of [...this.pendingOutput.keys()]) this.dropPendingOutput(id);
   }
 
   private toolResult(e: Extract<AgentEvent, { type: 'tool-result' }>): void {
