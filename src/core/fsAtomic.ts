@@ -88,7 +88,7 @@ export function cleanStaleTempFiles(dir: string, minAgeMs = 60_000, now = Date.n
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!TEMP_NAME.test(name) && !name.endsWith('.crash.tmp')) continue;
+    if (!TEMP_NAME.test(name)) continue;
     const path = join(dir, name);
     try {
       const st = nodeFs.lstatSync(path);

@@ -6,7 +6,7 @@ import type { Message } from './conversation';
 import { errorMessage } from './errors';
 import { SPLITPOINT_FORMAT_VERSION, SPLITPOINT_HEADER_TYPE } from './importers/types';
 import { isRecord, messageProblem } from './messageShape';
-import type { CompactionRecord, SessionLoadError } from './session';
+import type { CompactionRecord, SessionLoadError } from './sessionTypes';
 
 /** The header field that holds the record of the rewrite that wrote the file. */
 export const SESSION_COMMIT_KEY = 'commit';

@@ -4,7 +4,7 @@
 // inspector never meet a wrong-shaped meta (no "compactions is not iterable").
 import { errorMessage } from './errors';
 import { describe, isFiniteNumber, isRecord } from './messageShape';
-import type { CompactionRecord, SessionMeta } from './session';
+import type { CompactionRecord, SessionMeta } from './sessionTypes';
 
 const TRIGGERS: readonly CompactionRecord['trigger'][] = ['auto', 'manual', 'tool', 'inspector', 'undo'];
 

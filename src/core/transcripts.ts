@@ -9,7 +9,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Message } from './conversation';
 import { errorMessage, SplitpointError } from './errors';
-import { nodeStorageFs, writeFileAtomic, type StorageFs } from './fsAtomic';
+import { cleanStaleTempFiles, nodeStorageFs, writeFileAtomic, type StorageFs } from './fsAtomic';
 import { isRecord, messageProblem } from './messageShape';
 
 export const TRANSCRIPT_HEADER_TYPE = 'splitpoint.transcript';
@@ -134,6 +134,7 @@ export class TranscriptStore {
     const text = serializeTranscript(header, messages);
     try {
       assertNoSymlinkedFolder(this.options.dir, this.options.root);
+      cleanStaleTempFiles(this.options.dir);
       const fs = this.options.fs ?? nodeStorageFs;
       (this.options.write ?? ((p: string, t: string) => writeFileAtomic(p, t, fs)))(path, text);
     } catch (e) {

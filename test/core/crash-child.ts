@@ -16,16 +16,21 @@ const [dir, point] = process.argv.slice(2);
 const die = () => process.kill(process.pid, 'SIGKILL');
 
 class CrashingStore extends SessionFileStore {
-  override rewrite(id: string, messages: Parameters<SessionFileStore['rewrite']>[1]): void {
+  override rewrite(
+    id: string,
+    messages: Parameters<SessionFileStore['rewrite']>[1],
+    record?: Parameters<SessionFileStore['rewrite']>[2],
+  ): void {
     if (point === 'mid-session-rewrite') {
       // Start writing the new file the way writeFileAtomic does (temp file), then die half-way.
       const text = messages.map((m) => JSON.stringify(m) + '\n').join('');
-      const fd = openSync(join(this.dir, `.${id}.jsonl.crash.tmp`), 'w');
+      const fd = openSync(join(this.dir, `.${id}.jsonl.${process.pid}.${Date.now()}-0.tmp`), 'w');
       writeSync(fd, text.slice(0, Math.floor(text.length / 2)));
       closeSync(fd);
       die();
     }
-    super.rewrite(id, messages);
+    super.rewrite(id, messages, record);
+    // The swap is done; the meta file (written next) still has no record of this compaction.
     if (point === 'after-commit') die();
   }
 }

@@ -3,11 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CompactionPipeline } from '../../src/core/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
 import { SessionFileStore } from '../../src/core/session';
-import { restoreTranscript } from '../../src/core/transcripts';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { restoreTranscript, TranscriptStore } from '../../src/core/transcripts';
+import { neverTrigger } from '../../src/core/triggers';
 import type { Message } from '../../src/core/conversation';
 
 function seeded(): { dir: string; before: Message[] } {
@@ -58,4 +62,45 @@ test('killed right after the swap: the new history is complete and the transcrip
   assert.ok(existsSync(join(dir, '.transcripts')));
   const [transcript] = readdirSync(join(dir, '.transcripts'));
   assert.deepEqual(restoreTranscript(join(dir, '.transcripts', transcript)), before);
+});
+
+test('killed between the session swap and the meta write: the compaction record is recovered at load and undo still works', () => {
+  const { dir, before } = seeded();
+  crashAt(dir, 'after-commit');
+  const store = new SessionFileStore(join(dir, 'sessions'));
+  const { log, notices } = store.load('s');
+  assert.equal(log.meta.compactions.length, 1, 'the record of the compaction is back');
+  const [record] = log.meta.compactions;
+  assert.equal(record.strategy, 'sliding-window');
+  const [transcript] = readdirSync(join(dir, '.transcripts'));
+  assert.equal(record.transcriptPath, join(dir, '.transcripts', transcript));
+  assert.ok(notices.some((n) => n.includes(`Recovered the record of compaction ${record.id}`)));
+  // The recovered record is saved: a second load finds it in the meta, without a notice.
+  assert.deepEqual(new SessionFileStore(join(dir, 'sessions')).load('s').notices, []);
+  const pipeline = new CompactionPipeline(
+    {
+      session: log,
+      transcripts: new TranscriptStore({ dir: join(dir, '.transcripts') }),
+      ctx: { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()) },
+    },
+    {
+      microCompact: { enabled: false, keepRecent: 3, minChars: 100 },
+      autoCompact: { enabled: false, strategy: 'sliding-window', params: {}, trigger: neverTrigger },
+    },
+  );
+  const undo = pipeline.undo();
+  assert.ok(undo.ok, JSON.stringify(undo));
+  assert.deepEqual(log.messages, before);
+});
+
+test('a temp file left by a crash mid-rewrite is removed at the next start', () => {
+  const { dir } = seeded();
+  crashAt(dir, 'mid-session-rewrite');
+  const sessions = join(dir, 'sessions');
+  const temps = () => readdirSync(sessions).filter((n) => n.endsWith('.tmp'));
+  assert.equal(temps().length, 1, 'the crash left its temp file');
+  const old = new Date(Date.now() - 120_000);
+  for (const t of temps()) utimesSync(join(sessions, t), old, old);
+  new SessionFileStore(sessions).load('s');
+  assert.deepEqual(temps(), []);
 });
