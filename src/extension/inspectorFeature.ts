@@ -87,6 +87,13 @@ export class InspectorFeature extends Disposable {
       this.at = null;
       this.panel.show();
       this.refresh();
+      const n = result.warnings.length;
+      if (n > 0)
+        this.panel.post({
+          type: 'notice',
+          level: 'info',
+          message: `Imported with ${n} warning${n === 1 ? '' : 's'} (skipped or repaired lines): see the Splitpoint output.`,
+        });
     } catch (e) {
       const message = e instanceof ImportError ? e.message : `Could not read ${file}: ${errorMessage(e)}`;
       void vscode.window.showErrorMessage(`Splitpoint: ${message}`);

@@ -117,7 +117,10 @@ export function App({ store }: { store: InspectorStore }) {
           onApply={store.apply}
         />
         {travel && <RecordedCompactions timeTravel={travel} onTravel={store.timeTravel} />}
-        <CompactionHistory compactions={session.compactions} onOpenTranscript={store.openTranscript} />
+        {/* A recording's compactions are its agent's (listed above), not Splitpoint's. */}
+        {!(session.readOnly && travel && session.compactions.length === 0) && (
+          <CompactionHistory compactions={session.compactions} onOpenTranscript={store.openTranscript} />
+        )}
       </aside>
     </div>
   );
