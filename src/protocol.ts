@@ -39,6 +39,8 @@ export type ChatItem =
       truncated?: { originalChars: number };
       diff?: DiffView;
       command?: string;
+      /** An explicit warning from the host for the approval (e.g. the file is configuration that tooling executes). */
+      warning?: string;
     }
   | {
       kind: 'compaction';

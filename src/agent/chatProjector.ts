@@ -50,8 +50,13 @@ export class ChatProjector {
         this.settleStream(e.runId, e.step, e.reason === 'cancelled' ? '\n\n*(stopped)*' : '\n\n*(interrupted by an error; not kept)*');
         break;
       case 'tool-awaiting-approval': {
-        const { toolUseId, diff, command } = e.request;
-        this.chat.update(toolUseId, 'tool', { status: 'awaiting-approval', ...(diff ? { diff } : {}), ...(command ? { command } : {}) });
+        const { toolUseId, diff, command, warning } = e.request;
+        this.chat.update(toolUseId, 'tool', {
+          status: 'awaiting-approval',
+          ...(diff ? { diff } : {}),
+          ...(command ? { command } : {}),
+          ...(warning ? { warning } : {}),
+        });
         break;
       }
       case 'tool-approval-resolved':

@@ -228,3 +228,12 @@ describe('undecodable bytes', () => {
     assert.match(r2.content, /not valid UTF-8/);
   });
 });
+
+describe('approval titles', () => {
+  test('a command with bidi controls is escaped in the approval title (shown in a VS Code notification)', async () => {
+    const h = harness();
+    await exec('run_command', { command: 'echo ok \u202E; true' }, h);
+    assert.equal(h.requests[0]!.title, 'Run `echo ok <U+202E>; true`');
+    assert.equal(h.requests[0]!.command, 'echo ok \u202E; true', 'the command itself is what runs');
+  });
+});

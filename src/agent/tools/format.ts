@@ -17,8 +17,12 @@ export function capLines(lines: string[], maxBytes: number, what: string): strin
   return lines;
 }
 
-/** A command line shortened to one line for an approval title. */
+/** A command line shortened to one line for an approval title; invisible and bidi characters shown as <U+XXXX>. */
 export function oneLine(s: string): string {
-  const line = s.replace(/\s*\n\s*/g, ' ⏎ ');
+  const line = s
+    .replace(/\s*\n\s*/g, ' ⏎ ')
+    .replace(/[\p{Cf}\p{Cc}\p{Zl}\p{Zp}]/gu, (ch) =>
+      ch === '\t' ? ch : `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`,
+    );
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatItem, ToolStatus } from '../../../src/protocol';
 import { domId, formatInt } from '../../shared/format';
 import { useStore } from '../context';
+import { escapeInvisible } from '../invisible';
 import { DiffView } from './DiffView';
 import { OutputBlock } from './OutputBlock';
 
@@ -19,8 +20,29 @@ export const STATUS_LABEL: Record<ToolStatus, string> = {
   cancelled: 'cancelled',
 };
 
+/**
+ * What the card shows of what would run or change, with invisible and bidi characters escaped
+ * visibly, and how many there were (the card is flagged when any).
+ */
+export function visibleParts(item: ToolItem): { command?: string; diff?: ToolItem['diff']; input: string; found: number } {
+  const command = item.command === undefined ? undefined : escapeInvisible(item.command);
+  const path = item.diff ? escapeInvisible(item.diff.path) : undefined;
+  const unified = item.diff ? escapeInvisible(item.diff.unified, { keepCR: true }) : undefined;
+  const found = (command?.found ?? 0) + (path?.found ?? 0) + (unified?.found ?? 0);
+  return {
+    ...(command ? { command: command.text } : {}),
+    ...(item.diff && path && unified ? { diff: { ...item.diff, path: path.text, unified: unified.text } } : {}),
+    input: escapeInvisible(item.input, { keepCR: true }).text,
+    found,
+  };
+}
+
 /** A one-line hint of what the call does: the command, the file, or the first string input. */
 export function toolSummary(item: ToolItem): string {
+  return escapeInvisible(rawSummary(item)).text;
+}
+
+function rawSummary(item: ToolItem): string {
   if (item.command) return `$ ${item.command}`;
   if (item.diff) return item.diff.path;
   try {
@@ -49,6 +71,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
   };
   const [showInput, setShowInput] = useState(false);
   const inputIsSecondary = Boolean(item.command || item.diff);
+  const shown = visibleParts(item);
   return (
     <article class={`card tool status-${item.status}${item.isError ? ' is-error' : ''}`} aria-label={`Tool ${item.name}: ${status}`}>
       <button ref={headerRef} type="button" class="card-header" aria-expanded={open} aria-controls={bodyId} onClick={toggle}>
@@ -67,26 +90,37 @@ export function ToolCard({ item }: { item: ToolItem }) {
         ) : null}
         <span class={`status-badge s-${item.status}`}>{status}</span>
       </button>
+      {shown.found > 0 ? (
+        <div class="card-warning invisible-warning" role="alert">
+          ⚠ {shown.found} invisible or bidirectional control character{shown.found === 1 ? '' : 's'} in what this call runs or changes,
+          shown as &lt;U+…&gt;. Text may not be what it seems: read the escaped form.
+        </div>
+      ) : null}
+      {item.warning ? (
+        <div class="card-warning exec-warning" role="alert">
+          ⚠ {escapeInvisible(item.warning).text}
+        </div>
+      ) : null}
       {open ? (
         <div id={bodyId} class="card-body">
-          {item.command ? (
+          {shown.command !== undefined ? (
             <div class="section">
               <div class="section-label">Command</div>
-              <pre class="mono command">{item.command}</pre>
+              <pre class="mono command">{shown.command}</pre>
             </div>
           ) : null}
-          {item.diff ? <DiffView diff={item.diff} /> : null}
+          {shown.diff ? <DiffView diff={shown.diff} /> : null}
           {inputIsSecondary ? (
             <div class="section">
               <button type="button" class="link-button" aria-expanded={showInput} onClick={() => setShowInput((v) => !v)}>
                 {showInput ? 'Hide input' : 'Show input'}
               </button>
-              {showInput ? <OutputBlock text={item.input} label={`Input of ${item.name}`} class="input" /> : null}
+              {showInput ? <OutputBlock text={shown.input} label={`Input of ${item.name}`} class="input" /> : null}
             </div>
           ) : (
             <div class="section">
               <div class="section-label">Input</div>
-              <OutputBlock text={item.input} label={`Input of ${item.name}`} class="input" />
+              <OutputBlock text={shown.input} label={`Input of ${item.name}`} class="input" />
             </div>
           )}
           {item.output !== undefined ? (
