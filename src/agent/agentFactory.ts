@@ -16,6 +16,8 @@ export interface AgentFactoryDeps {
   tokenizer: CachingTextTokenizer;
   /** Injected in tests. */
   createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
+  /** The ripgrep binary for the search tool (default: findRipgrep()). */
+  ripgrepPath?: string;
 }
 
 export interface AgentRequest {
@@ -87,6 +89,7 @@ export class AgentFactory {
       root: this.deps.workspaceRoot ?? this.deps.storageDir,
       readOnly,
       limits: { defaultCommandTimeoutMs: settings.commandTimeoutMs },
+      ripgrepPath: this.deps.ripgrepPath,
     });
     return { tools, system: defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot }) };
   }

@@ -61,6 +61,7 @@ export interface ControllerDeps {
   log: ControllerLog;
   /** Injected in tests. */
   createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
+  ripgrepPath?: string; // search's rg (VS Code's, under appRoot); default: findRipgrep()
 }
 
 export interface SessionSummary {

@@ -1,8 +1,9 @@
 // VS Code glue only: activate() creates the controller and lists the features, each a class that
 // owns its disposables. Everything with behaviour lives in src/agent (controller) and src/core.
 import * as vscode from 'vscode';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { AgentController } from '../agent/controller';
+import { vscodeRipgrepCandidates } from '../agent/tools';
 import { ApiKeyCommands, ApiKeySecret, keyGate } from './apiKeyCommands';
 import { ChatFeature } from './chatFeature';
 import { CompactionProgress } from './compactionProgress';
@@ -31,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): void {
     getApiKey: () => requestKey.key(),
     trusted: vscode.workspace.isTrusted,
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+    // The search tool runs the rg that VS Code ships (else findRipgrep's npm package or PATH).
+    ripgrepPath: vscodeRipgrepCandidates(vscode.env.appRoot).find((p) => existsSync(p)),
   });
   controller.warmup();
   const transcripts = new TranscriptOpener(controller, log);
