@@ -4,11 +4,14 @@
 //   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--max-output TOKENS] [--tokenizer NAME] [--at N] [--json]
 //   splitpoint import FILE            (print any supported session as Splitpoint JSONL, losing nothing)
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
+// Nothing from a session file reaches the terminal as a control sequence: all output goes through
+// terminalSafe (JSON stays valid JSON with the same meaning).
 // The commands live in src/cli/; src/cli.ts is the entry point esbuild bundles.
 import { ImportError, serializeImportResult, STRATEGIES, StrategyParamError, TOKENIZER_NAMES, UnknownStrategyError } from './core';
 import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './cli/args';
 import { inspectCommand } from './cli/inspect';
 import { planCommand } from './cli/plan';
+import { terminalSafe } from './cli/terminal';
 
 export { EXIT_BAD_INPUT, EXIT_OK, type CliIO } from './cli/args';
 export { inspectSession, type InspectSummary } from './cli/inspect';
@@ -34,7 +37,8 @@ Usage:
 FILE may be Splitpoint session JSONL, Anthropic Messages JSON (an array of messages or
 { "messages": [...] }), a Claude Code session JSONL, or a Codex CLI rollout JSONL.`;
 
-export async function runCli(argv: string[], io: CliIO): Promise<number> {
+export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
+  const io = terminalSafe(rawIo);
   try {
     const args = parseArgs(argv);
     const [command, ...rest] = args.positional;

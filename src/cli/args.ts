@@ -1,6 +1,7 @@
 // Command-line plumbing shared by the `splitpoint` commands: the IO seam, exit codes, argument parsing,
 // and reading a session file with file-named errors.
 import { errorMessage, ImportError, importSession, SplitpointError, type ImportResult } from '../core';
+import { oneLine } from './terminal';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -73,6 +74,7 @@ export function readInput(file: string, io: CliIO): string {
   try {
     return io.readFile(file);
   } catch (e) {
+    if (e instanceof ImportError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw new ImportError(
       file,
@@ -84,8 +86,13 @@ export function readInput(file: string, io: CliIO): string {
 }
 
 /** Import FILE (any supported format); its warnings go to stderr. */
-export function loadSession(file: string, io: CliIO, printWarnings = true): ImportResult {
+export function loadSession(file: string, io: CliIO, warn = true): ImportResult {
   const result = importSession(readInput(file, io), file);
-  if (printWarnings) for (const w of result.warnings) io.stderr(`splitpoint: warning: ${w}\n`);
+  if (warn) printWarnings(result, io);
   return result;
+}
+
+/** An import's warnings on stderr, one line each. */
+export function printWarnings(result: Pick<ImportResult, 'warnings'>, io: CliIO): void {
+  for (const w of result.warnings) io.stderr(`splitpoint: warning: ${oneLine(w)}\n`);
 }

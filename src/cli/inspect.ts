@@ -16,6 +16,7 @@ import {
   type RecordedCompaction,
 } from '../core';
 import { EXIT_OK, loadSession, one, positiveInt, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+import { oneLine } from './terminal';
 
 /** One recorded compaction as `inspect --json` reports it. */
 export interface InspectedCompaction {
@@ -113,7 +114,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 export function inspectToText(file: string, s: InspectSummary): string {
   const pct = (x: number) => `${((100 * x) / s.contextWindow).toFixed(1)}%`;
   const lines: string[] = [];
-  lines.push(`file         ${file} (${s.format}${s.model ? `, model ${s.model}` : ''})`);
+  lines.push(`file         ${oneLine(file)} (${s.format}${s.model ? `, model ${oneLine(s.model)}` : ''})`);
   lines.push(
     `context      ${n(s.messages)} messages, ${n(s.contextTokens)} tokens (o200k estimate), ` +
       `${pct(s.contextTokens)} of a ${n(s.contextWindow)} window`,
@@ -137,7 +138,7 @@ export function inspectToText(file: string, s: InspectSummary): string {
     );
   });
   lines.push(`warnings     ${s.warnings.length}`);
-  for (const w of s.warnings) lines.push(`  ${w}`);
+  for (const w of s.warnings) lines.push(`  ${oneLine(w)}`);
   return lines.join('\n') + '\n';
 }
 

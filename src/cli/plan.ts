@@ -5,6 +5,7 @@ import {
   createTokenizer,
   DEFAULT_PLAN_CONTEXT,
   DEFAULT_TOKENIZER,
+  getStrategy,
   isTokenizerName,
   kindOf,
   MemoizedMessageCounter,
@@ -17,7 +18,9 @@ import {
   type Message,
   type PlanContext,
 } from '../core';
-import { EXIT_OK, loadSession, one, positiveInt, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+import { EXIT_OK, loadSession, one, positiveInt, printWarnings, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+import { parseParamOverrides } from './params';
+import { oneLine } from './terminal';
 
 const PLAN_FLAGS = ['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--json'];
 
@@ -38,13 +41,8 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
   const file = rest[0];
   const strategyName = one(args, '--strategy');
   if (!strategyName) throw new UsageError('plan needs --strategy NAME (see "splitpoint strategies")');
-  const overrides: Record<string, string> = {};
-  for (const kv of args.flags.get('--param') ?? []) {
-    const eq = kv.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--param expects k=v, got "${kv}"`);
-    overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
-  }
-  const strategy = resolveStrategy(strategyName, overrides);
+  const overrides = parseParamOverrides(getStrategy(strategyName), args.flags.get('--param') ?? []);
+  const strategy = resolveStrategy(strategyName, Object.fromEntries(overrides));
   const tokenizerName = one(args, '--tokenizer') ?? DEFAULT_TOKENIZER;
   if (!isTokenizerName(tokenizerName)) {
     throw new UsageError(`--tokenizer must be one of ${TOKENIZER_NAMES.join(', ')}, got "${tokenizerName}"`);
@@ -54,7 +52,7 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
   const maxOutput = positiveInt('--max-output', one(args, '--max-output'), DEFAULT_PLAN_CONTEXT.maxOutputTokens);
   const session = loadSession(file, io, false);
   const input = contextAt(file, session, at);
-  for (const w of session.warnings) io.stderr(`splitpoint: warning: ${w}\n`);
+  printWarnings(session, io);
   const ctx: PlanContext = {
     ...DEFAULT_PLAN_CONTEXT,
     contextWindow: window ?? session.contextWindow ?? DEFAULT_PLAN_CONTEXT.contextWindow,
@@ -112,7 +110,7 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
   const pct = (n: number) => `${((100 * n) / ctx.contextWindow).toFixed(1)}%`;
   const lines: string[] = [];
   const where = at === undefined ? '' : `, the context before recorded compaction ${at}`;
-  lines.push(`file       ${file} (${format}, ${input.length} messages${where})`);
+  lines.push(`file       ${oneLine(file)} (${format}, ${input.length} messages${where})`);
   lines.push(
     `strategy   ${plan.strategy} ${Object.entries(plan.params)
       .map(([k, v]) => `${k}=${v}`)
@@ -126,14 +124,14 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
   );
   lines.push(
     `result     ${plan.noop ? 'no change' : `keep ${plan.kept.length}, archive ${plan.archived.length}, truncate ${plan.truncated.length}`}` +
-      `${plan.tailStartId ? `; tail starts at ${plan.tailStartId}` : ''}`,
+      `${plan.tailStartId ? `; tail starts at ${oneLine(plan.tailStartId)}` : ''}`,
   );
   if (plan.summarizerInput)
     lines.push(
       `summarizer input ${plan.summarizerInput.tokens} tokens (${plan.summarizerInput.toSummarize.length} messages, ` +
         `${plan.summarizerInput.priorSummaries.length} prior summaries, ${plan.summarizerInput.overlap.length} overlap)`,
     );
-  for (const n of plan.notes) lines.push(`note       ${n}`);
+  for (const n of plan.notes) lines.push(`note       ${oneLine(n)}`);
   lines.push('');
   const status = new Map<string, string>();
   for (const e of plan.archived) status.set(e.id, 'archived');
@@ -143,9 +141,9 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
   input.forEach((m, i) => {
     if (!plan.noop && i === plan.splitIndex) lines.push(`${''.padStart(5)}  ${'──── split point ────'}`);
     const tail = m.id === plan.tailStartId ? ' <- tail start' : '';
-    const preview = textOf(m).replace(/\s+/g, ' ').slice(0, 48);
+    const preview = oneLine(textOf(m).replace(/\s+/g, ' ').slice(0, 48));
     lines.push(
-      `${String(i).padStart(5)}  ${m.id.slice(0, 24).padEnd(24)} ${kindOf(m).padEnd(15)} ` +
+      `${String(i).padStart(5)}  ${oneLine(m.id).slice(0, 24).padEnd(24)} ${kindOf(m).padEnd(15)} ` +
         `${String(ctx.tokens.countMessage(m)).padStart(7)}  ${(status.get(m.id) ?? '?').padEnd(22)} ${preview}${tail}`,
     );
   });
