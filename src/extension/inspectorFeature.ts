@@ -2,10 +2,9 @@
 // WebviewPanelSerializer), what it shows (the current session, or a session file opened read-only),
 // its router (one handler per message type), and its commands.
 import * as vscode from 'vscode';
-import { readFileSync } from 'node:fs';
 import type { AgentController } from '../agent/controller';
 import type { InspectedRecording, InspectorTarget } from '../agent/inspectorService';
-import { errorMessage, importSession, ImportError } from '../core';
+import { errorMessage, importSession, ImportError, readSessionFile } from '../core';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
@@ -80,7 +79,8 @@ export class InspectorFeature extends Disposable {
     const file = uris?.[0]?.fsPath;
     if (!file) return;
     try {
-      const result = importSession(readFileSync(file, 'utf8'), file);
+      // Regular files up to the size limit only; too deep or too large input is an ImportError naming file:line:field.
+      const result = importSession(readSessionFile(file), file);
       for (const w of result.warnings) this.log.warn(w);
       // Shown as recorded: Splitpoint's micro-compaction is one of the strategies to preview, not the view.
       this.inspected = { source: file, result };
