@@ -16,6 +16,13 @@ import createDOMPurify, { type Config, type DOMPurify } from 'dompurify';
 /** Text longer than this is shown as plain text rather than parsed as markdown. */
 export const MARKDOWN_MAX_CHARS = 200_000;
 
+/**
+ * Deepest nesting of quotes and lists rendered as markdown. marked descends recursively into every
+ * level: 3,000 nested `>` overflow its stack (RangeError), and thousands of lines each one level deeper
+ * take it minutes and gigabytes. From the first line deeper than this, the text is shown as plain text.
+ */
+export const MARKDOWN_MAX_NESTING = 40;
+
 const RASTER_DATA_URI = /^data:image\/(?:png|gif|jpe?g|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
 const SAFE_LANG = /^[A-Za-z0-9_+#.-]{1,32}$/;
 const SAFE_CLASS = /^(?:md-[a-z-]+|language-[A-Za-z0-9_+#.-]{1,32})$/;
@@ -139,16 +146,58 @@ export function sanitizeHtml(html: string): DocumentFragment {
   return getPurifier().sanitize(html, config);
 }
 
-/** Markdown -> sanitized fragment, with a copy button on every code block. */
-export function renderMarkdown(text: string): DocumentFragment {
-  if (text.length > MARKDOWN_MAX_CHARS) {
-    const frag = document.createDocumentFragment();
-    const pre = document.createElement('pre');
-    pre.className = 'md-plain';
-    pre.textContent = text;
-    frag.append(pre);
-    return frag;
+/** A fence that opens or closes a fenced code block (CommonMark: up to 3 spaces, 3+ backticks or tildes). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** One container marker at the start of a line: a quote `>`, a bullet, or an ordered-list number. */
+const CONTAINER_MARKER = /[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))/y;
+
+/** How deeply `line` nests quotes and lists: its markers, plus its indentation when it opens a list item. */
+function lineNesting(line: string): number {
+  let markers = 0;
+  CONTAINER_MARKER.lastIndex = 0;
+  while (markers <= MARKDOWN_MAX_NESTING && CONTAINER_MARKER.exec(line)) markers++;
+  if (markers === 0) return 0;
+  let indent = 0;
+  for (let i = 0; i < line.length && (line[i] === ' ' || line[i] === '\t'); i++) indent += line[i] === '\t' ? 4 : 1;
+  return markers + Math.floor(indent / 2);
+}
+
+/** Offset of the first line (outside fenced code) nested deeper than MARKDOWN_MAX_NESTING, or -1. */
+export function firstTooDeepLine(text: string): number {
+  let offset = 0;
+  let fence: string | undefined;
+  for (const line of text.split('\n')) {
+    const f = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (f && f[1][0] === fence[0] && f[1].length >= fence.length && line.trim() === f[1]) fence = undefined;
+    } else if (f) {
+      fence = f[1];
+    } else if (lineNesting(line) > MARKDOWN_MAX_NESTING) {
+      return offset;
+    }
+    offset += line.length + 1;
   }
+  return -1;
+}
+
+function plainText(text: string): HTMLPreElement {
+  const pre = document.createElement('pre');
+  pre.className = 'md-plain';
+  pre.textContent = text;
+  return pre;
+}
+
+/** A visible note that part of a message is not shown as markdown, and why. */
+function errorMarker(why: string): HTMLParagraphElement {
+  const p = document.createElement('p');
+  p.className = 'md-error';
+  p.setAttribute('role', 'note');
+  p.textContent = `⚠ ${why}`;
+  return p;
+}
+
+/** Markdown (bounded, see renderMarkdown) -> sanitized fragment, with a copy button on every code block. */
+function markdownFragment(text: string): DocumentFragment {
   const html = marked.parse(text, { async: false }) as string;
   const frag = sanitizeHtml(html);
   for (const pre of frag.querySelectorAll('pre.md-code')) {
@@ -160,6 +209,35 @@ export function renderMarkdown(text: string): DocumentFragment {
     pre.prepend(button);
   }
   return frag;
+}
+
+/**
+ * Markdown -> sanitized fragment. Never throws and never loses text: text over MARKDOWN_MAX_CHARS is
+ * plain text; from the first line nested deeper than MARKDOWN_MAX_NESTING the rest is plain text after
+ * an error marker; if the markdown layer fails anyway, the whole text is plain text after a marker.
+ */
+export function renderMarkdown(text: string): DocumentFragment {
+  if (text.length > MARKDOWN_MAX_CHARS) {
+    const frag = document.createDocumentFragment();
+    frag.append(plainText(text));
+    return frag;
+  }
+  const cut = firstTooDeepLine(text);
+  try {
+    const frag = markdownFragment(cut === -1 ? text : text.slice(0, cut));
+    if (cut !== -1) {
+      frag.append(
+        errorMarker(`Markdown nested more than ${MARKDOWN_MAX_NESTING} levels deep: the rest of this message is shown as plain text.`),
+        plainText(text.slice(cut)),
+      );
+    }
+    return frag;
+  } catch (e) {
+    const frag = document.createDocumentFragment();
+    const why = e instanceof Error ? e.name : 'error';
+    frag.append(errorMarker(`This message could not be rendered as markdown (${why}): it is shown as plain text.`), plainText(text));
+    return frag;
+  }
 }
 
 // Finished messages are rendered once and cloned afterwards (e.g. when 'state' replaces the items
