@@ -4,6 +4,7 @@
 // allowed that origin in a modal dialog (remembered in globalState).
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/controller';
+import { errorMessage } from '../core';
 import { ANTHROPIC_API_URL, ApiKeyGate, originOf } from './baseUrlConsent';
 import { Disposable } from './lifecycle';
 
@@ -72,6 +73,8 @@ export class ApiKeyCommands extends Disposable {
     private readonly key: ApiKeySecret,
     private readonly controller: AgentController,
     private readonly log: vscode.LogOutputChannel,
+    /** Asks, right after a key is saved, whether it may go to a non-Anthropic base URL (not at the first prompt). */
+    private readonly requestKey?: ApiKeyGate,
   ) {
     super();
     this.register(vscode.commands.registerCommand('splitpoint.setApiKey', () => this.promptForKey()));
@@ -91,6 +94,10 @@ export class ApiKeyCommands extends Disposable {
     this.keyChanged();
     this.log.info('API key saved to secret storage.');
     void vscode.window.showInformationMessage('Splitpoint: API key saved.');
+    await this.requestKey?.key().catch((e: unknown) => {
+      this.log.warn(errorMessage(e));
+      void vscode.window.showWarningMessage(`Splitpoint: ${errorMessage(e)}`);
+    });
   }
 
   private async clearKey(): Promise<void> {

@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
   controller.warmup();
   const transcripts = new TranscriptOpener(controller, log);
 
-  const apiKeys = new ApiKeyCommands(apiKey, controller, log);
+  const apiKeys = new ApiKeyCommands(apiKey, controller, log, requestKey);
   const inspector = new InspectorFeature(context.extensionUri, controller, transcripts, log, sink);
   const chat = new ChatFeature(
     context.extensionUri,
