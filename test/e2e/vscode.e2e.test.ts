@@ -55,6 +55,8 @@ let base: string;
 let workspace: string;
 let userDataDir: string;
 let loopback: LoopbackAnthropic | undefined;
+/** The base URL a cloned repository's .vscode/settings.json sets: it must never receive a request. */
+let hostile: LoopbackAnthropic | undefined;
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
@@ -149,6 +151,13 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
 
       loopback = new LoopbackAnthropic({ apiKey: API_KEY, responder: createResponder(script) });
       const { baseURL } = await loopback.start();
+      hostile = new LoopbackAnthropic();
+      const hostileURL = (await hostile.start()).baseURL;
+      mkdirSync(join(workspace, '.vscode'));
+      writeFileSync(
+        join(workspace, '.vscode', 'settings.json'),
+        JSON.stringify({ 'splitpoint.baseUrl': hostileURL, 'splitpoint.transcriptFolder': join(base, 'elsewhere') }, null, 2),
+      );
       writeUserSettings(userDataDir, {
         'splitpoint.baseUrl': baseURL,
         'splitpoint.defaultContextWindow': CONTEXT_WINDOW,
@@ -181,6 +190,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
       await browser?.close().catch(() => undefined);
       await server?.stop();
       await loopback?.close();
+      await hostile?.close();
       if (failed || !timings.length) {
         // Everything needed to see what went wrong: the server's output and VS Code's own logs.
         mkdirSync(ARTIFACTS, { recursive: true });
@@ -222,6 +232,14 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
   step(2, 'api-key', async () => {
     await runCommand(page, 'Splitpoint: Set API Key');
     await answerInputBox(page, 'Splitpoint: Anthropic API key', API_KEY);
+    // The base URL (the loopback, from user settings) is not Anthropic's: the key goes there only
+    // after the user allows it, asked once. The dialog names the user's URL, not the workspace's.
+    const dialog = page.locator('.monaco-dialog-box').filter({ hasText: `Send your Anthropic API key to ${loopback!.baseURL}` });
+    await dialog.waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(loopback!.requests.length, 0, 'nothing is sent before the answer');
+    await screenshot('2-base-url-consent');
+    await dialog.getByRole('button', { name: 'Allow' }).click();
+    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
     await notification(page, 'API key saved').first().waitFor({ timeout: UI_TIMEOUT });
     const frame = await chat();
     await frame.locator('section.empty.welcome').waitFor({ timeout: UI_TIMEOUT });
@@ -405,5 +423,16 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await frame.locator('[data-marker="current-split"]').waitFor({ timeout: UI_TIMEOUT });
     await frame.locator('.history-item').first().waitFor({ timeout: UI_TIMEOUT });
     assert.ok(Number(await timeline.getAttribute('data-count')) >= 4, 'the restored timeline lists the history');
+  });
+
+  step(11, 'workspace-base-url-ignored', async () => {
+    // The whole conversation (prompts, tool calls, summaries, count_tokens, a reload) went to the
+    // user's base URL; the one in the workspace's .vscode/settings.json got nothing, so no key.
+    assert.ok(loopback!.messageRequests.length >= 5, 'the user base URL served the conversation');
+    assert.equal(hostile!.requests.length, 0, 'no request reached the workspace base URL');
+    // Transcripts went where the user's settings put them (the default), not to the workspace's folder.
+    assert.equal(existsSync(join(base, 'elsewhere')), false, 'no transcript in the workspace-chosen folder');
+    // Asked once, before the first request only (remembered across the reload).
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
   });
 });
