@@ -65,7 +65,7 @@ export interface InspectorSessionInput {
   /** Where `overhead` comes from (default 'agent'); 'unknown' shows it as unknown (pass zeros). */
   overheadSource?: 'agent' | 'fitted' | 'unknown';
   /** Where the window (`ctx.contextWindow`) comes from (default 'settings'). */
-  windowSource?: 'settings' | 'recording';
+  windowSource?: 'settings' | 'recording' | 'model';
   /** Recorded compactions whose archived contexts are shown above the rows, oldest first (numbered from 1). */
   archived?: readonly RecordedCompaction[];
   /** The past compaction points to preview at, and the one shown (null: the current context). */
@@ -98,7 +98,7 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
     threshold: a.autoCompactThreshold,
   };
   if (a.overheadSource && a.overheadSource !== 'agent') usage.overheadSource = a.overheadSource;
-  if (a.windowSource === 'recording') usage.windowSource = 'recording';
+  if (a.windowSource && a.windowSource !== 'settings') usage.windowSource = a.windowSource;
   const recorded = lastRecordedCall(a.messages);
   if (recorded) usage.recorded = recorded;
   const session: InspectorSession = {

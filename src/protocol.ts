@@ -146,8 +146,8 @@ export interface UsageBreakdown {
    * a recording whose overhead cannot be fitted (both 0, shown as unknown).
    */
   overheadSource?: 'agent' | 'fitted' | 'unknown';
-  /** Where `window` comes from: the settings (absent) or the recording itself. */
-  windowSource?: 'settings' | 'recording';
+  /** Where `window` comes from: the settings (absent), the recording itself, or the recorded model's known window. */
+  windowSource?: 'settings' | 'recording' | 'model';
   /** The last recorded call's real input (ground truth), when the messages shown record usage. */
   recorded?: { call: RecordedCallView; messageId: string };
 }

@@ -135,7 +135,7 @@ export class InspectorService {
       ctx,
       overhead: { system: fit ?? 0, tools: 0 },
       overheadSource: fit === null ? 'unknown' : 'fitted',
-      windowSource: recordedWindow(result) !== undefined ? 'recording' : 'settings',
+      windowSource: windowOf(result, this.deps.settings().contextWindow).source,
       // The auto-compact threshold is this extension's agent's; the recording's agent had its own.
       autoCompactThreshold: null,
       canUndo: false,
@@ -206,7 +206,7 @@ export class InspectorService {
   /** The plan context for a recording: its own window, and its fitted overhead inside the request budget. */
   private recordingCtx(result: ImportResult, fit: number | null): PlanContext {
     const ctx = this.deps.current().ctx;
-    return { ...ctx, contextWindow: recordedWindow(result) ?? this.deps.settings().contextWindow, overheadTokens: fit ?? 0 };
+    return { ...ctx, contextWindow: windowOf(result, this.deps.settings().contextWindow).window, overheadTokens: fit ?? 0 };
   }
 
   private fitted(result: ImportResult): number | null {
@@ -260,6 +260,21 @@ function recordedPoints(result: ImportResult): TimeTravelPoint[] {
     label: timeTravelLabel(k + 1, agentOf(c.source), c.trigger, c.preTokens),
     messages: c.before.length,
   }));
+}
+
+/**
+ * Context windows of the models recordings name, when the recording does not say (Codex records its
+ * window; Claude Code does not). Claude models: 200K (the 1M window is an opt-in beta).
+ */
+const MODEL_WINDOWS: ReadonlyArray<[RegExp, number]> = [[/^claude-/, 200_000]];
+
+/** The window to show a recording against: the recording's, else its model's, else the settings'. */
+export function windowOf(result: ImportResult, settingsWindow: number): { window: number; source: 'recording' | 'model' | 'settings' } {
+  const recorded = recordedWindow(result);
+  if (recorded !== undefined) return { window: recorded, source: 'recording' };
+  const model = result.model ?? [...result.messages].reverse().find((m) => m.usage?.model)?.usage?.model;
+  const known = model ? MODEL_WINDOWS.find(([re]) => re.test(model)) : undefined;
+  return known ? { window: known[1], source: 'model' } : { window: settingsWindow, source: 'settings' };
 }
 
 /** The window the recording names (the import's, else the last recorded call's), if any. */

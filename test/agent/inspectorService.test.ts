@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planContextFor, strategyParamsFor } from '../../src/agent/engineSettings';
 import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { InspectorService, type InspectedRecording } from '../../src/agent/inspectorService';
+import { InspectorService, windowOf, type InspectedRecording } from '../../src/agent/inspectorService';
 import {
   CharEstimateTokenizer,
   MemoizedMessageCounter,
@@ -117,9 +117,9 @@ test('a recording is shown as recorded: current context, archived contexts, no m
   );
   assert.match(first.summaryPreview, /^Summary 1: /);
   assert.deepEqual([second.index, second.trigger, second.preTokens], [2, 'manual', 98_500]);
-  // The window of the settings (Claude Code does not record one); the overhead fitted from the usage.
-  assert.equal(view.usage.window, DEFAULT_HOST_SETTINGS.contextWindow);
-  assert.equal(view.usage.windowSource, undefined);
+  // Claude Code does not record its window: the recorded model's (not the settings'); the overhead fitted from the usage.
+  assert.equal(view.usage.window, 200_000);
+  assert.equal(view.usage.windowSource, 'model');
   assert.equal(view.usage.overheadSource, 'fitted');
   assert.ok(Math.abs(view.usage.system - RECORDING_PREFIX) < RECORDING_PREFIX * 0.02, `fitted prefix ${view.usage.system}`);
   assert.equal(view.usage.tools, 0);
@@ -141,6 +141,11 @@ test('a recording is shown as recorded: current context, archived contexts, no m
   );
   assert.equal(view.timeTravel?.at, null);
 
+  // The window: the recording's, else its model's, else the settings'.
+  assert.deepEqual(windowOf(result, 32_000), { window: 200_000, source: 'model' });
+  const unknownModel = { ...result, model: 'local-llama', messages: result.messages.map((m) => ({ ...m, usage: undefined })) };
+  assert.deepEqual(windowOf(unknownModel, 32_000), { window: 32_000, source: 'settings' });
+  assert.deepEqual(windowOf(syntheticRecording(counter, 258_400), 32_000), { window: 258_400, source: 'recording' });
   // A recording that names its window (Codex token_count events) is shown against it.
   const codex = service.sessionFor({ source: '/rec/rollout.jsonl', result: syntheticRecording(counter, 258_400) });
   assert.equal(codex.usage.window, 258_400);

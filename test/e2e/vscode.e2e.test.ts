@@ -2,7 +2,8 @@
 // unpacked, driven by Chromium through playwright-core, talking to the loopback Anthropic API.
 // One conversation runs through every step in order (each step needs the previous one): sidebar,
 // API key, a streamed answer with a read_file card, an approved edit, auto-compaction, the
-// inspector (preview two strategies, apply one, undo), and a transcript opened in an editor tab.
+// inspector (preview two strategies, apply one, undo), a transcript opened in an editor tab, a window
+// reload, and a real Claude Code session inspected as recorded (its compaction, time travel).
 // Screenshots of each step go to test-artifacts/e2e-<n>-<name>.png; on failure the code-server
 // output and VS Code's logs (extension host, Splitpoint's output channel) go there too.
 import assert from 'node:assert/strict';
@@ -10,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { importSession } from '../../src/core/importers';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 import { assertChromiumInstalled } from '../helpers/chromium';
 import {
@@ -47,6 +49,9 @@ const THRESHOLD = 0.3;
 /** Bounded waits: generous for a loaded CI machine, short enough to fail fast on a real hang. */
 const UI_TIMEOUT = 30_000;
 const STEP_TIMEOUT = 180_000;
+
+/** A real Claude Code session with one compaction by Claude Code (read in place, never copied). */
+const REAL_SESSION = join(ROOT, '..', 'shared', 'real-sessions', 'claude-code-cipher-box-a.jsonl');
 
 const CHAT_MARKER = 'textarea.composer-input';
 const INSPECTOR_MARKER = 'section.panel.strategies';
@@ -423,6 +428,58 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await frame.locator('[data-marker="current-split"]').waitFor({ timeout: UI_TIMEOUT });
     await frame.locator('.history-item').first().waitFor({ timeout: UI_TIMEOUT });
     assert.ok(Number(await timeline.getAttribute('data-count')) >= 4, 'the restored timeline lists the history');
+  });
+
+  step(10, 'inspect-recorded-claude-code-session', async () => {
+    // A real Claude Code session (read in place), opened through the command and VS Code's own file
+    // picker (code-server's simple dialog: a path box), is shown as recorded: Claude Code's compaction
+    // with the context it replaced archived above, the current context (its summary and what followed).
+    const file = REAL_SESSION;
+    const recorded = importSession(readFileSync(file, 'utf8'), file);
+    assert.equal(recorded.compactions.length, 1, 'the fixture holds one compaction by Claude Code');
+    await runCommand(page, 'Splitpoint: Inspect Session File…');
+    const picker = page.locator('.quick-input-widget .quick-input-box input');
+    await picker.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await picker.fill(file);
+    await picker.press('Enter');
+    const frame = await inspector();
+    await frame.locator('[data-field="readonly-source"]', { hasText: 'claude-code-cipher-box-a.jsonl' }).waitFor({ timeout: UI_TIMEOUT });
+    const marker = frame.locator('[data-marker="recorded-compaction"]');
+    await marker.waitFor({ timeout: UI_TIMEOUT });
+    const text = await marker.innerText();
+    assert.match(text, /Compaction 1 · Claude Code · auto/);
+    assert.ok(text.includes(recorded.compactions[0].preTokens!.toLocaleString('en-US')), `recorded pre-tokens in "${text}"`);
+    const timeline = frame.locator('.timeline[role="listbox"]');
+    await waitFor(
+      'the current context',
+      async () => Number(await timeline.getAttribute('data-count')) === recorded.messages.length,
+      UI_TIMEOUT,
+    );
+    assert.equal(await frame.locator('[data-archive-toggle="1"]').getAttribute('aria-expanded'), 'false', 'archived history collapsed');
+    await frame.locator('[data-stat="recorded"]').waitFor({ timeout: UI_TIMEOUT });
+    // Against the recorded model's window (200K for Claude), not this workspace's 16K setting.
+    assert.match(await frame.locator('[data-stat="used"]').innerText(), /^o200k estimate: [\d,]+ of 200,000 tokens/);
+    assert.equal(await frame.locator('[data-field="window-source"]').innerText(), "the recorded model's window");
+    // Time travel to just before Claude Code compacted: the rows are the context it replaced.
+    await frame.locator('#sp-context').selectOption('1');
+    await frame
+      .locator('[data-field="time-travel"]', { hasText: 'before compaction 1 (Claude Code, auto' })
+      .waitFor({ timeout: UI_TIMEOUT });
+    const before = recorded.compactions[0].before.length;
+    await waitFor(
+      'the context before the compaction',
+      async () => Number(await timeline.getAttribute('data-count')) === before,
+      UI_TIMEOUT,
+    );
+    await screenshot('10-time-travel');
+    await frame.locator('[data-action="time-travel-back"]').click();
+    await waitFor(
+      'the current context again',
+      async () => Number(await timeline.getAttribute('data-count')) === recorded.messages.length,
+      UI_TIMEOUT,
+    );
+    await frame.locator('[data-archive-toggle="1"]').click();
+    await frame.locator('.history-row').first().waitFor({ timeout: UI_TIMEOUT });
   });
 
   step(11, 'workspace-base-url-ignored', async () => {

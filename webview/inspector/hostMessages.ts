@@ -61,7 +61,7 @@ function isUsage(v: unknown): v is UsageBreakdown {
     allNum(v, ['window', 'system', 'tools', 'messages', 'toolResults', 'summaries', 'free']) &&
     (v.threshold === null || isNum(v.threshold)) &&
     isOpt(v.overheadSource, isOneOf('agent', 'fitted', 'unknown')) &&
-    isOpt(v.windowSource, isOneOf('settings', 'recording')) &&
+    isOpt(v.windowSource, isOneOf('settings', 'recording', 'model')) &&
     isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId))
   );
 }

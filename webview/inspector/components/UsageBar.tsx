@@ -44,9 +44,9 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
         </span>
         {usage.threshold !== null && <span class="usage-threshold-label">auto-compact at {fmtInt(usage.threshold)}</span>}
         {over > 0 && <span class="usage-over">over the window by {fmtInt(over)}</span>}
-        {usage.windowSource === 'recording' && (
+        {usage.windowSource && usage.windowSource !== 'settings' && (
           <span class="usage-window-source muted" data-field="window-source">
-            window as recorded
+            {usage.windowSource === 'recording' ? 'window as recorded' : "the recorded model's window"}
           </span>
         )}
       </div>
