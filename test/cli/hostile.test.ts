@@ -214,10 +214,7 @@ test('a one-line field cannot fake output lines: newlines in ids, model and warn
 });
 
 test('errors quoting hostile file content and file names are escaped on stderr', async () => {
-  const path = await file(
-    `bad\u001b[31mname\u009b.jsonl`,
-    `{"id":"m1","role":"user\u009b2J\u202e","content":"x"}\n`,
-  );
+  const path = await file(`bad\u001b[31mname\u009b.jsonl`, `{"id":"m1","role":"user\u009b2J\u202e","content":"x"}\n`);
   const r = await runBuilt('plan', path, '--strategy', 'sliding-window');
   assert.equal(r.code, 2);
   assertTerminalSafe(r, 'error');
