@@ -8,7 +8,6 @@
 //   SummaryRunner     LLM summaries for the pipeline, cancellable from the host
 //   InspectorService  inspector views, previews and details on the engine's public calls
 import { join } from 'node:path';
-import type Anthropic from '@anthropic-ai/sdk';
 import {
   autoCompactThreshold,
   CachingTextTokenizer,
@@ -41,38 +40,10 @@ import { MissingApiKeyError } from './missingApiKeyError';
 import { RequestCount } from './requestCount';
 import { SessionScope } from './sessionScope';
 import { SummaryRunner } from './summaryRunner';
+import type { CompactNowOptions, ControllerDeps, SessionSummary } from './controllerTypes';
 
 export { MissingApiKeyError } from './missingApiKeyError';
-
-export interface ControllerLog {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
-
-export interface ControllerDeps {
-  /** The workspace folder the tools are confined to (undefined: no folder open, tools refuse paths). */
-  workspaceRoot: string | undefined;
-  /** Where sessions and chat logs live (the extension's storage). */
-  storageDir: string;
-  settings: HostSettings;
-  getApiKey: () => Promise<string | undefined>;
-  trusted: boolean;
-  log: ControllerLog;
-  /** Injected in tests. */
-  createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
-  ripgrepPath?: string; // search's rg (VS Code's, under appRoot); default: findRipgrep()
-}
-
-export interface SessionSummary {
-  id: string;
-  title: string;
-  updatedAt: number;
-  compactions: number;
-}
-
-/** What compactNow takes: strategy and params default to the settings; the trigger to 'manual'. */
-type CompactNowOptions = { focus?: string; strategy?: string; params?: Record<string, number>; trigger?: 'manual' | 'inspector' };
+export type { ControllerDeps, ControllerLog, SessionSummary } from './controllerTypes';
 
 export class AgentController implements Disposable {
   private readonly store: SessionFileStore;
@@ -154,8 +125,10 @@ export class AgentController implements Disposable {
   get pipeline(): CompactionPipeline {
     return this.scope.pipeline;
   }
+  /** From a prompt's send until its run ends (the first request's count_tokens included). */
+  private sending = false;
   get busy(): boolean {
-    return this.scope.busy;
+    return this.sending || this.scope.busy;
   }
 
   listSessions(): SessionSummary[] {
@@ -300,10 +273,11 @@ export class AgentController implements Disposable {
       this.scope.chat.error(errorMessage(e), false);
       return;
     }
-    if (agent.busy) {
+    if (this.busy) {
       this.scope.chat.notice('The agent is still working; stop it or wait before sending another message.');
       return;
     }
+    this.sending = true;
     const session = this.scope.session;
     if (session.messages.length === 0 && session.meta.title === 'New chat') {
       session.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60));
@@ -319,6 +293,7 @@ export class AgentController implements Disposable {
     } catch (e) {
       this.scope.chat.error(errorMessage(e), false);
     } finally {
+      this.sending = false;
       this.fireBusy(this.busy);
       this.fireContext();
     }

@@ -223,3 +223,38 @@ test('inspector preview, apply and undo through the controller', async () => {
     await r.close();
   }
 });
+
+test('from send until the run ends the controller is busy, the first request count included: the chat state says so and a second prompt is refused', async () => {
+  const r = await rig();
+  try {
+    const c = r.make();
+    r.server.countQueue.hang(); // count_tokens answers only when the client gives up (its timeout)
+    r.server.queue.text('First answer.');
+    const busyEvents: boolean[] = [];
+    const sub = c.onDidChangeBusy((b) => busyEvents.push(b.busy));
+    const first = c.send('one');
+    for (let i = 0; i < 200 && !r.server.requests.some((q) => q.path.endsWith('/count_tokens')); i++) {
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    assert.ok(
+      r.server.requests.some((q) => q.path.endsWith('/count_tokens')),
+      'the first request of the session is counted by the API',
+    );
+    assert.equal(c.busy, true, 'busy while the first request is being counted');
+    assert.equal(c.chatState(true).busy, true, 'a state sent now (e.g. after the title changes) must not clear busy');
+    await c.send('two');
+    await first;
+    sub.dispose();
+    const items = c.chatState(true).items;
+    assert.deepEqual(
+      items.filter((i) => i.kind === 'user').map((i) => (i as { text: string }).text),
+      ['one'],
+      'the second prompt was refused, not run',
+    );
+    assert.ok(items.some((i) => i.kind === 'notice' && /still working/.test(i.message)));
+    assert.equal(busyEvents.at(-1), false);
+    assert.equal(c.busy, false);
+  } finally {
+    await r.close();
+  }
+});

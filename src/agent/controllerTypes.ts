@@ -1,0 +1,33 @@
+// The AgentController's public types: what it needs from its host, and what it reports.
+import type Anthropic from '@anthropic-ai/sdk';
+import type { HostSettings } from './hostSettings';
+
+export interface ControllerLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface ControllerDeps {
+  /** The workspace folder the tools are confined to (undefined: no folder open, tools refuse paths). */
+  workspaceRoot: string | undefined;
+  /** Where sessions and chat logs live (the extension's storage). */
+  storageDir: string;
+  settings: HostSettings;
+  getApiKey: () => Promise<string | undefined>;
+  trusted: boolean;
+  log: ControllerLog;
+  /** Injected in tests. */
+  createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
+  ripgrepPath?: string; // search's rg (VS Code's, under appRoot); default: findRipgrep()
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  updatedAt: number;
+  compactions: number;
+}
+
+/** What compactNow takes: strategy and params default to the settings; the trigger to 'manual'. */
+export type CompactNowOptions = { focus?: string; strategy?: string; params?: Record<string, number>; trigger?: 'manual' | 'inspector' };
