@@ -1,13 +1,10 @@
 // Command-line plumbing shared by the `splitpoint` commands: the IO seam, exit codes, argument parsing,
 // and reading a session file with file-named errors.
 import { errorMessage, ImportError, importSession, SplitpointError, type ImportResult } from '../core';
+import type { CliIO } from './io';
 import { oneLine } from './terminal';
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  readFile: (path: string) => string;
-}
+export type { CliIO } from './io';
 
 export const EXIT_OK = 0;
 export const EXIT_BAD_INPUT = 2;

@@ -2,7 +2,7 @@
 // sequence in a message, an id, a model name or a file name could retitle the terminal, move the cursor
 // or rewrite earlier lines, and bidi controls could reorder what a line appears to say. Every byte the
 // CLI writes goes through escapeControls (runCli wraps the IO), and single-line fields through oneLine.
-import type { CliIO } from './args';
+import type { CliIO } from './io';
 
 /**
  * C0 controls but \n and \t, DEL, C1 controls (which some terminals obey in UTF-8 too), the Unicode line

@@ -224,7 +224,7 @@ test('inspector preview, apply and undo through the controller', async () => {
   }
 });
 
-test('from send until the run ends the controller is busy, the first request count included: the chat state says so and a second prompt is refused', async () => {
+test('busy from send until the run ends, the first request count included: the chat state says so; a second prompt is refused', async () => {
   const r = await rig();
   try {
     const c = r.make();
