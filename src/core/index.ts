@@ -11,6 +11,9 @@
 // micro-compaction, JSON plumbing of the importers, …) is internal and may change without notice;
 // tests and benchmarks may reach into it to measure it, production code may not.
 
+// The artifact ledger and the loss report (types)
+export type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile, LossReport } from './ledger';
+
 // Errors
 export { errorMessage, SplitpointError } from './errors';
 

@@ -1,5 +1,6 @@
 // CompactionPlan: the one artifact every strategy produces. `plan()` is pure (what preview shows);
 // `applyPlan()` yields the new message list (filling the summary slot for LLM strategies).
+import type { ArtifactLedger, LossReport } from './ledger';
 import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
 import { SplitpointError } from './errors';
 import type { ReplacementCache } from './replacementCache';
@@ -60,6 +61,14 @@ export interface CompactionPlan {
    * the answer: `tokensAfter <= requestBudget(ctx)`. Only micro-compact may return false (with a note).
    */
   fitsWindow: boolean;
+  /** Ids kept verbatim because they are pinned (in their original order, before the tail). */
+  pinned?: string[];
+  /** Tokens of the pinned messages, counted against every budget. */
+  pinnedTokens?: number;
+  /** The artifact ledger of what this plan archives, merged with the previous compaction's. */
+  ledger?: ArtifactLedger | null;
+  /** What leaves the model's view without surviving anywhere in the new context. */
+  lost?: LossReport | null;
 }
 
 /** Options every strategy receives besides its own parameters. */
@@ -75,6 +84,10 @@ export interface PlanContext {
   copies?: ReplacementCache;
   /** Tokens every request carries outside the messages (system prompt, tool definitions); default 0. */
   overheadTokens?: number;
+  /** Pinned message ids: survive every strategy verbatim (a tool_use/tool_result partner is pinned too). */
+  pinnedIds?: ReadonlySet<string>;
+  /** The ledger carried by the previous compaction, to merge with (it accumulates). */
+  previousLedger?: ArtifactLedger;
 }
 
 /** Tokens the messages of a request may take: window - answer reserve - overhead (never negative). */

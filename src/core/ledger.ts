@@ -1,0 +1,42 @@
+// The artifact ledger: a deterministic record (no model) of what the archived part of a session did —
+// files touched, commands run, errors seen, the user's instructions — carried by every compaction so
+// the agent keeps its "artifact trail". The loss report has the same shape: what leaves the model's
+// view without surviving anywhere in the new context. Types here; extraction in ledgerExtract.ts.
+
+export interface LedgerFile {
+  /** Workspace-relative path as the tools saw it. */
+  path: string;
+  /** How many times the archived messages read, edited and created it. */
+  read: number;
+  edited: number;
+  created: number;
+  lastAction: 'read' | 'edited' | 'created';
+}
+
+export interface LedgerCommand {
+  command: string;
+  /** Exit status when the result says; null when unknown (timeout, killed, not recorded). */
+  exitCode: number | null;
+}
+
+export interface LedgerError {
+  text: string;
+  /** A later step succeeded at what failed (the same tool on the same target, or the same command). */
+  resolved: boolean;
+}
+
+export interface ArtifactLedger {
+  files: LedgerFile[];
+  commands: LedgerCommand[];
+  errors: LedgerError[];
+  /** Genuine prompts: short ones verbatim, long ones clipped with a pointer to the transcript. */
+  instructions: string[];
+  /** What the token budget folded away (counts), so the ledger says it is incomplete. */
+  folded?: { files: number; commands: number; errors: number; instructions: number };
+}
+
+/** What a plan drops without it surviving anywhere in the new context (same shape as the ledger). */
+export interface LossReport extends ArtifactLedger {
+  images: number;
+  thinkingBlocks: number;
+}
