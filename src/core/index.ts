@@ -14,6 +14,9 @@
 // The artifact ledger and the loss report (types)
 export type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile, LossReport } from './ledger';
 
+// Pins (compaction-resistant messages)
+export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './pins';
+
 // Errors
 export { errorMessage, SplitpointError } from './errors';
 
