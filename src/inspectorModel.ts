@@ -9,6 +9,7 @@ import {
   STRATEGIES,
   toolNamesById,
   toolResultText,
+  type ArtifactLedger,
   type CompactionPlan,
   type CompactionRecord,
   type ContentBlock,
@@ -25,6 +26,7 @@ import type {
   ArchivedSegment,
   CompactionView,
   InspectorSession,
+  LedgerView,
   MessageDetail,
   MessageRow,
   PlanView,
@@ -146,6 +148,7 @@ function buildRows(messages: readonly Message[], effectiveIn: readonly Message[]
     const truncated = truncationOf(m, e, tokens, ctx);
     if (truncated) row.truncated = truncated;
     if (m.usage) row.usage = recordedCallView(m.usage);
+    if (ctx.pinnedIds?.has(m.id)) row.pinned = true;
     rows[i] = row;
     total += tokens;
     if (kind === 'tool-result') toolResults += tokens;
@@ -382,7 +385,24 @@ export function planToView(plan: CompactionPlan, requestId: number, computeMs: n
     summarizerInputTokens: s?.tokens ?? 0,
     summarizerInputMessages: s ? s.priorSummaries.length + s.toSummarize.length + s.overlap.length : 0,
     computeMs: Math.round(Math.max(0, computeMs) * 10) / 10,
+    ...(plan.pinned ? { pinned: [...plan.pinned], pinnedTokens: plan.pinnedTokens ?? 0 } : {}),
+    ...(plan.ledger !== undefined ? { ledger: plan.ledger && ledgerView(plan.ledger) } : {}),
+    ...(plan.lost !== undefined
+      ? { lost: plan.lost && { ...ledgerView(plan.lost), images: plan.lost.images, thinkingBlocks: plan.lost.thinkingBlocks } }
+      : {}),
   };
+}
+
+/** A copy of the engine's ledger for the webview (plain data, no shared references). */
+function ledgerView(l: ArtifactLedger): LedgerView {
+  const view: LedgerView = {
+    files: l.files.map((f) => ({ path: f.path, read: f.read, edited: f.edited, created: f.created, lastAction: f.lastAction })),
+    commands: l.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+    errors: l.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
+    instructions: [...l.instructions],
+  };
+  if (l.folded) view.folded = { ...l.folded };
+  return view;
 }
 
 /**

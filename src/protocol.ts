@@ -16,14 +16,22 @@ export interface DiffView {
   isNewFile: boolean;
 }
 
+/** On a chat message: the session message it shows (what a pin names), and whether it is pinned. */
+export interface PinnableItem {
+  /** Id of the session message this item shows (absent: not pinnable, e.g. still streaming). */
+  messageId?: string;
+  /** Pinned: kept verbatim by every compaction. */
+  pinned?: boolean;
+}
+
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string }
-  | {
+  | ({ kind: 'user'; id: string; text: string } & PinnableItem)
+  | ({
       kind: 'assistant';
       id: string;
       /** Markdown from the model: untrusted, sanitized before rendering. */ text: string;
       streaming: boolean;
-    }
+    } & PinnableItem)
   | { kind: 'thinking'; id: string; text: string; streaming: boolean }
   | {
       kind: 'tool';
@@ -82,6 +90,8 @@ export type HostToChat =
   | { type: 'delta'; id: string; text: string }
   | { type: 'busy'; busy: boolean; compacting: boolean }
   | { type: 'context'; context: ContextMeter }
+  /** The session's pinned message ids (all of them): the chat marks its items by `messageId`. */
+  | { type: 'pins'; ids: string[] }
   | { type: 'focusInput' };
 
 export type ChatToHost =
@@ -95,7 +105,10 @@ export type ChatToHost =
   | { type: 'setApiKey' }
   | { type: 'compact'; focus?: string }
   | { type: 'openInspector' }
-  | { type: 'openTranscript'; path: string };
+  | { type: 'openTranscript'; path: string }
+  /** Pin / unpin a session message (its id): pinned messages survive every compaction verbatim. */
+  | { type: 'pin'; id: string }
+  | { type: 'unpin'; id: string };
 
 // ---------------------------------------------------------------------------------------------
 // Inspector
@@ -119,6 +132,8 @@ export interface MessageRow {
   truncated?: { originalTokens: number; tokens: number; originalChars: number };
   /** On an assistant message of a recording: what the API recorded for the call that produced it. */
   usage?: RecordedCallView;
+  /** Pinned: kept verbatim by every compaction. */
+  pinned?: boolean;
 }
 
 /** One recorded model call (ground truth): `input` = uncached input + cache read + cache creation. */
@@ -235,6 +250,21 @@ export interface InspectorSession {
   timeTravel?: { at: number | null; points: TimeTravelPoint[] };
 }
 
+/** The artifact ledger as the inspector shows it (the engine's ArtifactLedger, mirrored for the webviews). */
+export interface LedgerView {
+  files: Array<{ path: string; read: number; edited: number; created: number; lastAction: 'read' | 'edited' | 'created' }>;
+  commands: Array<{ command: string; exitCode: number | null }>;
+  errors: Array<{ text: string; resolved: boolean }>;
+  instructions: string[];
+  folded?: { files: number; commands: number; errors: number; instructions: number };
+}
+
+/** What a plan drops without it surviving anywhere in the new context. */
+export interface LossView extends LedgerView {
+  images: number;
+  thinkingBlocks: number;
+}
+
 export interface PlanView {
   requestId: number;
   strategy: string;
@@ -253,6 +283,13 @@ export interface PlanView {
   summarizerInputMessages: number;
   /** Wall time the host spent computing the plan. */
   computeMs: number;
+  /** Ids kept verbatim because they are pinned, and their tokens (counted against every budget). */
+  pinned?: string[];
+  pinnedTokens?: number;
+  /** The artifact ledger the compaction would carry (absent or null: none). */
+  ledger?: LedgerView | null;
+  /** What would leave the model's view without surviving anywhere (absent or null: not reported). */
+  lost?: LossView | null;
 }
 
 export interface MessageDetail {
@@ -283,7 +320,10 @@ export type InspectorToHost =
   | { type: 'inspectFile' }
   | { type: 'showCurrent' }
   /** Show (and plan on) the context as it stood just before compaction `at` (1-based); null: the current context. */
-  | { type: 'timeTravel'; at: number | null };
+  | { type: 'timeTravel'; at: number | null }
+  /** Pin / unpin a session message (its id): pinned messages survive every compaction verbatim. */
+  | { type: 'pin'; id: string }
+  | { type: 'unpin'; id: string };
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what webviews send (they are untrusted: a compromised webview must not be able to
@@ -331,9 +371,17 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
         : null;
     case 'openTranscript':
       return onlyKeys(v, ['type', 'path']) && nonEmpty(v.path, 4_096) ? { type: 'openTranscript', path: v.path } : null;
+    case 'pin':
+    case 'unpin':
+      return parsePin(v);
     default:
       return null;
   }
+}
+
+/** A pin or unpin intent: exactly `type` and a non-empty `id` of at most MAX_ID characters. */
+function parsePin(v: Rec): { type: 'pin' | 'unpin'; id: string } | null {
+  return (v.type === 'pin' || v.type === 'unpin') && onlyKeys(v, ['type', 'id']) && nonEmpty(v.id) ? { type: v.type, id: v.id } : null;
 }
 
 /** An inspector message from the webview, or null if it is not exactly one of the protocol's shapes. */
@@ -365,6 +413,9 @@ export function parseInspectorToHost(v: unknown): InspectorToHost | null {
         (v.at === null || (Number.isSafeInteger(v.at) && (v.at as number) >= 1 && (v.at as number) <= 10_000))
         ? { type: 'timeTravel', at: v.at as number | null }
         : null;
+    case 'pin':
+    case 'unpin':
+      return parsePin(v);
     default:
       return null;
   }

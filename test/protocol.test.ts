@@ -54,6 +54,8 @@ const CHAT: Record<string, MessageSpec> = {
     full: { type: 'openTranscript', path: '.transcripts/t1.jsonl' },
     fields: { path: { kind: 'string', max: MAX_PATH, nonEmpty: true, optional: false } },
   },
+  pin: { full: { type: 'pin', id: 'u_01' }, fields: { id: id() } },
+  unpin: { full: { type: 'unpin', id: 'u_01' }, fields: { id: id() } },
 };
 
 const INSPECTOR: Record<string, MessageSpec> = {
@@ -78,6 +80,8 @@ const INSPECTOR: Record<string, MessageSpec> = {
     },
   },
   showMessage: { full: { type: 'showMessage', id: 'm-12' }, fields: { id: id() } },
+  pin: { full: { type: 'pin', id: 'a_07' }, fields: { id: id() } },
+  unpin: { full: { type: 'unpin', id: 'a_07' }, fields: { id: id() } },
   openTranscript: {
     full: { type: 'openTranscript', path: '/tmp/ws/.transcripts/t1.jsonl' },
     fields: { path: { kind: 'string', max: MAX_PATH, nonEmpty: true, optional: false } },

@@ -6,6 +6,7 @@ import type { AgentController } from '../agent/controller';
 import type { ChatToHost } from '../protocol';
 import { ChatViewProvider } from './chatView';
 import { Disposable } from './lifecycle';
+import { pinHandlers, pinnedIdsOf } from './pinRouting';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import { compactAndReport } from './sessionCommands';
 
@@ -19,6 +20,8 @@ export interface ChatActions {
 
 export class ChatFeature extends Disposable {
   private readonly view: ChatViewProvider;
+  /** The pinned ids the view was last told (sorted, joined): 'pins' is sent only when they change. */
+  private sentPins = '';
 
   constructor(
     extensionUri: vscode.Uri,
@@ -30,7 +33,12 @@ export class ChatFeature extends Disposable {
     super();
     const route = createRouter<ChatToHost>(
       'Chat view',
-      chatHandlers(controller, actions, () => this.sendState()),
+      chatHandlers(
+        controller,
+        actions,
+        () => this.sendState(),
+        (force) => this.sendPins(controller, force),
+      ),
       sink,
     );
     const state = async () => controller.chatState(!!(await actions.getApiKey()));
@@ -42,6 +50,8 @@ export class ChatFeature extends Disposable {
       ),
     );
     this.register(controller.onDidResetChat(() => this.sendState()));
+    // Pins change from either view (and persist with the session): the chat follows the session.
+    this.register(controller.onDidChangeSession(() => this.sendPins(controller)));
     this.register(controller.onDidChangeBusy((b) => this.view.post({ type: 'busy', busy: b.busy, compacting: b.compacting })));
     this.register(controller.onDidChangeContext((c) => this.view.post({ type: 'context', context: c })));
     this.register(
@@ -57,14 +67,32 @@ export class ChatFeature extends Disposable {
     this.view.sendState();
   }
 
+  /** Tells the view the session's pinned ids when they changed since it was last told. */
+  private sendPins(controller: AgentController, force = false): void {
+    const ids = pinnedIdsOf(controller);
+    const key = ids.join('\n');
+    if (!force && key === this.sentPins) return;
+    this.sentPins = key;
+    this.view.post({ type: 'pins', ids });
+  }
+
   reveal(): Promise<void> {
     return this.view.reveal();
   }
 }
 
-function chatHandlers(controller: AgentController, actions: ChatActions, sendState: () => void): MessageHandlers<ChatToHost> {
+function chatHandlers(
+  controller: AgentController,
+  actions: ChatActions,
+  sendState: () => void,
+  sendPins: (force: boolean) => void,
+): MessageHandlers<ChatToHost> {
   return {
-    ready: () => sendState(),
+    ready: () => {
+      sendState();
+      sendPins(true);
+    },
+    ...pinHandlers(controller, () => sendPins(false)),
     send: (msg) => controller.send(msg.text),
     stop: () => controller.stop(),
     retry: () => controller.retry(),

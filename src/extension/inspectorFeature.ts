@@ -8,6 +8,7 @@ import { errorMessage, importSession, ImportError, readSessionFile } from '../co
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
+import { pinHandlers } from './pinRouting';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import type { TranscriptOpener } from './transcriptOpener';
 
@@ -163,6 +164,13 @@ export class InspectorFeature extends Disposable {
         this.at = msg.at;
         this.refresh();
       },
+      // The rows' pin markers come with the refreshed session (and a showing preview re-plans with the pins).
+      // Pins are the current session's: not of a recording or a past context (the webview offers none there).
+      ...pinHandlers(
+        controller,
+        () => this.refresh(),
+        () => this.inspected === undefined && this.at === null,
+      ),
     };
   }
 
