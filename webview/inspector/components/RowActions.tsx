@@ -1,0 +1,83 @@
+// Actions on one message of the inspector timeline (pin / unpin; "compact everything before this"
+// and others add theirs to the list): a toolbar of real buttons, reachable by Tab, each with an
+// aria-label that names the message. Components only render: each action calls a store method.
+import type { MessageRow } from '../../../src/protocol';
+import { KIND_LABEL } from '../format';
+
+export interface RowAction {
+  /** Stable key; also the button's data-action. */
+  id: string;
+  /** What the button says. */
+  label: string;
+  /** What a screen reader says (names the message). */
+  ariaLabel: string;
+  /** A toggle's state (aria-pressed), when the action is one. */
+  pressed?: boolean;
+  disabled?: boolean;
+  /** Shown on hover: why it is disabled, or what it does. */
+  title?: string;
+  run(): void;
+}
+
+/** "#12 · Prompt": how an action names its message. */
+export function rowName(row: Pick<MessageRow, 'index' | 'kind'>): string {
+  return `#${row.index} · ${KIND_LABEL[row.kind]}`;
+}
+
+/** Pin or unpin `row` (pinned messages survive every compaction verbatim). */
+export function pinAction(row: MessageRow, onPin: (id: string) => void, onUnpin: (id: string) => void): RowAction {
+  const pinned = row.pinned === true;
+  return {
+    id: pinned ? 'unpin' : 'pin',
+    label: pinned ? 'Unpin' : 'Pin',
+    ariaLabel: `${pinned ? 'Unpin' : 'Pin'} message ${rowName(row)}`,
+    pressed: pinned,
+    title: pinned
+      ? 'Pinned: kept verbatim by every compaction. Unpin to let compaction archive it.'
+      : 'Keep this message verbatim through every compaction',
+    run: () => (pinned ? onUnpin(row.id) : onPin(row.id)),
+  };
+}
+
+export function RowActions({ row, actions }: { row: MessageRow; actions: readonly RowAction[] }) {
+  if (actions.length === 0) return null;
+  return (
+    <div class="row-actions" role="toolbar" aria-label={`Actions on message ${rowName(row)}`} data-row-id={row.id}>
+      {actions.map((a) => (
+        <button
+          key={a.id}
+          type="button"
+          class={`secondary row-action row-action-${a.id}`}
+          data-action={a.id}
+          aria-label={a.ariaLabel}
+          aria-pressed={a.pressed}
+          disabled={a.disabled}
+          title={a.title}
+          onClick={a.run}
+        >
+          {a.id === 'pin' || a.id === 'unpin' ? <PinIcon /> : null}
+          {a.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The pin glyph (decorative: the button or marker around it carries the words). */
+export function PinIcon() {
+  return (
+    <span class="pin-icon" aria-hidden="true">
+      📌
+    </span>
+  );
+}
+
+/** The marker on a pinned row (decorative: the row's aria-label says "pinned"). */
+export function PinMarker() {
+  return (
+    <span class="badge badge-pinned" data-marker="pinned" title="Pinned: kept verbatim by every compaction">
+      <PinIcon />
+      <span class="badge-words">pinned</span>
+    </span>
+  );
+}
