@@ -76,6 +76,7 @@ export {
   StrategyParamError,
   STRATEGIES,
   STRATEGY_NAMES,
+  UnknownSplitTargetError,
   UnknownStrategyError,
   type ResolvedStrategy,
   type StrategyDefinition,

@@ -7,8 +7,11 @@ import { hasToolResults, hasToolUses, toolResults, toolUses, type Message } from
 import { SplitpointError } from './errors';
 
 export class UnknownPinError extends SplitpointError {
-  constructor(readonly id: string) {
-    super(`cannot pin message "${id}": no message with that id in this conversation`);
+  constructor(
+    readonly id: string,
+    why = 'no message with that id in this conversation',
+  ) {
+    super(`cannot pin message "${id}": ${why}`);
     this.name = 'UnknownPinError';
   }
 }
@@ -27,17 +30,19 @@ export function resolvePins(messages: readonly Message[], ids: Iterable<string>)
   for (const id of ids) {
     const i = index.get(id);
     if (i === undefined) return { ok: false, error: new UnknownPinError(id) };
+    if (messages[i].synthetic)
+      return { ok: false, error: new UnknownPinError(id, `it is a compaction ${messages[i].synthetic}, not a message`) };
     wanted.push(i);
   }
   return { ok: true, pinned: closePins(messages, wanted) };
 }
 
-/** `resolvePins` for a stored pin set: ids no longer in `messages` are skipped (never an error). */
+/** `resolvePins` for a stored pin set: ids no longer in `messages` (or synthetic) are skipped, never an error. */
 export function pinnedIn(messages: readonly Message[], ids: ReadonlySet<string> | undefined): Set<string> {
   if (!ids || ids.size === 0) return new Set();
   const wanted: number[] = [];
   messages.forEach((m, i) => {
-    if (ids.has(m.id)) wanted.push(i);
+    if (ids.has(m.id) && !m.synthetic) wanted.push(i);
   });
   return closePins(messages, wanted);
 }

@@ -88,6 +88,8 @@ export interface PlanContext {
   pinnedIds?: ReadonlySet<string>;
   /** The ledger carried by the previous compaction, to merge with (it accumulates). */
   previousLedger?: ArtifactLedger;
+  /** The split-at strategy: the id of the message to compact everything before (a string, so not a numeric param). */
+  splitAtId?: string;
 }
 
 /** Tokens the messages of a request may take: window - answer reserve - overhead (never negative). */

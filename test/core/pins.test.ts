@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pinnedIn, resolvePins } from '../../src/core/pins';
-import { assistant, call, results, user } from '../helpers/build';
+import { assistant, call, results, summary, user } from '../helpers/build';
 
 const msgs = [
   user('u1'),
@@ -44,4 +44,12 @@ test('pins: an unknown id is an error naming the id', () => {
 test('pins: a stored pin set skips ids no longer in the history and still closes pairs', () => {
   assert.deepEqual([...pinnedIn(msgs, new Set(['gone', 'r1']))].sort(), ['c1', 'r1']);
   assert.equal(pinnedIn(msgs, undefined).size, 0);
+});
+
+test('pins: a compaction summary cannot be pinned (an error for an explicit pin, skipped in a stored set)', () => {
+  const withSummary = [summary('s0'), ...msgs];
+  const r = resolvePins(withSummary, ['s0']);
+  assert.equal(r.ok, false);
+  if (!r.ok) assert.match(r.error.message, /"s0".*summary/);
+  assert.deepEqual([...pinnedIn(withSummary, new Set(['s0', 'u1']))], ['u1']);
 });

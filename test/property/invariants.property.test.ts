@@ -27,6 +27,9 @@ const paramsArb = fc.record({
   perTurnMin: fc.integer({ min: 100, max: 3_000 }),
   keepRecent: fc.integer({ min: 0, max: 6 }),
   minChars: fc.integer({ min: 0, max: 500 }),
+  /** split-at: with or without a summary, and where (a fraction of the conversation) the chosen message is. */
+  splitSummarize: fc.integer({ min: 0, max: 1 }),
+  splitAtFrac: fc.double({ min: 0, max: 0.999, noNaN: true }),
   /** Small windows often: that is where plans have to shrink, cut mid-turn and truncate to fit. */
   contextWindow: fc.oneof(fc.constantFrom(8_000, 12_000, 16_000, 32_000), fc.integer({ min: 8_000, max: 400_000 })),
   /** System prompt and tool definitions, counted against the window. */
@@ -53,6 +56,8 @@ function overridesFor(name: string, r: GeneratedParams): Record<string, number> 
       return { turns: r.turns, perTurnMin: r.perTurnMin, perTurnMax: r.perTurnMin * 3 };
     case 'micro-compact':
       return { keepRecent: r.keepRecent, minChars: r.minChars };
+    case 'split-at':
+      return { summarize: r.splitSummarize };
     default:
       throw new Error(`no parameters for ${name}`);
   }
@@ -86,6 +91,7 @@ test(`every strategy and micro-compact keeps the invariants on ${RUNS} generated
         maxOutputTokens: Math.floor(r.contextWindow / 8),
         overheadTokens: r.overheadTokens,
         tokens,
+        splitAtId: messages[Math.floor(r.splitAtFrac * messages.length)]?.id,
       };
       const snapshot = JSON.stringify(messages);
       for (const def of STRATEGIES) {

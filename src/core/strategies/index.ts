@@ -9,10 +9,11 @@ import { planRecentTokenFraction } from './recentTokenFraction';
 import { planRecentTurns } from './recentTurns';
 import { planRecursiveSummarization, validateRecursiveSummarization } from './recursiveSummarization';
 import { planSlidingWindow } from './slidingWindow';
+import { planSplitAt, UnknownSplitTargetError } from './splitAt';
 import { planTokenBudget } from './tokenBudget';
 import { planTurnWindow } from './turnWindow';
 
-export { StrategyParamError };
+export { StrategyParamError, UnknownSplitTargetError };
 
 export interface StrategyParamSpec {
   name: string;
@@ -43,7 +44,8 @@ export type StrategyName =
   | 'preserve-user-messages'
   | 'recent-token-fraction'
   | 'recent-turns'
-  | 'micro-compact';
+  | 'micro-compact'
+  | 'split-at';
 
 const int = (name: string, description: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): StrategyParamSpec => ({
   name,
@@ -151,6 +153,15 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
       int('minChars', 'only results longer than this many characters are replaced', 100, 0),
     ],
     plan: (m, p, c) => planMicroCompact(m, { keepRecent: p.keepRecent, minChars: p.minChars }, c),
+  },
+  {
+    name: 'split-at',
+    title: 'Split here',
+    description:
+      'Compact everything before a chosen message (the timeline row action; without one, before the latest prompt); the split snaps to a safe boundary.',
+    usesSummarizer: true,
+    params: [int('summarize', '1: summarize what is archived with the LLM; 0: no LLM call (a placeholder opener)', 1, 0, 1)],
+    plan: (m, p, c) => planSplitAt(m, { summarize: p.summarize }, c),
   },
 ];
 

@@ -21,6 +21,11 @@ export function effectiveTokenBudget(params: TokenBudgetParams, ctx: PlanContext
     const budget = Math.floor(AUTO_BUDGET_FRACTION * request);
     return { budget, note: `maxTokens derived from the window: ${AUTO_BUDGET_FRACTION * 100}% of the ${request}-token request budget` };
   }
+  const pinned = ctx.pinnedTokens ?? 0;
+  if (pinned > 0 && params.maxTokens - pinned < request) {
+    const budget = Math.max(0, params.maxTokens - pinned);
+    return { budget, note: `maxTokens ${params.maxTokens} less ${pinned} pinned tokens: ${budget} for the rest` };
+  }
   if (params.maxTokens > request) {
     return { budget: request, note: `maxTokens ${params.maxTokens} is over the ${request}-token request budget: using ${request}` };
   }

@@ -1,0 +1,76 @@
+// The ledger step every plan goes through (the engine's, the same for every strategy): the artifact
+// ledger of what the plan archives, merged with the previous compaction's, rides in the summary turn
+// (LLM strategies: after the pending summary, and the summarizer appends it to the summary it writes)
+// or in the tail's synthetic opener (the others). Its budget comes out of the same request budget the
+// strategy fits: the strategy plans with the ledger's budget reserved, and the loss report says what
+// leaves the model's view without surviving in the new context.
+import type { Message } from '../conversation';
+import type { ArtifactLedger } from '../ledger';
+import { extractLedger } from '../ledgerExtract';
+import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledgerMerge';
+import { lossReport } from '../lossReport';
+import { placeholderText, requestBudget, SUMMARY_PENDING_TEXT, syntheticMessage, type CompactionPlan, type PlanContext } from '../plan';
+
+/** The ledger's budget: a tenth of the request budget, at most 4,000 tokens. */
+export const LEDGER_BUDGET_FRACTION = 0.1;
+export const LEDGER_MAX_TOKENS = 4_000;
+/** Room for the opener's own line beside the ledger. */
+const OPENER_MARGIN_TOKENS = 40;
+
+export function ledgerBudget(ctx: PlanContext): number {
+  return Math.min(LEDGER_MAX_TOKENS, Math.floor(LEDGER_BUDGET_FRACTION * requestBudget(ctx)));
+}
+
+/** The text of a summary-turn or opener carrying `ledger` after `head`. */
+export function withLedgerText(head: string, ledger: ArtifactLedger): string {
+  return `${head}\n\n${renderLedger(ledger)}`;
+}
+
+/**
+ * Plan with `plan`, then carry the ledger. A plan that archives no real message is returned as is;
+ * otherwise the strategy plans again with the ledger's budget reserved out of the request budget.
+ */
+export function planWithLedger(input: readonly Message[], ctx: PlanContext, plan: (ctx: PlanContext) => CompactionPlan): CompactionPlan {
+  const first = plan(ctx);
+  if (!ctx.ledger || first.noop || !archivesReal(first, input)) return first;
+  const budget = ledgerBudget(ctx);
+  const reserved = { ...ctx, overheadTokens: (ctx.overheadTokens ?? 0) + budget + OPENER_MARGIN_TOKENS };
+  const second = plan(reserved);
+  const base = second.noop || !second.fitsWindow ? first : second;
+  return attachLedger(base, input, ctx, budget);
+}
+
+function archivesReal(plan: CompactionPlan, input: readonly Message[]): boolean {
+  return plan.archived.some((e) => !input[e.index].synthetic);
+}
+
+/** The plan with its ledger in the summary turn or opener, `tokensAfter` and `fitsWindow` recounted, and its loss report. */
+export function attachLedger(plan: CompactionPlan, input: readonly Message[], ctx: PlanContext, budget: number): CompactionPlan {
+  const archived = plan.archived.map((e) => input[e.index]).filter((m) => !m.synthetic);
+  const ledger = extractLedger(archived, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
+  const keptIds = new Set(plan.kept.map((e) => e.id));
+  const lost = lossReport(archived, ledger, keptIds);
+  if (isEmptyLedger(ledger)) return { ...plan, ledger: null, lost };
+  const output = [...plan.output];
+  let syntheticIndex = plan.syntheticIndex;
+  if (plan.needsSummary && syntheticIndex !== null) {
+    output[syntheticIndex] = { ...output[syntheticIndex], content: withLedgerText(SUMMARY_PENDING_TEXT, ledger) };
+  } else if (syntheticIndex !== null && output[syntheticIndex].synthetic === 'placeholder') {
+    output[syntheticIndex] = { ...output[syntheticIndex], content: withLedgerText(placeholderText(plan.archived.length), ledger) };
+  } else {
+    // No opener of its own: one goes before the first real message (after any prior summaries).
+    syntheticIndex = output.findIndex((m) => !m.synthetic);
+    if (syntheticIndex < 0) syntheticIndex = output.length;
+    output.splice(syntheticIndex, 0, syntheticMessage('placeholder', withLedgerText(placeholderText(plan.archived.length), ledger)));
+  }
+  let tokensAfter = 0;
+  output.forEach((m, i) => {
+    tokensAfter +=
+      plan.needsSummary && i === syntheticIndex
+        ? plan.summaryTokensEstimate + ledgerTokens(ledger, ctx.tokens)
+        : ctx.tokens.countMessage(m);
+  });
+  // A compaction never increases the tokens it was asked to reduce: then the plan goes without its ledger.
+  if (tokensAfter >= plan.tokensBefore) return { ...plan, ledger: null, lost: lossReport(archived, null, keptIds) };
+  return { ...plan, output, syntheticIndex, tokensAfter, fitsWindow: tokensAfter <= requestBudget(ctx), ledger, lost };
+}
