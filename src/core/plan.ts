@@ -86,6 +86,8 @@ export interface PlanContext {
   overheadTokens?: number;
   /** Pinned message ids: survive every strategy verbatim (a tool_use/tool_result partner is pinned too). */
   pinnedIds?: ReadonlySet<string>;
+  /** Set by the engine while a strategy plans around pins: their tokens (already in `overheadTokens`). */
+  pinnedTokens?: number;
   /** The ledger carried by the previous compaction, to merge with (it accumulates). */
   previousLedger?: ArtifactLedger;
   /** The split-at strategy: the id of the message to compact everything before (a string, so not a numeric param). */

@@ -4,6 +4,7 @@ import { SplitpointError } from '../errors';
 import type { CompactionPlan, PlanContext } from '../plan';
 import { planMicroCompact } from './microCompact';
 import { StrategyParamError } from './params';
+import { planAroundPins } from './pinned';
 import { planPreserveUserMessages } from './preserveUserMessages';
 import { planRecentTokenFraction } from './recentTokenFraction';
 import { planRecentTurns } from './recentTurns';
@@ -56,7 +57,8 @@ const int = (name: string, description: string, def: number, min: number, max = 
   integer: true,
 });
 
-export const STRATEGIES: readonly StrategyDefinition[] = [
+/** Every strategy plans around pins the same way (pinned.ts): pinned messages survive verbatim, before the tail. */
+export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
   {
     name: 'sliding-window',
     title: 'Sliding window',
@@ -163,7 +165,11 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
     params: [int('summarize', '1: summarize what is archived with the LLM; 0: no LLM call (a placeholder opener)', 1, 0, 1)],
     plan: (m, p, c) => planSplitAt(m, { summarize: p.summarize }, c),
   },
-];
+]);
+
+function pinAware(defs: StrategyDefinition[]): StrategyDefinition[] {
+  return defs.map((d) => ({ ...d, plan: planAroundPins(d.plan) }));
+}
 
 export const STRATEGY_NAMES = STRATEGIES.map((s) => s.name);
 
