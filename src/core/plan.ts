@@ -90,6 +90,8 @@ export interface PlanContext {
   pinnedTokens?: number;
   /** The ledger carried by the previous compaction, to merge with (it accumulates). */
   previousLedger?: ArtifactLedger;
+  /** Carry the artifact ledger (and the loss report) in every plan that archives; the hosts turn it on. */
+  ledger?: boolean;
   /** The split-at strategy: the id of the message to compact everything before (a string, so not a numeric param). */
   splitAtId?: string;
 }
@@ -253,7 +255,10 @@ export function applyPlan(plan: CompactionPlan, options: ApplyOptions = {}): Mes
     if (!summary) throw new MissingSummaryError(plan.strategy);
     output[plan.syntheticIndex] = { ...slot, content: `${summaryHeader(archivedCount, options.transcriptPath)}\n\n${summary}` };
   } else if (options.transcriptPath && slot.synthetic === 'placeholder') {
-    output[plan.syntheticIndex] = { ...slot, content: placeholderText(archivedCount, options.transcriptPath) };
+    // The opener keeps what follows its first line (the artifact ledger).
+    const head = placeholderText(archivedCount);
+    const rest = typeof slot.content === 'string' && slot.content.startsWith(head) ? slot.content.slice(head.length) : '';
+    output[plan.syntheticIndex] = { ...slot, content: placeholderText(archivedCount, options.transcriptPath) + rest };
   }
   return output;
 }

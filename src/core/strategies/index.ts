@@ -2,6 +2,7 @@
 import type { Message } from '../conversation';
 import { SplitpointError } from '../errors';
 import type { CompactionPlan, PlanContext } from '../plan';
+import { planWithLedger } from './ledgerStep';
 import { planMicroCompact } from './microCompact';
 import { StrategyParamError } from './params';
 import { planAroundPins } from './pinned';
@@ -226,7 +227,7 @@ export interface ResolvedStrategy {
 export function resolveStrategy(name: string, overrides: Record<string, number | string> = {}): ResolvedStrategy {
   const definition = getStrategy(name);
   const params = resolveParams(definition, overrides);
-  return { definition, params, plan: (messages, ctx) => definition.plan(messages, params, ctx) };
+  return { definition, params, plan: (messages, ctx) => planWithLedger(messages, ctx, (c) => definition.plan(messages, params, c)) };
 }
 
 /** Plan with a strategy by name: resolve and validate parameters, then compute the (pure) plan. */
