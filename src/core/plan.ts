@@ -255,7 +255,10 @@ export function applyPlan(plan: CompactionPlan, options: ApplyOptions = {}): Mes
     if (!summary) throw new MissingSummaryError(plan.strategy);
     output[plan.syntheticIndex] = { ...slot, content: `${summaryHeader(archivedCount, options.transcriptPath)}\n\n${summary}` };
   } else if (options.transcriptPath && slot.synthetic === 'placeholder') {
-    output[plan.syntheticIndex] = { ...slot, content: placeholderText(archivedCount, options.transcriptPath) };
+    // The opener keeps what follows its first line (the artifact ledger).
+    const head = placeholderText(archivedCount);
+    const rest = typeof slot.content === 'string' && slot.content.startsWith(head) ? slot.content.slice(head.length) : '';
+    output[plan.syntheticIndex] = { ...slot, content: placeholderText(archivedCount, options.transcriptPath) + rest };
   }
   return output;
 }
