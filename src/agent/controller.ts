@@ -125,6 +125,9 @@ export class AgentController implements Disposable {
   get pipeline(): CompactionPipeline {
     return this.scope.pipeline;
   }
+  pin = (id: string): void => this.scope.pin(id);
+  unpin = (id: string): void => this.scope.unpin(id);
+  pinnedIds = (): ReadonlySet<string> => this.scope.session.pinnedIds();
   /** From a prompt's send until its run ends (the first request's count_tokens included). */
   private sending = false;
   get busy(): boolean {

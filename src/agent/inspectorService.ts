@@ -192,7 +192,8 @@ export class InspectorService {
       const ctx = this.recordingCtx(result, this.fitted(result));
       return { messages, effective: messages, archived, ctx, microView: false };
     }
-    const { session, pipeline, ctx } = this.deps.current();
+    const { session, pipeline } = this.deps.current();
+    const ctx = this.currentCtx();
     const records = session.meta.compactions;
     const chosen = validAt(
       target.at,
@@ -201,6 +202,13 @@ export class InspectorService {
     if (chosen === null) return { messages: session.messages, effective: pipeline.effectiveMessages(), archived: [], ctx, microView: true };
     const messages = this.transcript(records[chosen - 1].transcriptPath);
     return { messages, effective: messages, archived: [], ctx, microView: false };
+  }
+
+  /** The current session's plan context with its pins (persisted with the session; every plan respects them). */
+  private currentCtx(): PlanContext {
+    const { session, ctx } = this.deps.current();
+    const pinnedIds = session.pinnedIds();
+    return pinnedIds.size > 0 ? { ...ctx, pinnedIds } : ctx;
   }
 
   /** The plan context for a recording: its own window, and its fitted overhead inside the request budget. */
@@ -237,7 +245,7 @@ export class InspectorService {
       sessionId: meta.id,
       title: meta.title,
       compactions: meta.compactions,
-      ctx: this.deps.current().ctx,
+      ctx: this.currentCtx(),
       overhead: this.deps.overheadParts(),
       autoCompactThreshold: autoCompactThreshold(settings.autoCompact, settings.contextWindow),
       strategyParams,

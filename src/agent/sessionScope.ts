@@ -14,7 +14,9 @@ import {
   type Disposable,
   type MessageTokenCounter,
   type PipelineSettings,
+  pinnedIn,
   type PlanContext,
+  resolvePins,
   SessionLockedError,
   type SessionFileStore,
   type SessionLock,
@@ -130,6 +132,24 @@ export class SessionScope implements Disposable {
     this.pipeline.updateSettings(pipelineSettings);
     this.ctx.contextWindow = settings.contextWindow;
     this.ctx.maxOutputTokens = settings.maxOutputTokens;
+  }
+
+  /**
+   * Pin a message of this session and its tool partner (persisted with the session meta, which fires
+   * a session change). An id that is not in the history throws UnknownPinError naming it.
+   */
+  pin(id: string): void {
+    const r = resolvePins(this.session.messages, [id]);
+    if (!r.ok) throw r.error;
+    const current = [...this.session.pinnedIds()];
+    this.session.setPinned([...current, ...[...r.pinned].filter((p) => !current.includes(p))]);
+  }
+
+  /** Unpin a message and its tool partner (a pair is kept together); unpinning what is not pinned does nothing. */
+  unpin(id: string): void {
+    const pair = pinnedIn(this.session.messages, new Set([id]));
+    pair.add(id);
+    this.session.setPinned([...this.session.pinnedIds()].filter((p) => !pair.has(p)));
   }
 
   /** The chat item of a tool call waits for the user's approval. */

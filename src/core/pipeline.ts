@@ -226,10 +226,11 @@ export class CompactionPipeline {
     return planWith(strategy, this.deps.session.messages, params, this.planContext());
   }
 
-  /** The plan context with the request overhead (system prompt, tools) counted against the window. */
+  /** The plan context with the request overhead (system prompt, tools) counted against the window, and the session's pins. */
   private planContext(): PlanContext {
     const overheadTokens = this.deps.overheadTokens?.() ?? 0;
-    return overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    const ctx = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    return withSessionPins(ctx, this.deps.session.pinnedIds());
   }
 
   /** Compact now with any strategy. One compaction at a time; history is unchanged on any failure. */
@@ -389,4 +390,9 @@ export class CompactionPipeline {
     const f = this.deps.scale?.() ?? 1;
     return f === 1 ? raw : Math.round(raw * f);
   }
+}
+/** Pins persist with the session: every plan (preview, manual, auto) respects them. */
+function withSessionPins(ctx: PlanContext, pinned: ReadonlySet<string>): PlanContext {
+  if (pinned.size === 0 || ctx.pinnedIds !== undefined) return ctx;
+  return { ...ctx, pinnedIds: pinned };
 }

@@ -130,6 +130,23 @@ export class SessionLog {
     this.changed.fire({ kind: 'meta' });
   }
 
+  /** Pinned message ids (persisted with the meta). */
+  pinnedIds(): ReadonlySet<string> {
+    return new Set(this.meta.pinned ?? []);
+  }
+
+  /** Replace the pinned ids and persist them; false (nothing written) when the set is unchanged. */
+  setPinned(ids: readonly string[]): boolean {
+    const next = [...new Set(ids)];
+    const prev = this.meta.pinned ?? [];
+    if (next.length === prev.length && next.every((id, i) => id === prev[i])) return false;
+    this.meta.pinned = next;
+    this.meta.updatedAt = Date.now();
+    this.persistence?.writeMeta(this.meta);
+    this.changed.fire({ kind: 'meta' });
+    return true;
+  }
+
   setTitle(title: string): void {
     this.meta.title = title;
     this.persistence?.writeMeta(this.meta);

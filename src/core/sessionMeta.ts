@@ -46,7 +46,29 @@ export function parseSessionMeta(text: string, file: string, id: string, now = D
       else compactions.push(c as CompactionRecord);
     });
   }
-  return { meta: { id, title, createdAt, updatedAt, compactions }, warnings };
+  const pinned = pinnedField(value.pinned, warn);
+  return { meta: { id, title, createdAt, updatedAt, compactions, ...(pinned ? { pinned } : {}) }, warnings };
+}
+
+/** Most pins a meta may hold, and the longest id: a larger value is not a pin set Splitpoint wrote. */
+export const MAX_PINS = 10_000;
+export const MAX_PIN_ID_LENGTH = 200;
+
+/** `pinned`: absent, or an array of message ids; wrong entries are dropped with a warning naming the index. */
+function pinnedField(v: unknown, warn: (f: string, p: string, fix: string) => void): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v)) {
+    warn('pinned', `expected an array of message ids, got ${describe(v)}`, 'no message is pinned');
+    return undefined;
+  }
+  if (v.length > MAX_PINS) warn('pinned', `${v.length} ids, more than ${MAX_PINS}`, `only the first ${MAX_PINS} are kept`);
+  const out: string[] = [];
+  v.slice(0, MAX_PINS).forEach((id, i) => {
+    if (typeof id === 'string' && id.length > 0 && id.length <= MAX_PIN_ID_LENGTH) {
+      if (!out.includes(id)) out.push(id);
+    } else warn(`pinned[${i}]`, `expected a message id (1-${MAX_PIN_ID_LENGTH} chars), got ${describe(id)}`, 'pin dropped');
+  });
+  return out;
 }
 
 function timeField(v: unknown, field: string, fallback: number, warn: (f: string, p: string, fix: string) => void): number {

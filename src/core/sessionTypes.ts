@@ -29,6 +29,8 @@ export interface SessionMeta {
   createdAt: number;
   updatedAt: number;
   compactions: CompactionRecord[];
+  /** Pinned message ids (compaction-resistant), in the order they were pinned; absent = none. */
+  pinned?: string[];
 }
 
 export interface SessionLoadError {
