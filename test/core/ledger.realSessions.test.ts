@@ -96,6 +96,7 @@ function check(label: string, messages: Message[], tally: Tally): void {
         const cost = ledgerTokens(plan.ledger, counter);
         assert.ok(cost <= ledgerBudget(ctx), `${where}: ledger ${cost} tokens over its ${ledgerBudget(ctx)}-token budget`);
         tally.costs.push(cost);
+        assert.ok(plan.fitsWindow, `${where}: the plan with its ledger fits the window (${plan.tokensAfter} tokens)`);
       }
       assert.ok(plan.tokensAfter < plan.tokensBefore, `${where}: ${plan.tokensBefore} -> ${plan.tokensAfter}`);
     }
