@@ -15,7 +15,7 @@ export function App({ store }: { store: ChatStore }) {
       <Toolbar title={chat.title} model={chat.model} hasApiKey={chat.hasApiKey} compacting={chat.compacting} />
       <ContextMeterView context={chat.context} />
       {!chat.trusted ? <RestrictedBanner /> : null}
-      <Conversation items={chat.items} busy={chat.busy}>
+      <Conversation items={chat.items} busy={chat.busy} pins={snap.pins}>
         {!snap.hydrated ? <p class="loading">Loading…</p> : null}
         {snap.hydrated && !chat.hasApiKey ? <ApiKeyNeeded /> : null}
         {snap.hydrated && chat.hasApiKey && chat.items.length === 0 ? <Welcome model={chat.model} /> : null}

@@ -5,7 +5,13 @@ import type { ChatItem, ChatState, ContextMeter, HostToChat } from '../../src/pr
 export function isItem(v: unknown): v is ChatItem {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return typeof r.id === 'string' && typeof r.kind === 'string' && ITEM_KINDS.has(r.kind);
+  return (
+    typeof r.id === 'string' &&
+    typeof r.kind === 'string' &&
+    ITEM_KINDS.has(r.kind) &&
+    (r.messageId === undefined || typeof r.messageId === 'string') &&
+    (r.pinned === undefined || typeof r.pinned === 'boolean')
+  );
 }
 
 const ITEM_KINDS = new Set(['user', 'assistant', 'thinking', 'tool', 'compaction', 'error', 'notice']);
@@ -46,6 +52,8 @@ export function parseHostToChat(v: unknown): HostToChat | null {
       return typeof m.busy === 'boolean' && typeof m.compacting === 'boolean' ? (m as unknown as HostToChat) : null;
     case 'context':
       return isContextMeter(m.context) ? (m as unknown as HostToChat) : null;
+    case 'pins':
+      return Array.isArray(m.ids) && m.ids.every((id) => typeof id === 'string') ? { type: 'pins', ids: m.ids as string[] } : null;
     case 'focusInput':
       return { type: 'focusInput' };
     default:

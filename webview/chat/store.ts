@@ -15,6 +15,8 @@ export interface ChatSnapshot {
   readonly live: boolean;
   /** What the live region should announce (seq changes with every announcement). */
   readonly announcement: { readonly text: string; readonly seq: number };
+  /** The session's pinned message ids, as the host last said (a new set when they change). */
+  readonly pins: ReadonlySet<string>;
 }
 
 /** View-only state that survives hide/show alongside the items. */
@@ -49,6 +51,7 @@ export class ChatStore {
   private hydrated: boolean;
   private live = false;
   private announcement = { text: '', seq: 0 };
+  private pins: ReadonlySet<string> = new Set();
   private readonly frame = frameScheduler(() => this.flush());
   readonly ui: UiState;
 
@@ -118,6 +121,11 @@ export class ChatStore {
 
   openTranscript = (path: string): void => this.post({ type: 'openTranscript', path });
 
+  /** Pins a session message (kept verbatim by every compaction); the host answers with the pins. */
+  pin = (messageId: string): void => this.post({ type: 'pin', id: messageId });
+
+  unpin = (messageId: string): void => this.post({ type: 'unpin', id: messageId });
+
   // --- Host messages and view-only state. --------------------------------------------------
 
   apply(msg: HostToChat): void {
@@ -157,6 +165,14 @@ export class ChatStore {
       case 'context':
         this.chat = { ...this.chat, context: msg.context };
         break;
+      case 'pins': {
+        const added = msg.ids.filter((id) => !this.pins.has(id)).length;
+        const removed = [...this.pins].filter((id) => !msg.ids.includes(id)).length;
+        if (added > 0 && removed === 0) this.announce(added === 1 ? 'Message pinned.' : `${added} messages pinned.`);
+        else if (removed > 0 && added === 0) this.announce(removed === 1 ? 'Message unpinned.' : `${removed} messages unpinned.`);
+        this.pins = new Set(msg.ids);
+        break;
+      }
     }
     this.frame.schedule();
   }
@@ -188,6 +204,7 @@ export class ChatStore {
       hydrated: this.hydrated,
       live: this.live,
       announcement: this.announcement,
+      pins: this.pins,
     };
   }
 

@@ -6,6 +6,8 @@ import type {
   CompactionView,
   HostToInspector,
   InspectorSession,
+  LedgerView,
+  LossView,
   MessageDetail,
   MessageRow,
   PlanView,
@@ -42,7 +44,8 @@ function isRow(v: unknown): v is MessageRow {
     isStr(v.preview) &&
     isOpt(v.tools, isStrArray) &&
     isOpt(v.truncated, (t) => isRec(t) && allNum(t, ['originalTokens', 'tokens', 'originalChars'])) &&
-    isOpt(v.usage, isCall)
+    isOpt(v.usage, isCall) &&
+    isOpt(v.pinned, isBool)
   );
 }
 
@@ -139,8 +142,36 @@ export function isPlanView(v: unknown): v is PlanView {
     isStrArray(v.keptIds) &&
     arrayOf(v.truncated, isTruncation) &&
     allNum(v, ['splitIndex', 'tokensBefore', 'tokensAfter', 'summarizerInputTokens', 'summarizerInputMessages', 'computeMs']) &&
-    isBool(v.needsSummary)
+    isBool(v.needsSummary) &&
+    isOpt(v.pinned, isStrArray) &&
+    isOpt(v.pinnedTokens, isNum) &&
+    isOpt(v.ledger, (l) => l === null || isLedger(l)) &&
+    isOpt(v.lost, (l) => l === null || isLoss(l))
   );
+}
+
+const LAST_ACTIONS = isOneOf('read', 'edited', 'created');
+const isLedgerFile = (v: unknown): v is LedgerView['files'][number] =>
+  isRec(v) && isStr(v.path) && allNum(v, ['read', 'edited', 'created']) && LAST_ACTIONS(v.lastAction);
+const isLedgerCommand = (v: unknown): v is LedgerView['commands'][number] =>
+  isRec(v) && isStr(v.command) && (v.exitCode === null || isNum(v.exitCode));
+const isLedgerError = (v: unknown): v is LedgerView['errors'][number] => isRec(v) && isStr(v.text) && isBool(v.resolved);
+
+/** An artifact ledger (files, commands, errors, instructions, and what the budget folded). */
+export function isLedger(v: unknown): v is LedgerView {
+  return (
+    isRec(v) &&
+    arrayOf(v.files, isLedgerFile) &&
+    arrayOf(v.commands, isLedgerCommand) &&
+    arrayOf(v.errors, isLedgerError) &&
+    isStrArray(v.instructions) &&
+    isOpt(v.folded, (f) => isRec(f) && allNum(f, ['files', 'commands', 'errors', 'instructions']))
+  );
+}
+
+/** A loss report: a ledger of what leaves, plus images and thinking blocks. */
+export function isLoss(v: unknown): v is LossView {
+  return isLedger(v) && allNum(v as unknown as Rec, ['images', 'thinkingBlocks']);
 }
 
 function isDetail(v: unknown): v is MessageDetail {

@@ -170,6 +170,12 @@ export class InspectorStore {
 
   undo = (): void => this.host.post({ type: 'undo' });
 
+  /** Pins a message of the current session (kept verbatim by every compaction); a showing preview follows. */
+  pin = (id: string): void => this.pinIntent('pin', id);
+
+  /** Unpins a message of the current session; a showing preview follows. */
+  unpin = (id: string): void => this.pinIntent('unpin', id);
+
   inspectFile = (): void => this.host.post({ type: 'inspectFile' });
 
   showCurrent = (): void => this.host.post({ type: 'showCurrent' });
@@ -177,6 +183,17 @@ export class InspectorStore {
   openTranscript = (path: string): void => this.host.post({ type: 'openTranscript', path });
 
   // --- Internals -----------------------------------------------------------------------------
+
+  /** Pins are the current session's: never of a recording or a past context (read-only). */
+  private pinIntent(type: 'pin' | 'unpin', id: string): void {
+    const session = this.snapshot.state.session;
+    if (!session || session.readOnly || (session.timeTravel?.at ?? null) !== null) return;
+    if (!session.rows.some((r) => r.id === id)) return;
+    this.host.post({ type, id });
+    // The host refreshes the session with the new pins; a showing preview re-plans with them.
+    const showing = this.snapshot.state.previewStrategy;
+    if (showing) this.schedulePreview(showing);
+  }
 
   private schedulePreview(name: string): void {
     window.clearTimeout(this.repreviewTimer);

@@ -7,7 +7,15 @@ import { ItemView } from './items';
 
 const NEAR_BOTTOM_PX = 48;
 
-export function Conversation({ items, busy, children }: { items: readonly ChatItem[]; busy: boolean; children?: ComponentChildren }) {
+export interface ConversationProps {
+  items: readonly ChatItem[];
+  busy: boolean;
+  /** The session's pinned message ids (items are marked by their `messageId`). */
+  pins?: ReadonlySet<string>;
+  children?: ComponentChildren;
+}
+
+export function Conversation({ items, busy, pins, children }: ConversationProps) {
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [away, setAway] = useState(false);
@@ -64,6 +72,7 @@ export function Conversation({ items, busy, children }: { items: readonly ChatIt
               item={item}
               live={busy && (item.kind === 'assistant' || item.kind === 'thinking') && item.streaming}
               retry={!busy && item.id === lastError}
+              pinned={isPinned(item, pins)}
             />
           ))}
         </div>
@@ -75,4 +84,10 @@ export function Conversation({ items, busy, children }: { items: readonly ChatIt
       ) : null}
     </div>
   );
+}
+
+/** Pinned: the host said so on the item, or its message is in the session's pinned set. */
+function isPinned(item: ChatItem, pins: ReadonlySet<string> | undefined): boolean {
+  if (item.kind !== 'user' && item.kind !== 'assistant') return false;
+  return item.pinned === true || (item.messageId !== undefined && pins?.has(item.messageId) === true);
 }

@@ -6,6 +6,7 @@ import type { ChatItem } from '../../../src/protocol';
 import { domId, formatInt, plural } from '../../shared/format';
 import { Markdown } from '../../shared/MarkdownView';
 import { useStore } from '../context';
+import { PinButton } from './PinButton';
 import { ToolCard } from './ToolCard';
 
 type Of<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
@@ -16,15 +17,17 @@ export interface ItemProps {
   live: boolean;
   /** This is the error a Retry would retry. */
   retry: boolean;
+  /** The session message this item shows is pinned. */
+  pinned?: boolean;
 }
 
 /** Re-renders only when its own item (or its flags) changed. */
-export const ItemView = memo(function ItemView({ item, live, retry }: ItemProps) {
+export const ItemView = memo(function ItemView({ item, live, retry, pinned = false }: ItemProps) {
   switch (item.kind) {
     case 'user':
-      return <UserMessage item={item} />;
+      return <UserMessage item={item} pinned={pinned} />;
     case 'assistant':
-      return <AssistantMessage item={item} live={live} />;
+      return <AssistantMessage item={item} live={live} pinned={pinned} />;
     case 'thinking':
       return <ThinkingBlock item={item} live={live} />;
     case 'tool':
@@ -40,20 +43,26 @@ export const ItemView = memo(function ItemView({ item, live, retry }: ItemProps)
   }
 });
 
-function UserMessage({ item }: { item: Of<'user'> }) {
+function UserMessage({ item, pinned }: { item: Of<'user'>; pinned: boolean }) {
   return (
-    <article class="item user" aria-label="You">
+    <article class={`item user${pinned ? ' is-pinned' : ''}`} aria-label={pinned ? 'You (pinned)' : 'You'}>
       <div class="who" aria-hidden="true">
         You
       </div>
+      {item.messageId ? <PinButton messageId={item.messageId} pinned={pinned} who="your" /> : null}
       <div class="user-text">{item.text}</div>
     </article>
   );
 }
 
-function AssistantMessage({ item, live }: { item: Of<'assistant'>; live: boolean }) {
+function AssistantMessage({ item, live, pinned }: { item: Of<'assistant'>; live: boolean; pinned: boolean }) {
   return (
-    <article class={`item assistant${live ? ' streaming' : ''}`} aria-label="Splitpoint" aria-busy={live}>
+    <article
+      class={`item assistant${live ? ' streaming' : ''}${pinned ? ' is-pinned' : ''}`}
+      aria-label={pinned ? 'Splitpoint (pinned)' : 'Splitpoint'}
+      aria-busy={live}
+    >
+      {item.messageId && !item.streaming ? <PinButton messageId={item.messageId} pinned={pinned} who="the assistant’s" /> : null}
       <Markdown text={item.text} streaming={item.streaming} />
       {live ? <span class="cursor" aria-hidden="true" /> : null}
     </article>

@@ -63,12 +63,12 @@ export function RowActions({ row, actions }: { row: MessageRow; actions: readonl
   );
 }
 
-/** The pin glyph (decorative: the button or marker around it carries the words). */
+/** The pin glyph, drawn as SVG (decorative: the button or marker around it carries the words). */
 export function PinIcon() {
   return (
-    <span class="pin-icon" aria-hidden="true">
-      📌
-    </span>
+    <svg class="pin-icon" viewBox="0 0 16 16" width="12" height="12" fill="currentColor" aria-hidden="true" focusable="false">
+      <path d="M10.5 1.5l4 4-1.2.6-2.1 2.1.4 3.2-1.1 1.1-2.9-2.9L4 13.2l-1.2.3.3-1.2 3.6-3.6-2.9-2.9 1.1-1.1 3.2.4 2.1-2.1z" />
+    </svg>
   );
 }
 
