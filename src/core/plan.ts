@@ -29,6 +29,8 @@ export interface SummarizerInput {
   /** Messages from the kept window included for context only. */
   overlap: Message[];
   tokens: number;
+  /** The plan's artifact ledger: shown to the summarizer and appended to the summary it writes. */
+  ledger?: ArtifactLedger | null;
 }
 
 export interface CompactionPlan {

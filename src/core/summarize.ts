@@ -4,6 +4,7 @@
 // Failure is a value: the caller leaves the history unchanged.
 import { blocksOf, textOf, toolNamesById, toolResultText, type ApiMessage, type Message, type ToolResultBlock } from './conversation';
 import { errorMessage, SplitpointError } from './errors';
+import { isEmptyLedger, renderLedger } from './ledgerMerge';
 import type { SummarizerInput } from './plan';
 import type { TextTokenizer } from './tokens';
 
@@ -129,7 +130,13 @@ interface PromptParts {
   prior: string[];
   items: string[];
   overlap: string[];
+  /** The rendered artifact ledger (never trimmed). */
+  ledger?: string;
 }
+
+/** The ledger's prompt section: what the summarizer may rely on, and must not repeat. */
+export const LEDGER_PROMPT_HEADING =
+  '=== ARTIFACT LEDGER (extracted without a model; appended to your summary as is: use it, do not repeat it) ===';
 
 /** Render messages as readable transcript text, one item per message. */
 export function renderMessages(messages: readonly Message[], names: ReadonlyMap<string, string>, trimToolOutputs: boolean): string[] {
@@ -160,6 +167,7 @@ export function trimToolOutput(text: string): string {
 export function buildSummaryPrompt(parts: PromptParts, focus?: string): string {
   const sections: string[] = [];
   for (const p of parts.prior) sections.push(`=== PRIOR SUMMARY ===\n${p}`);
+  if (parts.ledger) sections.push(`${LEDGER_PROMPT_HEADING}\n${parts.ledger}`);
   sections.push(`=== CONVERSATION TO SUMMARIZE ===\n${parts.items.join('\n\n')}`);
   if (parts.overlap.length > 0)
     sections.push(`=== MOST RECENT MESSAGES (kept verbatim after the summary; context only) ===\n${parts.overlap.join('\n\n')}`);
@@ -186,14 +194,15 @@ export function pretrim(
   const prior = input.priorSummaries.map((m) => textOf(m));
   const raw = renderMessages(input.toSummarize, names, false);
   const overlap = renderMessages(input.overlap, names, true);
-  let prompt = buildSummaryPrompt({ prior, items: raw, overlap }, focus);
+  const ledger = input.ledger && !isEmptyLedger(input.ledger) ? renderLedger(input.ledger) : undefined;
+  let prompt = buildSummaryPrompt({ prior, items: raw, overlap, ledger }, focus);
   let tokens = tokenizer.countText(prompt);
   if (tokens <= budget) return { prompt, tokens, droppedMessages: 0, truncatedResults: 0 };
   const trimmed = renderMessages(input.toSummarize, names, true);
   const items = trimmed;
   /** Messages from `from` on whose tool output was truncated (dropped ones are not counted twice). */
   const truncatedFrom = (from: number) => items.filter((t, i) => i >= from && t !== raw[i]).length;
-  prompt = buildSummaryPrompt({ prior, items, overlap }, focus);
+  prompt = buildSummaryPrompt({ prior, items, overlap, ledger }, focus);
   tokens = tokenizer.countText(prompt);
   if (tokens <= budget) return { prompt, tokens, droppedMessages: 0, truncatedResults: truncatedFrom(0) };
   // Drop the oldest items: count each item once, subtract as we go (linear, not quadratic).
@@ -213,7 +222,7 @@ export function pretrim(
       excess -= itemTokens[start];
       start++;
     } while (excess > 0 && start < items.length);
-    prompt = buildSummaryPrompt({ prior, items: withNote(start), overlap }, focus);
+    prompt = buildSummaryPrompt({ prior, items: withNote(start), overlap, ledger }, focus);
     tokens = tokenizer.countText(prompt);
   }
   return { prompt, tokens, droppedMessages: start, truncatedResults: truncatedFrom(start) };
@@ -277,7 +286,8 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
         };
       return {
         ok: true,
-        summary,
+        // The ledger is the engine's: appended to the summary as rendered, whatever the model wrote.
+        summary: input.ledger && !isEmptyLedger(input.ledger) ? `${summary}\n\n${renderLedger(input.ledger)}` : summary,
         attempts,
         promptTokens: trimmed.tokens,
         droppedMessages: trimmed.droppedMessages,

@@ -72,5 +72,6 @@ export function attachLedger(plan: CompactionPlan, input: readonly Message[], ct
   });
   // A compaction never increases the tokens it was asked to reduce: then the plan goes without its ledger.
   if (tokensAfter >= plan.tokensBefore) return { ...plan, ledger: null, lost: lossReport(archived, null, keptIds) };
-  return { ...plan, output, syntheticIndex, tokensAfter, fitsWindow: tokensAfter <= requestBudget(ctx), ledger, lost };
+  const summarizerInput = plan.summarizerInput ? { ...plan.summarizerInput, ledger } : plan.summarizerInput;
+  return { ...plan, output, syntheticIndex, tokensAfter, fitsWindow: tokensAfter <= requestBudget(ctx), ledger, lost, summarizerInput };
 }
