@@ -14,6 +14,8 @@ export class ChatProjector {
   private readonly streamItems = new Map<string, string>();
   /** Live output not yet sent, per tool card, and the timer that sends it. */
   private readonly pendingOutput = new Map<string, { text: string; timer: ReturnType<typeof setTimeout> }>();
+  /** The chat item of the prompt just sent, until its run starts and names its session message (what a pin names). */
+  private promptItem: string | undefined;
 
   constructor(
     private readonly chat: ChatLog,
@@ -26,6 +28,8 @@ export class ChatProjector {
     switch (e.type) {
       case 'turn-started':
         this.streamItems.clear();
+        if (e.promptMessageId && this.promptItem) this.chat.update(this.promptItem, 'user', { messageId: e.promptMessageId });
+        this.promptItem = undefined;
         break;
       case 'text-delta':
         this.streamed(e.runId, e.step, e.index, 'assistant', e.text);
@@ -43,11 +47,16 @@ export class ChatProjector {
         });
         break;
       case 'assistant-message':
-        this.settleStream(e.runId, e.step, '');
+        this.settleStream(e.runId, e.step, '', e.message.id);
         break;
       case 'assistant-interrupted':
         // On an error nothing was kept, so the streamed text is marked as such.
-        this.settleStream(e.runId, e.step, e.reason === 'cancelled' ? '\n\n*(stopped)*' : '\n\n*(interrupted by an error; not kept)*');
+        this.settleStream(
+          e.runId,
+          e.step,
+          e.reason === 'cancelled' ? '\n\n*(stopped)*' : '\n\n*(interrupted by an error; not kept)*',
+          e.kept?.id,
+        );
         break;
       case 'tool-awaiting-approval': {
         const { toolUseId, diff, command, warning } = e.request;
@@ -103,6 +112,7 @@ export class ChatProjector {
 
   compactionFailed(f: CompactionFailure): void {
     if (f.reason === 'cancelled') this.notice(`Compaction (${f.strategy}) was cancelled; the history is unchanged.`);
+    else if (f.reason === 'discarded') this.notice(`The summary draft (${f.strategy}) was discarded; the history is unchanged.`);
     else this.error(`Compaction (${f.strategy}, ${f.trigger}) failed: ${f.message}`, false);
   }
 
@@ -114,7 +124,8 @@ export class ChatProjector {
   }
 
   userPrompt(text: string): void {
-    this.chat.upsert({ kind: 'user', id: newMessageId('chat_u'), text });
+    this.promptItem = newMessageId('chat_u');
+    this.chat.upsert({ kind: 'user', id: this.promptItem, text });
   }
 
   notice(message: string): void {
@@ -148,13 +159,15 @@ export class ChatProjector {
     this.chat.upsert({ kind, id: newId, text, streaming: true });
   }
 
-  /** The streamed items of a step become final; `suffix` is appended to assistant text. */
-  private settleStream(runId: string, step: number, suffix: string): void {
+  /** The streamed items of a step become final; `suffix` is appended to assistant text; `messageId`: the session message kept. */
+  private settleStream(runId: string, step: number, suffix: string, messageId?: string): void {
     for (const [key, id] of this.streamItems) {
       if (!key.startsWith(`${runId}:${step}:`)) continue;
       const item = this.chat.get(id);
       if (item && (item.kind === 'assistant' || item.kind === 'thinking')) {
-        this.chat.upsert({ ...item, text: item.text + (item.kind === 'assistant' ? suffix : ''), streaming: false });
+        if (item.kind === 'assistant')
+          this.chat.upsert({ ...item, text: item.text + suffix, streaming: false, ...(messageId ? { messageId } : {}) });
+        else this.chat.upsert({ ...item, streaming: false });
       }
     }
   }

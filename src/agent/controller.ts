@@ -39,6 +39,7 @@ import { InspectorService, type InspectedRecording, type InspectorTarget } from 
 import { MissingApiKeyError } from './missingApiKeyError';
 import { RequestCount } from './requestCount';
 import { SessionScope } from './sessionScope';
+import { SummaryDrafts } from './summaryDrafts';
 import { SummaryRunner } from './summaryRunner';
 import type { CompactNowOptions, ControllerDeps, SessionSummary } from './controllerTypes';
 
@@ -54,6 +55,8 @@ export class AgentController implements Disposable {
   private readonly summaries: SummaryRunner;
   private readonly approvals: ApprovalBroker;
   private readonly inspector: InspectorService;
+  /** Summary drafts waiting for review (events: opened, closed). */
+  readonly drafts = new SummaryDrafts();
   private calibration: CalibratedCounter;
   private settings: HostSettings;
   private scope: SessionScope;
@@ -153,6 +156,7 @@ export class AgentController implements Disposable {
   private switchSession(id: string | undefined): void {
     this.scope.dispose();
     this.approvals.rejectAll('The chat was closed.');
+    this.drafts.cancelAll('The chat was closed; the history is unchanged.');
     this.scope = this.openScope(id);
     this.chatReset.fire();
     this.sessionChanged.fire();
@@ -169,6 +173,11 @@ export class AgentController implements Disposable {
       transcriptDir: transcriptDirFor(this.settings, this.deps.workspaceRoot, this.deps.storageDir),
       transcriptRoot: this.deps.workspaceRoot,
       summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal),
+      // The summary phase is over when a draft waits; auto-compaction's draft has a deadline.
+      reviewer: this.drafts.reviewer(
+        () => this.settings,
+        () => this.setCompacting(false),
+      ),
       overheadTokens: () => this.requestCount.pipelineOverhead(),
       scale: () => this.calibration.factor,
       log: this.deps.log,
@@ -395,7 +404,7 @@ export class AgentController implements Disposable {
   async compactNow(o: CompactNowOptions = {}): Promise<CompactionOutcome | { ok: 'queued' }> {
     const strategy = o.strategy ?? this.settings.autoCompact.strategy;
     if (this.busy) {
-      this.scope.pipeline.requestCompaction(o.trigger ?? 'manual', o.focus, strategy);
+      this.scope.pipeline.requestCompaction(o.trigger ?? 'manual', o.focus, strategy, o.review);
       this.scope.chat.notice(`Compaction (${strategy}) will run after the current tool calls.`);
       return { ok: 'queued' };
     }
@@ -404,9 +413,21 @@ export class AgentController implements Disposable {
       params: o.params ?? this.strategyParams(strategy),
       focus: o.focus,
       trigger: o.trigger ?? 'manual',
+      review: o.review,
     });
     if (!outcome.ok && outcome.reason === 'noop') this.noticed.fire({ level: 'info', message: outcome.message });
     return outcome;
+  }
+
+  /** Compact now; an LLM summary waits as a draft until applyDraft(id, text) (as edited) / discardDraft(id). */
+  draftSummary(o: CompactNowOptions = {}): Promise<CompactionOutcome | { ok: 'queued' }> {
+    return this.compactNow({ ...o, review: true });
+  }
+  applyDraft(id: string, text: string): boolean {
+    return this.drafts.apply(id, text);
+  }
+  discardDraft(id: string): boolean {
+    return this.drafts.discard(id);
   }
 
   undo(): UndoOutcome {
@@ -462,6 +483,7 @@ export class AgentController implements Disposable {
 
   dispose(): void {
     this.summaries.abort();
+    this.drafts.dispose();
     this.approvals.rejectAll('The extension is shutting down.');
     this.scope.dispose();
     const emitters = [

@@ -30,4 +30,11 @@ export interface SessionSummary {
 }
 
 /** What compactNow takes: strategy and params default to the settings; the trigger to 'manual'. */
-export type CompactNowOptions = { focus?: string; strategy?: string; params?: Record<string, number>; trigger?: 'manual' | 'inspector' };
+export type CompactNowOptions = {
+  focus?: string;
+  strategy?: string;
+  params?: Record<string, number>;
+  trigger?: 'manual' | 'inspector';
+  /** Hold an LLM summary as a draft for the user to edit, apply or discard (see draftSummary). */
+  review?: boolean;
+};

@@ -34,6 +34,7 @@ export function pipelineSettingsFor(settings: HostSettings, params: (strategy: s
       strategy: settings.autoCompact.strategy,
       params: params(settings.autoCompact.strategy),
       trigger: budgetTrigger({ fraction: settings.autoCompact.threshold }),
+      review: settings.autoCompact.review ?? 'never',
     },
   };
 }

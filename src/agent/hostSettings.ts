@@ -11,7 +11,15 @@ export interface HostSettings {
   baseUrl?: string;
   maxOutputTokens: number;
   contextWindow: number;
-  autoCompact: { enabled: boolean; threshold: number; strategy: StrategyName };
+  autoCompact: {
+    enabled: boolean;
+    threshold: number;
+    strategy: StrategyName;
+    /** 'always': auto-compaction pauses at a safe point for the user to review the summary draft. */
+    review?: 'never' | 'always';
+    /** A draft under review is applied unedited after this many seconds without an answer. */
+    reviewTimeoutSeconds?: number;
+  };
   /** Parameter overrides per strategy name. */
   strategyParams: Record<string, Record<string, number>>;
   microCompact: { keepRecent: number; minChars: number };

@@ -23,6 +23,7 @@ import {
   type SessionLog,
   type SummarizerInput,
   type SummaryResult,
+  type SummaryReviewer,
 } from '../core';
 import type { AgentLoop } from './agent';
 import { ChatLog, type ChatLogChange } from './chatLog';
@@ -53,6 +54,8 @@ export interface SessionScopeOptions {
   /** The workspace root: no folder from it down to transcriptDir may be a symbolic link. */
   transcriptRoot?: string;
   summarizer: Summarizer;
+  /** Reviews summary drafts (compactions run with `review`). */
+  reviewer?: SummaryReviewer;
   /** System prompt and tool definitions, in tokens. */
   overheadTokens: () => number;
   /** The calibration factor applied to request sizes. */
@@ -86,6 +89,7 @@ export class SessionScope implements Disposable {
         transcripts: new TranscriptStore({ dir: o.transcriptDir, root: o.transcriptRoot }),
         ctx: this.ctx,
         summarizer: o.summarizer,
+        reviewer: o.reviewer,
         overheadTokens: o.overheadTokens,
         scale: o.scale,
       },

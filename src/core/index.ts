@@ -96,6 +96,7 @@ export {
   type UndoOutcome,
 } from './pipeline';
 export { autoCompactThreshold, budgetTrigger, type Trigger } from './triggers';
+export { finalSummaryText, MAX_SUMMARY_TEXT, type SummaryDecision, type SummaryDraft, type SummaryReviewer } from './summaryDraft';
 export {
   SessionFileStore,
   SessionLog,

@@ -14,6 +14,7 @@ import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput 
 import type { CompactionRecord, SessionLog } from './session';
 import { planWith, type StrategyName } from './strategies';
 import type { SummaryResult } from './summarize';
+import { finalSummaryText, type SummaryReviewer } from './summaryDraft';
 import { restoreTranscript, type TranscriptStore } from './transcripts';
 import type { Trigger, TriggerState } from './triggers';
 
@@ -22,6 +23,8 @@ export interface AutoCompactSettings {
   strategy: StrategyName;
   params: Record<string, number>;
   trigger: Trigger;
+  /** 'always': auto (and tool) compactions that summarize ask the reviewer before committing. */
+  review?: 'never' | 'always';
 }
 
 export interface PipelineSettings {
@@ -36,6 +39,8 @@ export interface PipelineDeps {
   transcripts: TranscriptStore;
   ctx: PlanContext;
   summarizer?: Summarizer;
+  /** Asked between summarizing and committing when a compaction is run with `review` (the summary draft). */
+  reviewer?: SummaryReviewer;
   /** Tokens outside the messages (system prompt, tool definitions), counted against the window. */
   overheadTokens?: () => number;
   /**
@@ -61,13 +66,16 @@ export interface CompactOptions {
   focus?: string;
   trigger: CompactionTriggerSource;
   signal?: AbortSignal;
+  /** Two phases: summarize -> the reviewer sees the draft -> commit its final text (or discard). */
+  review?: boolean;
 }
 
 export type CompactionOutcome =
   | { ok: true; record: CompactionRecord; plan: CompactionPlan; carriedOver: number }
   | {
       ok: false;
-      reason: 'noop' | 'cancelled' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy';
+      reason:
+        'noop' | 'cancelled' | 'discarded' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy';
       message: string;
       plan?: CompactionPlan;
     };
@@ -86,7 +94,7 @@ export interface CompactionFailure {
 
 export class CompactionPipeline {
   private readonly micro: IncrementalMicroCompactor;
-  private pendingManual: { focus?: string; source: CompactionTriggerSource; strategy?: string } | null = null;
+  private pendingManual: { focus?: string; source: CompactionTriggerSource; strategy?: string; review?: boolean } | null = null;
   private running: Promise<CompactionOutcome> | null = null;
   private pendingEvents: string[] = [];
 
@@ -128,27 +136,42 @@ export class CompactionPipeline {
         truncatedResults: 0,
       };
     }
-    this.micro.sync(messages, this.deps.session.rewriteVersion);
+    const view = this.microView();
     return {
-      messages: toApiMessages(this.micro.messages),
-      tokens: this.scaled(this.micro.tokenTotal) + this.overhead(),
-      truncatedResults: this.micro.truncatedResults,
+      messages: toApiMessages(view.messages),
+      tokens: this.scaled(view.tokens) + this.overhead(),
+      truncatedResults: view.truncatedResults,
     };
+  }
+
+  /** The micro-compacted view with the pinned messages restored verbatim (pins survive layer 1 too). */
+  private microView(): { messages: readonly Message[]; tokens: number; truncatedResults: number } {
+    const session = this.deps.session;
+    this.micro.sync(session.messages, session.rewriteVersion);
+    const out = { messages: this.micro.messages, tokens: this.micro.tokenTotal, truncatedResults: this.micro.truncatedResults };
+    const pins = session.pinnedIds();
+    if (pins.size === 0) return out;
+    const view = [...out.messages];
+    session.messages.forEach((m, i) => {
+      if (!pins.has(m.id) || view[i] === m) return;
+      out.tokens += this.deps.ctx.tokens.countMessage(m) - this.deps.ctx.tokens.countMessage(view[i]);
+      out.truncatedResults -= (view[i].truncated?.results.length ?? 0) - (m.truncated?.results.length ?? 0);
+      view[i] = m;
+    });
+    return { ...out, messages: view };
   }
 
   /** Tokens the next request would carry (micro-compacted), without building the request. */
   currentTokens(): number {
     if (!this.settings.microCompact.enabled)
       return this.scaled(this.deps.ctx.tokens.countMessages(this.deps.session.messages)) + this.overhead();
-    this.micro.sync(this.deps.session.messages, this.deps.session.rewriteVersion);
-    return this.scaled(this.micro.tokenTotal) + this.overhead();
+    return this.scaled(this.microView().tokens) + this.overhead();
   }
 
   /** The micro-compacted view of the history (what the model sees), for the inspector. */
   effectiveMessages(): readonly Message[] {
     if (!this.settings.microCompact.enabled) return this.deps.session.messages;
-    this.micro.sync(this.deps.session.messages, this.deps.session.rewriteVersion);
-    return this.micro.messages;
+    return this.microView().messages;
   }
 
   /** Evaluate the auto-compact trigger against the current state (O(1) after the micro sync). */
@@ -192,6 +215,7 @@ export class CompactionPipeline {
           params: this.settings.autoCompact.params,
           trigger: 'auto',
           signal,
+          review: this.settings.autoCompact.review === 'always',
         });
       }
     }
@@ -199,8 +223,8 @@ export class CompactionPipeline {
   }
 
   /** Layer 3: ask for a compaction after the current tool batch (the compact tool, or the user's command). */
-  requestCompaction(source: CompactionTriggerSource, focus?: string, strategy?: string): void {
-    this.pendingManual = { focus, source, strategy };
+  requestCompaction(source: CompactionTriggerSource, focus?: string, strategy?: string, review?: boolean): void {
+    this.pendingManual = { focus, source, strategy, review };
   }
 
   get hasPendingCompaction(): boolean {
@@ -218,6 +242,8 @@ export class CompactionPipeline {
       focus: pending.focus,
       trigger: pending.source,
       signal,
+      // The model's compact tool is reviewed like auto-compaction; the user's request as it asked.
+      review: pending.review ?? (pending.source === 'tool' && this.settings.autoCompact.review === 'always'),
     });
   }
 
@@ -270,6 +296,13 @@ export class CompactionPipeline {
       if (!result.ok) return this.fail(o, result.error.reason === 'aborted' ? 'cancelled' : 'summary-failed', result.error.message, plan);
       summary = result.summary;
     }
+    let draft: string | undefined;
+    if (summary !== undefined && o.review && this.deps.reviewer) {
+      const decided = await this.reviewSummary(o, plan, summary);
+      if (!decided.ok) return decided.outcome;
+      draft = summary;
+      summary = decided.text;
+    }
 
     // No await from here to the commit: the transcript holds exactly the history being replaced
     // (including anything appended while the summary was generated).
@@ -302,6 +335,7 @@ export class CompactionPipeline {
       tailStartId: plan.tailStartId,
       resultLength: next.length,
       ...(o.focus ? { focus: o.focus } : {}),
+      ...(draft !== undefined ? { draft, finalText: summary } : {}),
     };
     let commit;
     try {
@@ -316,6 +350,29 @@ export class CompactionPipeline {
     session.saveMeta();
     this.didCompact.fire(record);
     return { ok: true, record, plan, carriedOver: commit.carriedOver };
+  }
+
+  /** Phase two of a reviewed compaction: the reviewer's final text, or the failure that ends it. */
+  private async reviewSummary(
+    o: CompactOptions,
+    plan: CompactionPlan,
+    text: string,
+  ): Promise<{ ok: true; text: string } | { ok: false; outcome: CompactionOutcome }> {
+    const at = (this.deps.now ?? Date.now)();
+    const draft = { id: newMessageId('draft'), strategy: o.strategy, trigger: o.trigger, focus: o.focus, text, plan, createdAt: at };
+    let decision;
+    try {
+      decision = await this.deps.reviewer!(draft, o.signal);
+    } catch (e) {
+      return { ok: false, outcome: this.fail(o, 'summary-failed', `The summary review failed: ${errorMessage(e)}`, plan) };
+    }
+    if (!decision.apply) {
+      const message = decision.message ?? 'The summary was discarded; the history is unchanged.';
+      return { ok: false, outcome: this.fail(o, o.signal?.aborted ? 'cancelled' : 'discarded', message, plan) };
+    }
+    const final = finalSummaryText(decision.text);
+    if (!final.ok) return { ok: false, outcome: this.fail(o, 'summary-failed', final.message, plan) };
+    return { ok: true, text: final.text };
   }
 
   /**
@@ -391,6 +448,7 @@ export class CompactionPipeline {
     return f === 1 ? raw : Math.round(raw * f);
   }
 }
+
 /** Pins persist with the session: every plan (preview, manual, auto) respects them. */
 function withSessionPins(ctx: PlanContext, pinned: ReadonlySet<string>): PlanContext {
   if (pinned.size === 0 || ctx.pinnedIds !== undefined) return ctx;

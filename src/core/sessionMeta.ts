@@ -92,8 +92,8 @@ export function compactionRecordProblem(c: unknown): { field: string; message: s
     return { field: '.params', message: `expected an object of numbers, got ${describe(c.params)}` };
   for (const k of ['syntheticId', 'tailStartId'] as const)
     if (c[k] !== null && typeof c[k] !== 'string') return { field: `.${k}`, message: `expected a string or null, got ${describe(c[k])}` };
-  if (c.focus !== undefined && typeof c.focus !== 'string')
-    return { field: '.focus', message: `expected a string, got ${describe(c.focus)}` };
+  for (const k of ['focus', 'draft', 'finalText'] as const)
+    if (c[k] !== undefined && typeof c[k] !== 'string') return { field: `.${k}`, message: `expected a string, got ${describe(c[k])}` };
   if (c.transcriptSha256 !== undefined && (typeof c.transcriptSha256 !== 'string' || !/^[0-9a-f]{64}$/.test(c.transcriptSha256)))
     return { field: '.transcriptSha256', message: `expected 64 hex digits, got ${describe(c.transcriptSha256)}` };
   return null;

@@ -19,6 +19,9 @@ export interface CompactionRecord {
   /** Length of the history right after this rewrite (messages after it were added later). */
   resultLength: number;
   focus?: string;
+  /** A reviewed LLM summary: the summarizer's draft and the text the user applied (edited or not). */
+  draft?: string;
+  finalText?: string;
   /** SHA-256 (hex) of the transcript file as written; an undo refuses a transcript that no longer matches. */
   transcriptSha256?: string;
 }
