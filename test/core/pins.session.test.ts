@@ -23,7 +23,7 @@ function history() {
   return out;
 }
 
-function pipelineOver(session: SessionLog, dir: string): CompactionPipeline {
+function pipelineOver(session: SessionLog, dir: string, micro = false): CompactionPipeline {
   return new CompactionPipeline(
     {
       session,
@@ -31,7 +31,7 @@ function pipelineOver(session: SessionLog, dir: string): CompactionPipeline {
       ctx: { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()) },
     },
     {
-      microCompact: { enabled: false, keepRecent: 3, minChars: 100 },
+      microCompact: { enabled: micro, keepRecent: 0, minChars: 100 },
       autoCompact: { enabled: false, strategy: 'sliding-window', params: {}, trigger: neverTrigger },
     },
   );
@@ -96,5 +96,26 @@ test('pins: preview and compaction through the pipeline keep the pinned messages
       `${m.id} verbatim`,
     );
   assert.deepEqual(requestViolations(toApiMessages(after)), []);
+  log.dispose();
+});
+
+test('pins: the request-time micro-compaction (layer 1) leaves pinned tool results verbatim and counts them', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-pins-'));
+  const log = new SessionFileStore(dir).create('s3', 'Pinned');
+  log.append(...history());
+  const pipeline = pipelineOver(log, dir, true);
+  const before = pipeline.prepareRequest();
+  assert.equal(before.truncatedResults, 6, 'every old result is a placeholder without pins');
+  log.setPinned(['c2', 'r2']);
+  const after = pipeline.prepareRequest();
+  assert.equal(after.truncatedResults, 5);
+  const r2 = log.messages.find((m) => m.id === 'r2')!;
+  assert.ok(JSON.stringify(after.messages).includes(JSON.stringify(r2.content)), 'r2 is sent as it was');
+  assert.ok(after.tokens > before.tokens);
+  assert.equal(pipeline.currentTokens(), after.tokens);
+  assert.equal(
+    pipeline.effectiveMessages().find((m) => m.id === 'r2'),
+    r2,
+  );
   log.dispose();
 });
