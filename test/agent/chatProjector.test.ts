@@ -38,7 +38,7 @@ test('streamed text and a tool call become one assistant item (via deltas) and o
     { type: 'turn-ended', runId, result },
   ]);
   assert.deepEqual(withoutIds(log.all()), [
-    { kind: 'assistant', id: '*', text: 'Hello world', streaming: false },
+    { kind: 'assistant', id: '*', text: 'Hello world', streaming: false, messageId: 'm1' },
     {
       kind: 'tool',
       id: 'tu_1',
@@ -68,8 +68,8 @@ test('thinking and text blocks of one step get their own items; the next step st
   ]);
   assert.deepEqual(withoutIds(log.all()), [
     { kind: 'thinking', id: '*', text: 'hmm', streaming: false },
-    { kind: 'assistant', id: '*', text: 'A', streaming: false },
-    { kind: 'assistant', id: '*', text: 'B', streaming: false },
+    { kind: 'assistant', id: '*', text: 'A', streaming: false, messageId: 'm1' },
+    { kind: 'assistant', id: '*', text: 'B', streaming: false, messageId: 'm1' },
   ]);
 });
 
@@ -142,4 +142,26 @@ test('compactions become dividers; an undo marks its divider; failures and cance
   assert.ok(failure.kind === 'error' && !failure.retryable);
   assert.equal(failure.message, 'Compaction (recursive-summarization, auto) failed: boom');
   assert.ok(cancelled.kind === 'notice' && /cancelled; the history is unchanged/.test(cancelled.message));
+});
+
+test('chat messages name the session message they show (what a pin names): the prompt once its run starts, the answer once it is kept', () => {
+  const { log, projector, play } = rig();
+  projector.userPrompt('Keep the lockfile');
+  assert.equal((log.all()[0] as { messageId?: string }).messageId, undefined, 'not pinnable before the prompt is in the session');
+  play([
+    { type: 'turn-started', runId, kind: 'prompt', promptMessageId: 'u_7' },
+    { type: 'text-delta', runId, step: 1, index: 0, text: 'Sure' },
+  ]);
+  assert.equal((log.all()[1] as { messageId?: string }).messageId, undefined, 'not pinnable while streaming');
+  play([{ type: 'assistant-interrupted', runId, step: 1, reason: 'cancelled', kept: { id: 'a_7', role: 'assistant', content: 'Sure' } }]);
+  assert.deepEqual(
+    log.all().map((i) => [i.kind, (i as { messageId?: string }).messageId]),
+    [
+      ['user', 'u_7'],
+      ['assistant', 'a_7'],
+    ],
+  );
+  // A retry names no prompt: the earlier prompt keeps its id and nothing else is tied to it.
+  play([{ type: 'turn-started', runId: 'run_2', kind: 'retry' }]);
+  assert.equal((log.all()[0] as { messageId?: string }).messageId, 'u_7');
 });
