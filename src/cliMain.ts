@@ -1,13 +1,23 @@
 // The `splitpoint` command line over the same core the extension uses.
 //   splitpoint strategies [--json]
 //   splitpoint inspect FILE [--json] [--window TOKENS]
-//   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--max-output TOKENS] [--tokenizer NAME] [--at N] [--json]
+//   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--max-output TOKENS] [--tokenizer NAME] [--at N]
+//                   [--pin ID[,ID...]] [--split-at ID] [--json]
 //   splitpoint import FILE            (print any supported session as Splitpoint JSONL, losing nothing)
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
 // Nothing from a session file reaches the terminal as a control sequence: all output goes through
 // terminalSafe (JSON stays valid JSON with the same meaning).
 // The commands live in src/cli/; src/cli.ts is the entry point esbuild bundles.
-import { ImportError, serializeImportResult, STRATEGIES, StrategyParamError, TOKENIZER_NAMES, UnknownStrategyError } from './core';
+import {
+  ImportError,
+  serializeImportResult,
+  STRATEGIES,
+  StrategyParamError,
+  TOKENIZER_NAMES,
+  UnknownPinError,
+  UnknownSplitTargetError,
+  UnknownStrategyError,
+} from './core';
 import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './cli/args';
 import { inspectCommand } from './cli/inspect';
 import { planCommand } from './cli/plan';
@@ -26,10 +36,13 @@ Usage:
       What FILE's model saw last (the current context), what its calls really cost (recorded usage
       beside the calibrated estimate), its genuine prompts and the compactions its agent recorded.
   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--at N]
-                  [--max-output TOKENS] [--tokenizer ${TOKENIZER_NAMES.join('|')}] [--json]
+                  [--max-output TOKENS] [--tokenizer ${TOKENIZER_NAMES.join('|')}]
+                  [--pin ID[,ID...]] [--split-at ID] [--json]
       Show what the strategy would keep, archive and truncate in FILE's current context (with --at N:
       the context just before recorded compaction N), and the request it would send. Nothing is changed.
-      The window defaults to the recording's when it has one.
+      The window defaults to the recording's when it has one. --pin keeps those messages verbatim;
+      --split-at ID compacts everything before message ID (the split-at strategy; --param summarize=0
+      for no LLM summary). --json adds pinned, ledger and lost (files, commands, errors, instructions).
   splitpoint import FILE
       Print FILE as Splitpoint session JSONL: archived history, recorded compactions and current
       context; "inspect" on the output answers as on FILE.
@@ -59,7 +72,13 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
         throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import)`);
     }
   } catch (e) {
-    if (e instanceof ImportError || e instanceof StrategyParamError || e instanceof UnknownStrategyError) {
+    if (
+      e instanceof ImportError ||
+      e instanceof StrategyParamError ||
+      e instanceof UnknownStrategyError ||
+      e instanceof UnknownPinError ||
+      e instanceof UnknownSplitTargetError
+    ) {
       io.stderr(`splitpoint: ${e.message}\n`);
       return EXIT_BAD_INPUT;
     }

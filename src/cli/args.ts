@@ -19,7 +19,7 @@ export interface ParsedArgs {
   flags: Map<string, string[]>;
 }
 
-const VALUE_FLAGS = new Set(['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at']);
+const VALUE_FLAGS = new Set(['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--pin', '--split-at']);
 const BOOL_FLAGS = new Set(['--json', '--help', '-h']);
 
 export function parseArgs(argv: string[]): ParsedArgs {

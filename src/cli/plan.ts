@@ -1,4 +1,5 @@
-// `splitpoint plan FILE --strategy NAME [--param k=v …] [--window N] [--max-output N] [--tokenizer T] [--at N] [--json]`:
+// `splitpoint plan FILE --strategy NAME [--param k=v …] [--window N] [--max-output N] [--tokenizer T] [--at N]
+//   [--pin ID[,ID…]] [--split-at ID] [--json]`:
 // what a strategy would keep, archive and truncate, and the request it would send. Plans on the current
 // context, or with --at N on the context as it stood before recorded compaction N.
 import {
@@ -20,9 +21,10 @@ import {
 } from '../core';
 import { EXIT_OK, loadSession, one, positiveInt, printWarnings, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
 import { parseParamOverrides } from './params';
+import { steering, steeringJson, steeringLines, strategyFor } from './steer';
 import { oneLine } from './terminal';
 
-const PLAN_FLAGS = ['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--json'];
+const PLAN_FLAGS = ['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--pin', '--split-at', '--json'];
 
 /** The messages to plan on: the current context, or the context before recorded compaction `at` (1-based). */
 export function contextAt(file: string, session: ImportResult, at: number | undefined): Message[] {
@@ -39,8 +41,8 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
   rejectFlags(args, 'plan', PLAN_FLAGS);
   if (rest.length !== 1) throw new UsageError('plan needs exactly one FILE');
   const file = rest[0];
-  const strategyName = one(args, '--strategy');
-  if (!strategyName) throw new UsageError('plan needs --strategy NAME (see "splitpoint strategies")');
+  const strategyName = strategyFor(args);
+  if (!strategyName) throw new UsageError('plan needs --strategy NAME or --split-at ID (see "splitpoint strategies")');
   const overrides = parseParamOverrides(getStrategy(strategyName), args.flags.get('--param') ?? []);
   const strategy = resolveStrategy(strategyName, Object.fromEntries(overrides));
   const tokenizerName = one(args, '--tokenizer') ?? DEFAULT_TOKENIZER;
@@ -53,11 +55,16 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
   const session = loadSession(file, io, false);
   const input = contextAt(file, session, at);
   printWarnings(session, io);
+  const steer = steering(file, args, input);
   const ctx: PlanContext = {
     ...DEFAULT_PLAN_CONTEXT,
     contextWindow: window ?? session.contextWindow ?? DEFAULT_PLAN_CONTEXT.contextWindow,
     maxOutputTokens: maxOutput,
     tokens: new MemoizedMessageCounter(createTokenizer(tokenizerName)),
+    // The CLI shows what a host would send: the artifact ledger and the loss report are on.
+    ledger: true,
+    ...(steer.pinnedIds.size > 0 ? { pinnedIds: steer.pinnedIds } : {}),
+    ...(steer.splitAtId !== undefined ? { splitAtId: steer.splitAtId } : {}),
   };
   const plan = strategy.plan(input, ctx);
   if (args.flags.has('--json')) {
@@ -94,6 +101,7 @@ export function planToJson(file: string, format: string, tokenizer: string, ctx:
     messages: plan.output,
     /** Exactly what would be sent: roles alternate, merged as the agent sends them. */
     request: { messages: planRequest(plan) },
+    ...steeringJson(plan),
   };
 }
 
@@ -131,6 +139,7 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
       `summarizer input ${plan.summarizerInput.tokens} tokens (${plan.summarizerInput.toSummarize.length} messages, ` +
         `${plan.summarizerInput.priorSummaries.length} prior summaries, ${plan.summarizerInput.overlap.length} overlap)`,
     );
+  for (const l of steeringLines(plan)) lines.push(oneLine(l));
   for (const n of plan.notes) lines.push(`note       ${oneLine(n)}`);
   lines.push('');
   const status = new Map<string, string>();
