@@ -1,10 +1,10 @@
 // Layer 1, incrementally: keeps the micro-compacted view of a growing history up to date by looking
 // only at new messages and the few results that leave the keep-recent window, so the per-turn cost
 // does not grow with history length. Produces exactly what `planMicroCompact` would.
-import { toolResultText, type Message, type ToolResultBlock } from './conversation';
+import type { Message, ToolResultBlock } from './conversation';
 import type { MessageTokenCounter } from './tokens';
 import type { ReplacementCache } from './replacementCache';
-import { previousToolPlaceholder, replacedWithPlaceholders, resultSize } from './strategies/common';
+import { replacedWithPlaceholders, worthReplacing } from './strategies/common';
 
 export interface MicroCompactSettings {
   keepRecent: number;
@@ -88,8 +88,7 @@ export class IncrementalMicroCompactor {
     const byMessage = new Map<number, Set<string>>();
     for (; this.checked < out; this.checked++) {
       const { index, block } = this.results[this.checked];
-      if (resultSize(block) <= this.settings.minChars) continue;
-      if (toolResultText(block) === previousToolPlaceholder(this.names.get(block.tool_use_id) ?? 'unknown tool')) continue;
+      if (!worthReplacing(block, this.names, this.settings.minChars)) continue;
       let ids = byMessage.get(index);
       if (!ids) byMessage.set(index, (ids = new Set()));
       ids.add(block.tool_use_id);

@@ -176,7 +176,10 @@ export function finalizePlan(a: FinalizeArgs): CompactionPlan {
   });
   const noop = output.length === input.length && output.every((m, i) => m === input[i]);
   // A compaction never increases the tokens it was asked to reduce; a summary must also save some.
-  if (!noop && (tokensAfter > tokensBefore || (a.needsSummary && tokensAfter >= tokensBefore))) {
+  // Micro-compact is exempt: it replaces only results longer than their placeholder (worthReplacing),
+  // a per-result rule the incremental micro-compactor applies identically turn by turn.
+  const mayGrow = a.strategy === 'micro-compact';
+  if (!noop && !mayGrow && (tokensAfter > tokensBefore || (a.needsSummary && tokensAfter >= tokensBefore))) {
     const what = a.needsSummary ? ` with a ~${summaryTokensEstimate}-token summary` : '';
     return noopPlan(a.strategy, a.params, input, ctx, `would not save tokens (${tokensBefore} -> ${tokensAfter}${what}): left unchanged`);
   }

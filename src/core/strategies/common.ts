@@ -34,6 +34,16 @@ export function resultChars(block: ToolResultBlock): number {
 }
 
 /** Size of a result in characters; an image counts as the ~6,400 characters its ~1,600 tokens would be. */
+/**
+ * Is an old tool result worth replacing by its placeholder: over `minChars` and longer than the
+ * placeholder itself (so micro-compaction never grows a result), and not a placeholder already?
+ * The one rule of the pure strategy and the incremental micro-compactor (they must agree exactly).
+ */
+export function worthReplacing(block: ToolResultBlock, names: ReadonlyMap<string, string>, minChars: number): boolean {
+  const placeholder = previousToolPlaceholder(names.get(block.tool_use_id) ?? 'unknown tool');
+  return resultSize(block) > Math.max(minChars, placeholder.length) && toolResultText(block) !== placeholder;
+}
+
 export function resultSize(block: ToolResultBlock): number {
   const images = Array.isArray(block.content) ? block.content.filter((b) => b.type === 'image').length : 0;
   return resultChars(block) + images * 6400;

@@ -1,19 +1,14 @@
 // Micro-compaction (layer 1, seeds 000-002): tool results older than the most recent `keepRecent`
 // and longer than `minChars` become "[Previous: used <tool>]". Block type, tool_use_id and is_error
 // stay, so the request stays valid; nothing is archived, the originals stay in the session.
-import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
+import { toolNamesById, type Message, type ToolResultBlock } from '../conversation';
 import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
-import { previousToolPlaceholder, replacedWithPlaceholders, resultSize } from './common';
+import { replacedWithPlaceholders, worthReplacing } from './common';
 import { budgetText } from './tail';
 
 export interface MicroCompactParams {
   keepRecent: number;
   minChars: number;
-}
-
-/** Is this result already a placeholder (so compacting it again changes nothing)? */
-function isPlaceholder(block: ToolResultBlock, names: ReadonlyMap<string, string>): boolean {
-  return toolResultText(block) === previousToolPlaceholder(names.get(block.tool_use_id) ?? 'unknown tool');
 }
 
 export function planMicroCompact(input: readonly Message[], params: MicroCompactParams, ctx: PlanContext): CompactionPlan {
@@ -28,8 +23,7 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
   const old = all.slice(0, Math.max(0, all.length - params.keepRecent));
   const byMessage = new Map<number, Set<string>>();
   for (const { index, block } of old) {
-    if (resultSize(block) <= params.minChars) continue;
-    if (isPlaceholder(block, names)) continue;
+    if (!worthReplacing(block, names, params.minChars)) continue;
     let ids = byMessage.get(index);
     if (!ids) byMessage.set(index, (ids = new Set()));
     ids.add(block.tool_use_id);
