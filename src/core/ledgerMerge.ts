@@ -135,3 +135,55 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
   }
   return l;
 }
+
+const isNat = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isStr = (v: unknown): v is string => typeof v === 'string';
+/** Most entries of each kind a stored ledger may hold: a larger one is not a ledger Splitpoint wrote. */
+export const MAX_LEDGER_ENTRIES = 10_000;
+
+/**
+ * A ledger read back from storage (a compaction record in a meta file), checked field by field; null
+ * when anything has the wrong shape, so a hand-edited meta never reaches the merge.
+ */
+export function parseLedger(v: unknown): ArtifactLedger | null {
+  if (!v || typeof v !== 'object') return null;
+  const l = v as Record<string, unknown>;
+  const list = (x: unknown, ok: (e: Record<string, unknown>) => boolean): boolean =>
+    Array.isArray(x) && x.length <= MAX_LEDGER_ENTRIES && x.every((e) => !!e && typeof e === 'object' && ok(e as Record<string, unknown>));
+  const files = list(
+    l.files,
+    (f) =>
+      isStr(f.path) &&
+      isNat(f.read) &&
+      isNat(f.edited) &&
+      isNat(f.created) &&
+      ['read', 'edited', 'created'].includes(f.lastAction as string),
+  );
+  const commands = list(
+    l.commands,
+    (c) => isStr(c.command) && (c.exitCode === null || (typeof c.exitCode === 'number' && Number.isInteger(c.exitCode))),
+  );
+  const errors = list(l.errors, (e) => isStr(e.text) && typeof e.resolved === 'boolean');
+  const instructions = Array.isArray(l.instructions) && l.instructions.length <= MAX_LEDGER_ENTRIES && l.instructions.every(isStr);
+  if (!files || !commands || !errors || !instructions) return null;
+  const f = l.folded as Record<string, unknown> | undefined;
+  if (f !== undefined && !(f && typeof f === 'object' && isNat(f.files) && isNat(f.commands) && isNat(f.errors) && isNat(f.instructions)))
+    return null;
+  const out = v as ArtifactLedger;
+  return {
+    files: out.files.map((x) => ({ path: x.path, read: x.read, edited: x.edited, created: x.created, lastAction: x.lastAction })),
+    commands: out.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+    errors: out.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
+    instructions: [...out.instructions],
+    ...(out.folded
+      ? {
+          folded: {
+            files: out.folded.files,
+            commands: out.folded.commands,
+            errors: out.folded.errors,
+            instructions: out.folded.instructions,
+          },
+        }
+      : {}),
+  };
+}

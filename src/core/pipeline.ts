@@ -4,11 +4,12 @@
 //   3. manual compact: the model's compact(focus) tool or the user's command, applied after the
 //      current tool batch.
 // Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
-import { undoTarget } from './compactionHistory';
+import { compactionInEffect, undoTarget } from './compactionHistory';
 import { isTurnStart, newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
 import { errorMessage } from './errors';
 import { Emitter } from './events';
 import { assertPlanValid } from './invariants';
+import { parseLedger } from './ledgerMerge';
 import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
 import type { CompactionRecord, SessionLog } from './session';
@@ -256,7 +257,7 @@ export class CompactionPipeline {
   private planContext(): PlanContext {
     const overheadTokens = this.deps.overheadTokens?.() ?? 0;
     const ctx = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
-    return withSessionPins(ctx, this.deps.session.pinnedIds());
+    return withLedger(withSessionPins(ctx, this.deps.session.pinnedIds()), this.deps.session.meta.compactions);
   }
 
   /** Compact now with any strategy. One compaction at a time; history is unchanged on any failure. */
@@ -335,6 +336,7 @@ export class CompactionPipeline {
       tailStartId: plan.tailStartId,
       resultLength: next.length,
       ...(o.focus ? { focus: o.focus } : {}),
+      ...(plan.ledger ? { ledger: plan.ledger } : {}),
       ...(draft !== undefined ? { draft, finalText: summary } : {}),
     };
     let commit;
@@ -447,6 +449,16 @@ export class CompactionPipeline {
     const f = this.deps.scale?.() ?? 1;
     return f === 1 ? raw : Math.round(raw * f);
   }
+}
+
+/**
+ * With the ledger on (the hosts' plan context), every compaction carries it, merged with the ledger of
+ * the compaction the history comes from, so it accumulates (a wrong-shaped stored ledger is ignored).
+ */
+function withLedger(ctx: PlanContext, compactions: readonly CompactionRecord[]): PlanContext {
+  if (!ctx.ledger || ctx.previousLedger) return ctx;
+  const previousLedger = parseLedger(compactionInEffect(compactions)?.ledger);
+  return previousLedger ? { ...ctx, previousLedger } : ctx;
 }
 
 /** Pins persist with the session: every plan (preview, manual, auto) respects them. */

@@ -1,4 +1,5 @@
 // The shapes a session is stored as: its meta (title, compaction records) and load errors.
+import type { ArtifactLedger } from './ledger';
 
 export interface CompactionRecord {
   id: string;
@@ -24,6 +25,8 @@ export interface CompactionRecord {
   finalText?: string;
   /** SHA-256 (hex) of the transcript file as written; an undo refuses a transcript that no longer matches. */
   transcriptSha256?: string;
+  /** The artifact ledger the compaction carried (the next compaction merges with it). */
+  ledger?: ArtifactLedger;
 }
 
 export interface SessionMeta {
