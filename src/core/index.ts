@@ -11,8 +11,12 @@
 // micro-compaction, JSON plumbing of the importers, …) is internal and may change without notice;
 // tests and benchmarks may reach into it to measure it, production code may not.
 
-// The artifact ledger and the loss report (types)
+// The artifact ledger and the loss report
 export type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile, LossReport } from './ledger';
+export { extractLedger, type ExtractLedgerOptions } from './ledgerExtract';
+export { fitLedger, isEmptyLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, parseLedger, renderLedger } from './ledgerMerge';
+export { lossReport } from './lossReport';
+export { ledgerBudget } from './strategies/ledgerStep';
 
 // Pins (compaction-resistant messages)
 export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './pins';
