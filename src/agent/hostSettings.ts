@@ -32,7 +32,7 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   model: 'claude-sonnet-4-5',
   maxOutputTokens: 8192,
   contextWindow: 200_000,
-  autoCompact: { enabled: true, threshold: 0.8, strategy: 'recursive-summarization' },
+  autoCompact: { enabled: true, threshold: 0.8, strategy: 'recursive-summarization', review: 'never', reviewTimeoutSeconds: 300 },
   strategyParams: {},
   microCompact: { keepRecent: 3, minChars: 100 },
   transcriptFolder: '.transcripts',

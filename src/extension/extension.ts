@@ -13,6 +13,7 @@ import { InspectorFeature } from './inspectorFeature';
 import { SessionCommands } from './sessionCommands';
 import { SettingsReader } from './settings';
 import { StatusBar } from './statusBar';
+import { SummaryReview } from './summaryReview';
 import { TranscriptOpener } from './transcriptOpener';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -62,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): void {
     new SessionCommands(controller, chat, transcripts),
     new StatusBar(controller),
     new CompactionProgress(controller),
+    new SummaryReview(controller, log),
     new ConfigurationFeature(controller, chat, log, settings),
   );
   log.info(`Splitpoint activated (workspace: ${workspaceRoot ?? 'none'}, trusted: ${vscode.workspace.isTrusted}).`);

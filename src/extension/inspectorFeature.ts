@@ -179,7 +179,7 @@ export class InspectorFeature extends Disposable {
     const panel = this.panel;
     panel.post({ type: 'busy', busy: true, label: `Applying ${msg.strategy}…` });
     try {
-      const outcome = await this.controller.compactNow({
+      const outcome = await this.controller.draftSummary({
         strategy: msg.strategy,
         params: msg.params,
         focus: msg.focus,

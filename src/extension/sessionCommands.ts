@@ -8,7 +8,8 @@ import type { TranscriptOpener } from './transcriptOpener';
 
 /** Compacts the current chat now (with an optional focus for the summary) and says how it went. */
 export async function compactAndReport(controller: AgentController, focus: string | undefined): Promise<void> {
-  const outcome = await controller.compactNow({ focus });
+  // An LLM summary opens as a draft to edit, apply or discard (SummaryReview); others apply directly.
+  const outcome = await controller.draftSummary({ focus });
   if (outcome.ok === true) {
     const { tokensBefore, tokensAfter } = outcome.record;
     void vscode.window.showInformationMessage(

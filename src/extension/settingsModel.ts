@@ -67,6 +67,8 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
       enabled: c.get<boolean>('autoCompact.enabled', true),
       threshold: clamp(c.get<number>('autoCompact.threshold', 0.8), 0.1, 0.99),
       strategy: (STRATEGY_NAMES as readonly string[]).includes(strategy) ? (strategy as StrategyName) : 'recursive-summarization',
+      review: c.get<string>('autoCompact.review', 'never') === 'always' ? 'always' : 'never',
+      reviewTimeoutSeconds: positive(c.get<number>('autoCompact.reviewTimeoutSeconds'), 300),
     },
     strategyParams: c.get<Record<string, Record<string, number>>>('strategyParams', {}) ?? {},
     microCompact: {
