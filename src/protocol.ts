@@ -312,8 +312,9 @@ export type HostToInspector =
 
 export type InspectorToHost =
   | { type: 'ready' }
-  | { type: 'preview'; requestId: number; strategy: string; params: Record<string, number> }
-  | { type: 'apply'; strategy: string; params: Record<string, number>; focus?: string }
+  /** `splitAtId`: the split-at strategy's chosen message ("Split here" on a timeline row). */
+  | { type: 'preview'; requestId: number; strategy: string; params: Record<string, number>; splitAtId?: string }
+  | { type: 'apply'; strategy: string; params: Record<string, number>; focus?: string; splitAtId?: string }
   | { type: 'undo' }
   | { type: 'showMessage'; id: string }
   | { type: 'openTranscript'; path: string }
@@ -384,6 +385,10 @@ function parsePin(v: Rec): { type: 'pin' | 'unpin'; id: string } | null {
   return (v.type === 'pin' || v.type === 'unpin') && onlyKeys(v, ['type', 'id']) && nonEmpty(v.id) ? { type: v.type, id: v.id } : null;
 }
 
+/** An optional message id: absent, or a non-empty id within the cap. */
+const optId = (v: unknown): boolean => v === undefined || nonEmpty(v);
+const splitAt = (v: unknown): { splitAtId?: string } => (typeof v === 'string' ? { splitAtId: v } : {});
+
 /** An inspector message from the webview, or null if it is not exactly one of the protocol's shapes. */
 export function parseInspectorToHost(v: unknown): InspectorToHost | null {
   if (!isRec(v) || typeof v.type !== 'string') return null;
@@ -394,15 +399,26 @@ export function parseInspectorToHost(v: unknown): InspectorToHost | null {
     case 'showCurrent':
       return onlyKeys(v, ['type']) ? ({ type: v.type } as InspectorToHost) : null;
     case 'preview':
-      return onlyKeys(v, ['type', 'requestId', 'strategy', 'params']) &&
+      return onlyKeys(v, ['type', 'requestId', 'strategy', 'params', 'splitAtId']) &&
         Number.isSafeInteger(v.requestId) &&
         nonEmpty(v.strategy, 64) &&
-        params(v.params)
-        ? { type: 'preview', requestId: v.requestId as number, strategy: v.strategy, params: v.params }
+        params(v.params) &&
+        optId(v.splitAtId)
+        ? { type: 'preview', requestId: v.requestId as number, strategy: v.strategy, params: v.params, ...splitAt(v.splitAtId) }
         : null;
     case 'apply':
-      return onlyKeys(v, ['type', 'strategy', 'params', 'focus']) && nonEmpty(v.strategy, 64) && params(v.params) && optStr(v.focus, 2_000)
-        ? { type: 'apply', strategy: v.strategy, params: v.params, ...(v.focus !== undefined ? { focus: v.focus as string } : {}) }
+      return onlyKeys(v, ['type', 'strategy', 'params', 'focus', 'splitAtId']) &&
+        nonEmpty(v.strategy, 64) &&
+        params(v.params) &&
+        optStr(v.focus, 2_000) &&
+        optId(v.splitAtId)
+        ? {
+            type: 'apply',
+            strategy: v.strategy,
+            params: v.params,
+            ...(v.focus !== undefined ? { focus: v.focus as string } : {}),
+            ...splitAt(v.splitAtId),
+          }
         : null;
     case 'showMessage':
       return onlyKeys(v, ['type', 'id']) && nonEmpty(v.id) ? { type: 'showMessage', id: v.id } : null;

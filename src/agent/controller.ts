@@ -409,11 +409,10 @@ export class AgentController implements Disposable {
       return { ok: 'queued' };
     }
     const outcome = await this.scope.pipeline.compact({
+      ...o,
       strategy,
       params: o.params ?? this.strategyParams(strategy),
-      focus: o.focus,
       trigger: o.trigger ?? 'manual',
-      review: o.review,
     });
     if (!outcome.ok && outcome.reason === 'noop') this.noticed.fire({ level: 'info', message: outcome.message });
     return outcome;
@@ -451,8 +450,8 @@ export class AgentController implements Disposable {
   }
 
   /** Plan a strategy on what a target shows (the current session by default). Pure. */
-  preview(strategy: string, params: Record<string, number>, requestId: number, target?: InspectorTarget): PlanView {
-    return this.inspector.preview(strategy, params, requestId, target);
+  preview(strategy: string, params: Record<string, number>, requestId: number, target?: InspectorTarget, splitAtId?: string): PlanView {
+    return this.inspector.preview(strategy, params, requestId, target, splitAtId);
   }
 
   /** What the model would see of `messages` under the current micro-compaction settings. */

@@ -37,4 +37,6 @@ export type CompactNowOptions = {
   trigger?: 'manual' | 'inspector';
   /** Hold an LLM summary as a draft for the user to edit, apply or discard (see draftSummary). */
   review?: boolean;
+  /** The split-at strategy's chosen message ("Split here" in the inspector). */
+  splitAtId?: string;
 };

@@ -147,10 +147,16 @@ export class InspectorService {
   }
 
   /** Plan a strategy on what a target shows (the current session's current context by default). Pure. */
-  preview(strategy: string, params: Record<string, number>, requestId: number, target: InspectorTarget = CURRENT): PlanView {
+  preview(
+    strategy: string,
+    params: Record<string, number>,
+    requestId: number,
+    target: InspectorTarget = CURRENT,
+    splitAtId?: string,
+  ): PlanView {
     const started = performance.now();
     const c = this.resolve(target);
-    const plan = planWith(strategy, c.messages, params, c.ctx);
+    const plan = planWith(strategy, c.messages, params, splitAtId === undefined ? c.ctx : { ...c.ctx, splitAtId });
     const view = planToView(plan, requestId, performance.now() - started);
     // Before/after on what the model sees (micro-compacted), so the figures agree with the rows.
     if (c.microView) Object.assign(view, planTokensOnView(plan, c.effective, this.deps.settings().microCompact, c.ctx));

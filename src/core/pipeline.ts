@@ -69,6 +69,8 @@ export interface CompactOptions {
   signal?: AbortSignal;
   /** Two phases: summarize -> the reviewer sees the draft -> commit its final text (or discard). */
   review?: boolean;
+  /** The split-at strategy's chosen message (PlanContext.splitAtId). */
+  splitAtId?: string;
 }
 
 export type CompactionOutcome =
@@ -281,7 +283,8 @@ export class CompactionPipeline {
     const snapshot = session.snapshot();
     let plan: CompactionPlan;
     try {
-      plan = planWith(o.strategy, snapshot.messages, o.params ?? {}, this.planContext());
+      const ctx = this.planContext();
+      plan = planWith(o.strategy, snapshot.messages, o.params ?? {}, o.splitAtId === undefined ? ctx : { ...ctx, splitAtId: o.splitAtId });
       assertPlanValid(snapshot.messages, plan);
     } catch (e) {
       return this.fail(o, 'invalid', errorMessage(e));

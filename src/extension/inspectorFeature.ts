@@ -141,7 +141,7 @@ export class InspectorFeature extends Disposable {
       ready: () => this.refresh(),
       preview: (msg) => {
         try {
-          post({ type: 'plan', plan: controller.preview(msg.strategy, msg.params, msg.requestId, this.target) });
+          post({ type: 'plan', plan: controller.preview(msg.strategy, msg.params, msg.requestId, this.target, msg.splitAtId) });
         } catch (e) {
           post({ type: 'planError', requestId: msg.requestId, message: errorMessage(e) });
         }
@@ -177,6 +177,11 @@ export class InspectorFeature extends Disposable {
   private async apply(msg: Extract<InspectorToHost, { type: 'apply' }>): Promise<void> {
     if (this.inspected || this.at !== null) return;
     const panel = this.panel;
+    // A split at a chosen message is planned on the history as the user saw it: never queued behind a run.
+    if (msg.splitAtId !== undefined && this.controller.busy) {
+      panel.post({ type: 'notice', level: 'error', message: 'Split here waits until the agent is done: try again when the run ends.' });
+      return;
+    }
     panel.post({ type: 'busy', busy: true, label: `Applying ${msg.strategy}…` });
     try {
       const outcome = await this.controller.draftSummary({
@@ -184,6 +189,7 @@ export class InspectorFeature extends Disposable {
         params: msg.params,
         focus: msg.focus,
         trigger: 'inspector',
+        ...(msg.splitAtId !== undefined ? { splitAtId: msg.splitAtId } : {}),
       });
       if (outcome.ok === true) {
         const r = outcome.record;
