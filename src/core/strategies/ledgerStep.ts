@@ -50,7 +50,7 @@ export function attachLedger(plan: CompactionPlan, input: readonly Message[], ct
   const ledger = extractLedger(archived, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
   const keptIds = new Set(plan.kept.map((e) => e.id));
   const lost = lossReport(archived, ledger, keptIds);
-  if (isEmptyLedger(ledger)) return { ...plan, ledger: null, lost };
+  if (isEmptyLedger(ledger)) return { ...plan, fitsWindow: plan.tokensAfter <= requestBudget(ctx), ledger: null, lost };
   const output = [...plan.output];
   let syntheticIndex = plan.syntheticIndex;
   if (plan.needsSummary && syntheticIndex !== null) {
@@ -63,15 +63,29 @@ export function attachLedger(plan: CompactionPlan, input: readonly Message[], ct
     if (syntheticIndex < 0) syntheticIndex = output.length;
     output.splice(syntheticIndex, 0, syntheticMessage('placeholder', withLedgerText(placeholderText(plan.archived.length), ledger)));
   }
+  const ledgerCost = ledgerTokens(ledger, ctx.tokens);
+  // The summary turn holds the summary and the ledger after it: its estimate counts both.
+  const summaryTokensEstimate = plan.needsSummary ? plan.summaryTokensEstimate + ledgerCost : plan.summaryTokensEstimate;
   let tokensAfter = 0;
   output.forEach((m, i) => {
-    tokensAfter +=
-      plan.needsSummary && i === syntheticIndex
-        ? plan.summaryTokensEstimate + ledgerTokens(ledger, ctx.tokens)
-        : ctx.tokens.countMessage(m);
+    tokensAfter += plan.needsSummary && i === syntheticIndex ? summaryTokensEstimate : ctx.tokens.countMessage(m);
   });
-  // A compaction never increases the tokens it was asked to reduce: then the plan goes without its ledger.
-  if (tokensAfter >= plan.tokensBefore) return { ...plan, ledger: null, lost: lossReport(archived, null, keptIds) };
+  const requestTokens = requestBudget(ctx);
+  // A compaction never increases the tokens it was asked to reduce, and a plan that fitted still fits:
+  // otherwise the plan goes without its ledger, and its loss report says what leaves.
+  if (tokensAfter >= plan.tokensBefore || (plan.tokensAfter <= requestTokens && tokensAfter > requestTokens)) {
+    return { ...plan, fitsWindow: plan.tokensAfter <= requestTokens, ledger: null, lost: lossReport(archived, null, keptIds) };
+  }
   const summarizerInput = plan.summarizerInput ? { ...plan.summarizerInput, ledger } : plan.summarizerInput;
-  return { ...plan, output, syntheticIndex, tokensAfter, fitsWindow: tokensAfter <= requestBudget(ctx), ledger, lost, summarizerInput };
+  return {
+    ...plan,
+    output,
+    syntheticIndex,
+    tokensAfter,
+    summaryTokensEstimate,
+    fitsWindow: tokensAfter <= requestTokens,
+    ledger,
+    lost,
+    summarizerInput,
+  };
 }
