@@ -62,17 +62,17 @@ async function rig(reviewer: (d: SummaryDraft) => Promise<SummaryDecision>) {
 const RS = { strategy: 'recursive-summarization', params: { maxEventsToKeep: 2, overlapSize: 1 }, trigger: 'manual' as const };
 
 test('messages appended while the draft waits are carried over; the final text is committed; the transcript holds all', async () => {
-  let session!: Awaited<ReturnType<typeof rig>>['session'];
+  const late: { session?: Awaited<ReturnType<typeof rig>>['session'] } = {};
   const appended: Message[] = [
     { id: 'u_late', role: 'user', content: 'A question asked during the review', createdAt: 99 },
     { id: 'a_late', role: 'assistant', content: [{ type: 'text', text: 'Its answer.' }] },
   ];
   const r = await rig(async (d) => {
     assert.equal(d.text, 'DRAFT: six questions answered.');
-    for (const m of appended) session.append(m);
+    for (const m of appended) late.session!.append(m);
     return { apply: true, text: 'FINAL: edited by the user.' };
   });
-  session = r.session;
+  late.session = r.session;
   try {
     const before = [...r.session.messages];
     const outcome = await r.pipeline.compact({ ...RS, review: true, focus: 'the answers' });
