@@ -4,6 +4,7 @@
 import type { HostToInspector, InspectorSession, InspectorToHost, StrategyView } from '../../src/protocol';
 import type { ViewportInfo } from './components/Timeline';
 import { indexPlan, indexSession, type PlanIndex, type SessionIndex } from './derive';
+import { SPLIT_AT } from './components/SplitHere';
 import { checkParams, type ParamInputs } from './params';
 import { initialState, reduce, type Action, type InspectorState, type PersistedState } from './state';
 import { ViewportStore } from './viewport';
@@ -38,6 +39,8 @@ export class InspectorStore {
   private snapshot: InspectorSnapshot;
   private readonly listeners = new Set<() => void>();
   private restoredSelection = false;
+  /** "Split here": the message the split-at strategy plans at (null: its default, the latest prompt). */
+  private splitAtId: string | null = null;
   private persistTimer: number | undefined;
   private repreviewTimer: number | undefined;
 
@@ -71,6 +74,7 @@ export class InspectorStore {
     const before = this.snapshot.state;
     this.update({ type: 'host', message });
     if (message.type !== 'session') return;
+    if (this.splitAtId !== null && !message.session.rows.some((r) => r.id === this.splitAtId)) this.splitAtId = null;
     const state = this.snapshot.state;
     // Time travel: the preview showing follows to the context now shown.
     if (before.previewStrategy && before.session && travelled(before.session, message.session)) this.preview(before.previewStrategy);
@@ -100,8 +104,27 @@ export class InspectorStore {
     this.persist({ nextRequestId: requestId + 1, strategy: name });
     this.setView({ highlighted: name });
     this.update({ type: 'previewRequested', requestId, strategy: name });
-    this.host.post({ type: 'preview', requestId, strategy: name, params: check.values });
+    this.host.post({ type: 'preview', requestId, strategy: name, params: check.values, ...this.splitAt(name) });
   };
+
+  /** "Compact everything before this": the split-at preview at message `id`, with or without an LLM summary. */
+  splitHere = (id: string, withSummary: boolean): void => {
+    if (!this.strategy(SPLIT_AT) || !this.snapshot.state.session?.rows.some((r) => r.id === id)) return;
+    this.splitAtId = id;
+    const inputs = { ...this.snapshot.inputs, [SPLIT_AT]: { ...this.snapshot.inputs[SPLIT_AT], summarize: withSummary ? '1' : '0' } };
+    this.setView({ inputs });
+    this.persist({ params: inputs });
+    this.preview(SPLIT_AT);
+  };
+
+  /** Whether "Split here" asks for an LLM summary (the split-at strategy's summarize parameter). */
+  splitWithSummary = (): boolean => {
+    const p = this.strategy(SPLIT_AT)?.params.find((x) => x.name === 'summarize');
+    return (this.snapshot.inputs[SPLIT_AT]?.summarize ?? String(p?.value ?? 1)).trim() !== '0';
+  };
+
+  /** Flips "with an LLM summary"; a showing split-at preview follows. */
+  toggleSplitSummary = (): void => this.setParam(SPLIT_AT, 'summarize', this.splitWithSummary() ? '0' : '1');
 
   /** The user typed in a parameter's input; a showing preview of that strategy follows after a pause. */
   setParam = (strategy: string, param: string, raw: string): void => {
@@ -126,7 +149,7 @@ export class InspectorStore {
     if (!s || this.snapshot.state.session?.readOnly) return;
     const check = checkParams(this.snapshot.inputs, s);
     if (!check.ok) return;
-    this.host.post({ type: 'apply', strategy, params: check.values, ...(focus ? { focus } : {}) });
+    this.host.post({ type: 'apply', strategy, params: check.values, ...(focus ? { focus } : {}), ...this.splitAt(strategy) });
   };
 
   clearPreview = (): void => {
@@ -183,6 +206,11 @@ export class InspectorStore {
   openTranscript = (path: string): void => this.host.post({ type: 'openTranscript', path });
 
   // --- Internals -----------------------------------------------------------------------------
+
+  /** The chosen message, on split-at's preview and apply. */
+  private splitAt(strategy: string): { splitAtId?: string } {
+    return strategy === SPLIT_AT && this.splitAtId !== null ? { splitAtId: this.splitAtId } : {};
+  }
 
   /** Pins are the current session's: never of a recording or a past context (read-only). */
   private pinIntent(type: 'pin' | 'unpin', id: string): void {

@@ -44,6 +44,8 @@ export interface TimelineProps {
   /** The message whose detail shows (archived rows are marked by it; they have no selection of their own). */
   detailId?: string | null;
   onOpenArchived?(id: string): void;
+  /** Shift+S on the focused row: "compact everything before this" (absent: not offered). */
+  onSplitHere?(index: number): void;
 }
 
 export function Timeline(p: TimelineProps) {
@@ -94,6 +96,7 @@ export function Timeline(p: TimelineProps) {
   const onKeyDown = (e: KeyboardEvent) => {
     if (n === 0) return;
     const cur = p.selected;
+    if (splitKey(e, cur, p.onSplitHere)) return;
     if (e.key === 'Enter' || e.key === ' ') {
       if (cur >= 0) {
         e.preventDefault();
@@ -295,6 +298,14 @@ function scrollTopFor(layout: Layout, i: number, align: 'nearest' | 'center', sc
   else if (top < scrollTop) next = top;
   else if (top + ROW_HEIGHT > scrollTop + h) next = top + ROW_HEIGHT - h;
   return Math.max(0, Math.min(next, totalHeight(layout) - h));
+}
+
+/** Shift+S on the focused row: "compact everything before this" (true: handled). */
+function splitKey(e: KeyboardEvent, cur: number, onSplitHere: ((index: number) => void) | undefined): boolean {
+  if (e.key !== 'S' || !e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || cur < 0 || !onSplitHere) return false;
+  e.preventDefault();
+  onSplitHere(cur);
+  return true;
 }
 
 /** Where a navigation key moves the selection (before clamping to the rows), or null for other keys. */
