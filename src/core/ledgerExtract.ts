@@ -47,7 +47,7 @@ function field(input: unknown, ...keys: string[]): string | undefined {
 }
 
 /** The files a call touches, with what it did to each. */
-export function fileTouches(use: ToolUseBlock, known: ReadonlySet<string>): Array<{ path: string; action: FileAction }> {
+export function fileTouches(use: ToolUseBlock, known: { has(path: string): boolean }): Array<{ path: string; action: FileAction }> {
   const path = field(use.input, 'path', 'file_path', 'notebook_path');
   if (READ_TOOLS.has(use.name) && path) return [{ path, action: 'read' }];
   if (EDIT_TOOLS.has(use.name) && path) return [{ path, action: 'edited' }];
@@ -139,7 +139,7 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
   const errors: Array<LedgerError & { target: string }> = [];
   const calls = callsOf(archived);
   for (const { use, result } of calls) {
-    for (const t of fileTouches(use, new Set(files.keys()))) {
+    for (const t of fileTouches(use, files)) {
       const f = files.get(t.path) ?? { path: t.path, read: 0, edited: 0, created: 0, lastAction: t.action };
       f[t.action]++;
       f.lastAction = t.action;
