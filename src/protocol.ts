@@ -177,6 +177,9 @@ export interface CompactionView {
   archivedCount: number;
   transcriptPath: string;
   focus?: string;
+  /** A reviewed LLM summary: the summarizer's draft and the text that was applied (edited or not). */
+  draft?: string;
+  finalText?: string;
 }
 
 /** A compaction another agent recorded (Claude Code, Codex), in the order it happened (1-based `index`). */

@@ -15,6 +15,7 @@ import type { PendingDraft } from '../../src/agent/summaryDrafts';
 import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
 import { toApiMessages } from '../../src/core/conversation';
 import { requestViolations } from '../../src/core/invariants';
+import { isInspectorSession } from '../../webview/inspector/hostMessages';
 
 const DRAFT = 'DRAFT-SUMMARY: the user asked four questions about the code.';
 
@@ -93,6 +94,13 @@ test('draftSummary holds the summary as a draft; the edited text is committed, r
     assert.deepEqual(r.c.session.meta.compactions.at(-1), outcome.record, 'the record is in the session meta');
     assert.equal(r.c.drafts.list().length, 0);
     assert.equal(r.c.applyDraft(draft.id, 'again'), false, 'a draft is answered once');
+
+    // The inspector's compaction history carries the focus, the draft and the final text, validated.
+    const view = r.c.inspectorSession();
+    const shown = view.compactions.at(-1)!;
+    assert.deepEqual([shown.focus, shown.draft, shown.finalText], ['the answers', DRAFT, edited]);
+    assert.equal(isInspectorSession(view), true);
+    assert.equal(isInspectorSession({ ...view, compactions: [{ ...shown, draft: 42 }] }), false);
 
     r.server.queue.text('Noted.');
     await r.c.send('Next question');

@@ -96,7 +96,9 @@ function isCompaction(v: unknown): v is CompactionView {
     isStr(v.trigger) &&
     isStr(v.transcriptPath) &&
     allNum(v, ['at', 'tokensBefore', 'tokensAfter', 'archivedCount']) &&
-    isOpt(v.focus, isStr)
+    isOpt(v.focus, isStr) &&
+    isOpt(v.draft, isStr) &&
+    isOpt(v.finalText, isStr)
   );
 }
 

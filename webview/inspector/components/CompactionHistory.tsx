@@ -29,6 +29,21 @@ export function CompactionHistory({
                 {plural(c.archivedCount, 'message')} archived
               </div>
               {c.focus && <div class="history-focus">Focus: {c.focus}</div>}
+              {c.draft !== undefined && (
+                <details class="history-draft">
+                  <summary>
+                    {c.finalText === c.draft ? 'Reviewed summary (applied unedited)' : 'Reviewed summary (edited before it was applied)'}
+                  </summary>
+                  {c.finalText !== c.draft && (
+                    <pre class="history-draft-text" data-part="draft">
+                      {c.draft}
+                    </pre>
+                  )}
+                  <pre class="history-draft-text" data-part="final">
+                    {c.finalText}
+                  </pre>
+                </details>
+              )}
               <button type="button" class="link" onClick={() => onOpenTranscript(c.transcriptPath)} title={c.transcriptPath}>
                 Open transcript
               </button>
