@@ -27,6 +27,8 @@ export interface DraftSource {
 export class SummaryReviewModel {
   /** Saved (or initial) document text per draft id. */
   private readonly texts = new Map<string, string>();
+  /** Drafts that ended (the last 20): their editor still reads and saves, so it closes without a prompt. */
+  private readonly ended = new Map<string, string>();
 
   constructor(private readonly source: DraftSource) {}
 
@@ -37,14 +39,14 @@ export class SummaryReviewModel {
 
   /** The draft id a document path names, if that draft still waits. */
   idOf(path: string): string | undefined {
-    const m = /^\/[a-z-]+ summary (draft_[A-Za-z0-9_]+)\.md$/.exec(path);
-    return m && this.source.drafts.get(m[1]) ? m[1] : undefined;
+    const id = idIn(path);
+    return id && this.source.drafts.get(id) ? id : undefined;
   }
 
   /** The document text of a path (header + draft, or what was saved), or undefined for an unknown draft. */
   read(path: string): string | undefined {
     const id = this.idOf(path);
-    if (!id) return undefined;
+    if (!id) return this.ended.get(idIn(path) ?? '');
     const d = this.source.drafts.get(id)!;
     return this.texts.get(id) ?? HEADER(d) + d.text + '\n';
   }
@@ -52,7 +54,9 @@ export class SummaryReviewModel {
   /** Saving a draft document keeps its text (nothing is applied). False for an unknown draft. */
   write(path: string, text: string): boolean {
     const id = this.idOf(path);
-    if (!id) return false;
+    const gone = idIn(path);
+    if (!id && gone && this.ended.has(gone)) this.ended.set(gone, text);
+    if (!id) return gone !== undefined && this.ended.has(gone);
     this.texts.set(id, text);
     return true;
   }
@@ -80,7 +84,9 @@ export class SummaryReviewModel {
 
   /** A draft ended: forget its saved text. */
   forget(id: string): void {
+    this.ended.set(id, this.texts.get(id) ?? '');
     this.texts.delete(id);
+    for (const old of this.ended.keys()) if (this.ended.size > 20) this.ended.delete(old);
   }
 
   /** The notification for a draft that paused the agent (auto-compaction or the compact tool), else undefined. */
@@ -92,6 +98,10 @@ export class SummaryReviewModel {
       `It is applied unedited in ${seconds} s unless you apply or discard it.`
     );
   }
+}
+
+function idIn(path: string): string | undefined {
+  return /^\/[a-z-]+ summary (draft_[A-Za-z0-9_]+)\.md$/.exec(path)?.[1];
 }
 
 /** The text to commit from a draft document: without the leading instruction comment. */

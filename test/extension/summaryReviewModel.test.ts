@@ -53,6 +53,11 @@ test('saving keeps the text without applying; apply commits the edited text with
   assert.equal(model.read(path), undefined, 'an applied draft is no longer a document');
   const again = model.apply(path, edited);
   assert.equal(again.ok, false);
+  // Once the host heard it ended, its editor can still save and read (it closes without a prompt).
+  model.forget(d.id);
+  assert.equal(model.write(path, 'late edit'), true);
+  assert.equal(model.read(path), 'late edit');
+  assert.equal(model.apply(path, 'late edit').ok, false, 'but nothing more is applied');
 });
 
 test('discard answers the reviewer with no text; a deleted comment is fine (all text applied)', async () => {
