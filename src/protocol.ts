@@ -177,9 +177,10 @@ export interface CompactionView {
   archivedCount: number;
   transcriptPath: string;
   focus?: string;
-  /** A reviewed LLM summary: the summarizer's draft and the text that was applied (edited or not). */
-  draft?: string;
-  finalText?: string;
+  /** The summary or placeholder message it wrote, if any (its row shows the ledger). */
+  syntheticId?: string;
+  /** The artifact ledger it carried, if any. */
+  ledger?: LedgerView;
 }
 
 /** A compaction another agent recorded (Claude Code, Codex), in the order it happened (1-based `index`). */

@@ -8,7 +8,8 @@ import { Header, ReadOnlyBanner } from './components/Header';
 import { KindLegend } from './components/KindLegend';
 import { Minimap } from './components/Minimap';
 import { Notices } from './components/Notices';
-import { PlanSummary } from './components/PlanSummary';
+import { LossSection, PlanSummary } from './components/PlanSummary';
+import { pinAction, type RowAction } from './components/RowActions';
 import { StrategyPanel } from './components/StrategyPanel';
 import { ContextSelector, RecordedCompactions, TimeTravelBanner } from './components/TimeTravel';
 import { Timeline, type TimelineApi } from './components/Timeline';
@@ -37,6 +38,9 @@ export function App({ store }: { store: InspectorStore }) {
   const travel = session.timeTravel;
   const travelPoint = travel && travel.at !== null ? travel.points.find((p) => p.at === travel.at) : undefined;
   const showPlanPanel = state.previewStrategy !== null || state.plan !== null || state.planError !== null;
+  // Pins are the current session's: offered on its rows only (not a recording's, not a past context's).
+  const rowActions: RowAction[] = shownRow && !session.readOnly && !travelPoint ? [pinAction(shownRow, store.pin, store.unpin)] : [];
+  const summaryLedger = shownRow ? session.compactions.find((c) => c.syntheticId === shownRow.id)?.ledger : undefined;
   const jumpToSplit = () =>
     pIndex?.splitIndex != null && timeline.current?.scrollToIndex(Math.min(pIndex.splitIndex, session.rows.length - 1), 'center');
 
@@ -76,7 +80,6 @@ export function App({ store }: { store: InspectorStore }) {
           apiRef={timeline}
           onSelect={store.select}
           onOpen={store.open}
-          onSplitHere={(i) => session.rows[i] && store.splitHere(session.rows[i].id, store.splitWithSummary())}
           onViewport={store.viewportChanged}
           archived={session.archived}
           detailId={state.detailId}
@@ -87,6 +90,8 @@ export function App({ store }: { store: InspectorStore }) {
           detailId={state.detailId}
           detail={state.detail}
           archivedBy={archivedRow?.compaction}
+          actions={rowActions}
+          ledger={summaryLedger}
           onClose={store.closeDetail}
         />
       </main>
@@ -103,6 +108,7 @@ export function App({ store }: { store: InspectorStore }) {
             onJump={jumpToSplit}
           />
         )}
+        {showPlanPanel && state.plan && <LossSection plan={state.plan} />}
         <StrategyPanel
           strategies={session.strategies}
           inputs={inputs}

@@ -1,8 +1,10 @@
 // The full text of the selected message, always as text (never HTML). For a micro-compacted tool
 // result both what the model sees and the original the session keeps.
 import { useState } from 'preact/hooks';
-import type { MessageDetail, MessageRow, RecordedCallView } from '../../../src/protocol';
+import type { LedgerView, MessageDetail, MessageRow, RecordedCallView } from '../../../src/protocol';
 import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
+import { LedgerCard } from './LedgerCard';
+import { PinMarker, RowActions, type RowAction } from './RowActions';
 
 /** Longer texts are cut for display until "Show all" is pressed (the DOM stays light). */
 const DISPLAY_CHARS = 100_000;
@@ -13,10 +15,14 @@ export interface DetailPaneProps {
   detail: MessageDetail | null;
   /** The recorded compaction that archived the message, when it is not in the context shown. */
   archivedBy?: number;
+  /** Actions on the row shown (pin / unpin, …); none for a recording or a past context. */
+  actions?: readonly RowAction[];
+  /** The artifact ledger the compaction that wrote this summary row carried, if any. */
+  ledger?: LedgerView;
   onClose(): void;
 }
 
-export function DetailPane({ row, detailId, detail, archivedBy, onClose }: DetailPaneProps) {
+export function DetailPane({ row, detailId, detail, archivedBy, actions = [], ledger, onClose }: DetailPaneProps) {
   if (!detailId) {
     return (
       <section class="detail detail-empty" aria-label="Message detail">
@@ -31,12 +37,15 @@ export function DetailPane({ row, detailId, detail, archivedBy, onClose }: Detai
           {archivedBy !== undefined && <span class="tag tag-archived">archived by compaction {archivedBy}</span>}
           {row ? `#${row.index} · ${KIND_LABEL[row.kind]}` : 'Message'}
           {detail && <span class="muted"> · {fmtTokens(detail.tokens)} (o200k) seen by the model</span>}
+          {row?.pinned && <PinMarker />}
         </h2>
+        {row && <RowActions row={row} actions={actions} />}
         <button type="button" class="icon" aria-label="Close detail" title="Close" onClick={onClose}>
           ✕
         </button>
       </header>
       {row?.usage && <RecordedCall call={row.usage} />}
+      {ledger && <LedgerCard ledger={ledger} label="Artifact ledger this compaction carried" which="ledger" />}
       {!detail ? (
         <p class="muted" role="status">
           Loading…

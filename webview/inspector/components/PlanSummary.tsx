@@ -1,6 +1,8 @@
-// What the previewed plan would do: tokens before -> after, counts, summarizer input, notes, timing.
+// What the previewed plan would do: tokens before -> after, counts (pinned and lost included),
+// summarizer input, notes, the ledger it carries, timing. The list of what is lost is LossSection.
 import type { PlanView } from '../../../src/protocol';
-import { fmtDelta, fmtInt, fmtMs, fmtTokens } from '../format';
+import { fmtDelta, fmtInt, fmtMs, fmtTokens, plural } from '../format';
+import { countsText, LedgerCard, ledgerCounts } from './LedgerCard';
 
 export interface PlanSummaryProps {
   plan: PlanView | null;
@@ -69,7 +71,16 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
                   <dt>Split before</dt>
                   <dd data-stat="split">#{plan.splitIndex}</dd>
                 </div>
+                {plan.pinned && (
+                  <div>
+                    <dt>Pinned</dt>
+                    <dd data-stat="pinned" title="Pinned messages are kept verbatim, and their tokens count against every budget">
+                      {fmtInt(plan.pinned.length)} · {fmtTokens(plan.pinnedTokens ?? 0)}
+                    </dd>
+                  </div>
+                )}
               </dl>
+              <PlanLedger plan={plan} />
               {plan.needsSummary && (
                 <p data-stat="summarizer">
                   Summarizer input: {fmtTokens(plan.summarizerInputTokens)} in {fmtInt(plan.summarizerInputMessages)} messages
@@ -92,6 +103,62 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
             {stale ? ' · history changed, refreshing…' : pending ? ' · updating…' : ''}
           </p>
         </div>
+      )}
+    </section>
+  );
+}
+
+/** What is lost (counts) and the ledger the compaction would carry (a card, collapsed). */
+function PlanLedger({ plan }: { plan: PlanView }) {
+  const lost = plan.lost;
+  return (
+    <>
+      {lost && (
+        <p class="plan-lost" data-stat="lost">
+          Lost: {lostText(plan) || 'nothing'}
+        </p>
+      )}
+      {plan.ledger && (
+        <details class="plan-ledger" data-stat="ledger">
+          <summary>Artifact ledger carried: {countsText(ledgerCounts(plan.ledger))}</summary>
+          <LedgerCard ledger={plan.ledger} label="Artifact ledger the compaction carries" which="ledger" />
+        </details>
+      )}
+    </>
+  );
+}
+
+/** "2 prompts · 3 files · 1 command · 1 error · 1 image · 2 thinking blocks". */
+function lostText(plan: PlanView): string {
+  const l = plan.lost!;
+  return [
+    l.instructions.length > 0 ? plural(l.instructions.length, 'prompt') : '',
+    l.files.length > 0 ? plural(l.files.length, 'file') : '',
+    l.commands.length > 0 ? plural(l.commands.length, 'command') : '',
+    l.errors.length > 0 ? plural(l.errors.length, 'error') : '',
+    l.images > 0 ? plural(l.images, 'image') : '',
+    l.thinkingBlocks > 0 ? plural(l.thinkingBlocks, 'thinking block') : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** "What is lost": the list of what the previewed plan drops without it surviving anywhere. */
+export function LossSection({ plan }: { plan: PlanView }) {
+  const lost = plan.lost;
+  if (!lost || plan.noop) return null;
+  const empty = lostText(plan) === '';
+  return (
+    <section class="panel loss-section" aria-labelledby="sp-lost-title" data-section="lost">
+      <header class="panel-head">
+        <h2 id="sp-lost-title">What is lost</h2>
+      </header>
+      {empty ? (
+        <p class="muted" data-stat="lost-none">
+          Nothing: everything archived survives in the summary, the ledger, the pins or the tail.
+        </p>
+      ) : (
+        <LedgerCard ledger={lost} label="What leaves the model's view without surviving anywhere" which="lost" />
       )}
     </section>
   );

@@ -19,7 +19,7 @@ export interface RowAction {
   run(): void;
 }
 
-/** "#12 · Prompt": how an action names its message. */
+/** "#12 · user": how an action names its message. */
 export function rowName(row: Pick<MessageRow, 'index' | 'kind'>): string {
   return `#${row.index} · ${KIND_LABEL[row.kind]}`;
 }
