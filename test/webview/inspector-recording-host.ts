@@ -19,7 +19,11 @@ export class RecordingHost extends InspectorHost {
   constructor(page: Page, ctx: PlanContext) {
     super(page, ctx);
     // No current session in play: a recording is all this host shows.
-    const session = { messages: [], meta: { id: 'none', title: '', createdAt: 0, updatedAt: 0, compactions: [] } } as unknown as SessionLog;
+    const session = {
+      messages: [],
+      meta: { id: 'none', title: '', createdAt: 0, updatedAt: 0, compactions: [] },
+      pinnedIds: () => new Set<string>(),
+    } as unknown as SessionLog;
     const pipeline = { effectiveMessages: () => [] } as unknown as CompactionPipeline;
     this.service = new InspectorService({
       current: () => ({ session, pipeline, ctx }),
