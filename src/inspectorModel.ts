@@ -343,6 +343,8 @@ export function compactionView(r: CompactionRecord): CompactionView {
     archivedCount: r.archivedCount,
     transcriptPath: r.transcriptPath,
     ...(r.focus ? { focus: r.focus } : {}),
+    ...(r.draft !== undefined ? { draft: r.draft } : {}),
+    ...(r.finalText !== undefined ? { finalText: r.finalText } : {}),
     // The ledger it carried, and the summary row that shows it.
     ...(r.ledger ? { ledger: ledgerView(r.ledger), ...(r.syntheticId ? { syntheticId: r.syntheticId } : {}) } : {}),
   };

@@ -177,6 +177,9 @@ export interface CompactionView {
   archivedCount: number;
   transcriptPath: string;
   focus?: string;
+  /** A reviewed LLM summary: the summarizer's draft and the text that was applied (edited or not). */
+  draft?: string;
+  finalText?: string;
   /** The summary or placeholder message it wrote, if any (its row shows the ledger). */
   syntheticId?: string;
   /** The artifact ledger it carried, if any. */

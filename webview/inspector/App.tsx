@@ -80,6 +80,7 @@ export function App({ store }: { store: InspectorStore }) {
           apiRef={timeline}
           onSelect={store.select}
           onOpen={store.open}
+          onSplitHere={(i) => session.rows[i] && store.splitHere(session.rows[i].id, store.splitWithSummary())}
           onViewport={store.viewportChanged}
           archived={session.archived}
           detailId={state.detailId}

@@ -97,6 +97,8 @@ function isCompaction(v: unknown): v is CompactionView {
     isStr(v.transcriptPath) &&
     allNum(v, ['at', 'tokensBefore', 'tokensAfter', 'archivedCount']) &&
     isOpt(v.focus, isStr) &&
+    isOpt(v.draft, isStr) &&
+    isOpt(v.finalText, isStr) &&
     isOpt(v.syntheticId, isStr) &&
     isOpt(v.ledger, isLedger)
   );

@@ -45,6 +45,8 @@ export interface TimelineProps {
   /** The message whose detail shows (archived rows are marked by it; they have no selection of their own). */
   detailId?: string | null;
   onOpenArchived?(id: string): void;
+  /** Shift+S on the focused row: "compact everything before this" (absent: not offered). */
+  onSplitHere?(index: number): void;
 }
 
 export function Timeline(p: TimelineProps) {
@@ -95,6 +97,7 @@ export function Timeline(p: TimelineProps) {
   const onKeyDown = (e: KeyboardEvent) => {
     if (n === 0) return;
     const cur = p.selected;
+    if (splitKey(e, cur, p.onSplitHere)) return;
     if (e.key === 'Enter' || e.key === ' ') {
       if (cur >= 0) {
         e.preventDefault();
@@ -298,6 +301,14 @@ function scrollTopFor(layout: Layout, i: number, align: 'nearest' | 'center', sc
   return Math.max(0, Math.min(next, totalHeight(layout) - h));
 }
 
+/** Shift+S on the focused row: "compact everything before this" (true: handled). */
+function splitKey(e: KeyboardEvent, cur: number, onSplitHere: ((index: number) => void) | undefined): boolean {
+  if (e.key !== 'S' || !e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || cur < 0 || !onSplitHere) return false;
+  e.preventDefault();
+  onSplitHere(cur);
+  return true;
+}
+
 /** Where a navigation key moves the selection (before clamping to the rows), or null for other keys. */
 function keyTarget(key: string, cur: number, first: number, n: number, page: number): number | null {
   const from = cur < 0 ? first : cur;
@@ -399,9 +410,8 @@ function Row({ row, top, size, index, planIndex, selected }: RowProps) {
 
   const label = [
     `#${i}`,
-    KIND_LABEL[row.kind],
+    row.pinned ? `${KIND_LABEL[row.kind]}, pinned` : KIND_LABEL[row.kind],
     fmtTokens(row.tokens),
-    row.pinned ? 'pinned' : '',
     row.truncated ? `truncated, original ${fmtTokens(row.truncated.originalTokens)}` : '',
     archived ? 'archived in preview' : kept ? 'kept in preview' : '',
     willTruncate ? `truncated in preview to ${fmtTokens(willTruncate.tokens)}` : '',
