@@ -47,6 +47,9 @@ export function planContextFor(settings: HostSettings, tokens: MessageTokenCount
     contextWindow: settings.contextWindow,
     maxOutputTokens: settings.maxOutputTokens,
     copies: new ReplacementCache(),
+    // Every compaction carries the artifact ledger of what it archives (issue 13): files, commands,
+    // errors and the user's instructions survive in the summary turn or the tail's opener.
+    ledger: true,
   };
 }
 

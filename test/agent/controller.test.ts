@@ -215,7 +215,11 @@ test('inspector preview, apply and undo through the controller', async () => {
     assert.deepEqual(c.session.messages, before, 'preview changes nothing');
     const outcome = await c.compactNow({ strategy: 'turn-window', params: { maxTurns: 1 }, trigger: 'inspector' });
     assert.equal(outcome.ok, true);
-    assert.equal(c.session.messages.length, 2);
+    // The last turn, opened by the synthetic opener that carries the artifact ledger of what left.
+    assert.equal(c.session.messages.length, 3);
+    const opener = c.session.messages[0];
+    assert.equal(opener.synthetic, 'placeholder');
+    for (const q of ['Question 0', 'Question 1', 'Question 2']) assert.ok(JSON.stringify(opener.content).includes(q), q);
     assert.equal(c.inspectorSession().canUndo, true);
     assert.equal(c.undo().ok, true);
     assert.deepEqual(c.session.messages, before);

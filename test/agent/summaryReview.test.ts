@@ -18,6 +18,8 @@ import { requestViolations } from '../../src/core/invariants';
 import { isInspectorSession } from '../../webview/inspector/hostMessages';
 
 const DRAFT = 'DRAFT-SUMMARY: the user asked four questions about the code.';
+/** The draft a reviewer sees: the model's summary with the artifact ledger appended (issue 13). */
+const isDraft = (text: string | undefined) => !!text && text.startsWith(DRAFT) && text.includes('## Artifact ledger');
 
 async function rig(settings: Partial<HostSettings> = {}) {
   const server = new LoopbackAnthropic({ consecutiveRoles: 'reject' });
@@ -78,7 +80,8 @@ test('draftSummary holds the summary as a draft; the edited text is committed, r
     const before = [...r.c.session.messages];
     const pending = r.c.draftSummary({ ...RS, focus: 'the answers', trigger: 'inspector' });
     const draft = await waitFor(() => r.drafts[0], 'the draft', pending);
-    assert.equal(draft.text, DRAFT);
+    assert.ok(isDraft(draft.text), draft.text);
+    assert.match(draft.text, /- Question 0/, 'the ledger lists the archived prompts');
     assert.equal(draft.focus, 'the answers');
     assert.ok(draft.archivedCount > 0);
     assert.deepEqual(r.c.session.messages, before, 'nothing is committed while the draft waits');
@@ -88,7 +91,7 @@ test('draftSummary holds the summary as a draft; the edited text is committed, r
     assert.equal(r.c.applyDraft(draft.id, `  ${edited}\n`), true);
     const outcome = await pending;
     assert.ok(outcome.ok === true, JSON.stringify(outcome));
-    assert.equal(outcome.record.draft, DRAFT);
+    assert.equal(outcome.record.draft, draft.text);
     assert.equal(outcome.record.finalText, edited);
     assert.equal(outcome.record.focus, 'the answers');
     assert.deepEqual(r.c.session.meta.compactions.at(-1), outcome.record, 'the record is in the session meta');
@@ -98,7 +101,7 @@ test('draftSummary holds the summary as a draft; the edited text is committed, r
     // The inspector's compaction history carries the focus, the draft and the final text, validated.
     const view = r.c.inspectorSession();
     const shown = view.compactions.at(-1)!;
-    assert.deepEqual([shown.focus, shown.draft, shown.finalText], ['the answers', DRAFT, edited]);
+    assert.deepEqual([shown.focus, shown.draft, shown.finalText], ['the answers', draft.text, edited]);
     assert.equal(isInspectorSession(view), true);
     assert.equal(isInspectorSession({ ...view, compactions: [{ ...shown, draft: 42 }] }), false);
 
@@ -190,8 +193,8 @@ test('review=always: auto-compaction pauses after a tool result, before the next
     const record = r.c.session.meta.compactions.at(-1);
     assert.ok(record, 'the timeout applied the draft');
     assert.equal(record.trigger, 'auto');
-    assert.equal(record.draft, DRAFT);
-    assert.equal(record.finalText, DRAFT);
+    assert.ok(isDraft(record.draft), record.draft);
+    assert.equal(record.finalText, record.draft, 'the timeout applies the draft unedited');
     const next = JSON.stringify(r.server.messageRequests.at(-1)!.body.messages);
     assert.ok(next.includes(DRAFT), 'the request after the pause carries the summary');
     assert.deepEqual(requestViolations(toApiMessages(r.c.session.messages)), []);
