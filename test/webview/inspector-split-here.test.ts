@@ -85,6 +85,21 @@ test('Shift+S on a focused row previews "compact everything before this" at that
     if (confirm) await confirm.click();
     const apply = await host.waitForPost((m) => m.type === 'apply', 5_000, since3);
     assert.deepEqual(apply, { type: 'apply', strategy: 'split-at', params: { summarize: 0 }, splitAtId: messages[target].id });
+
+    // The row actions in the message detail: the toggle shows the choice, "Compact before this" previews there.
+    const other = messages.findIndex((m, i) => i > target && isTurnStart(m));
+    await page.focus('.timeline');
+    for (let i = target; i < other; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const toggle = page.locator('[data-action=split-summary]');
+    await toggle.waitFor();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'false', 'summarize=0 as set above');
+    await toggle.click();
+    await page.waitForSelector('[data-action=split-summary][aria-pressed=true]');
+    const since4 = host.posted.length;
+    await page.click('[data-action=split-here]');
+    const fromButton = await host.waitForPost((m): m is Preview => isPreview(m) && m.splitAtId === messages[other].id, 5_000, since4);
+    assert.deepEqual(fromButton.params, { summarize: 1 });
   } finally {
     await page.close();
   }

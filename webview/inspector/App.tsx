@@ -10,6 +10,7 @@ import { Minimap } from './components/Minimap';
 import { Notices } from './components/Notices';
 import { LossSection, PlanSummary } from './components/PlanSummary';
 import { pinAction, type RowAction } from './components/RowActions';
+import { splitHereActions } from './components/SplitHere';
 import { StrategyPanel } from './components/StrategyPanel';
 import { ContextSelector, RecordedCompactions, TimeTravelBanner } from './components/TimeTravel';
 import { Timeline, type TimelineApi } from './components/Timeline';
@@ -40,6 +41,8 @@ export function App({ store }: { store: InspectorStore }) {
   const showPlanPanel = state.previewStrategy !== null || state.plan !== null || state.planError !== null;
   // Pins are the current session's: offered on its rows only (not a recording's, not a past context's).
   const rowActions: RowAction[] = shownRow && !session.readOnly && !travelPoint ? [pinAction(shownRow, store.pin, store.unpin)] : [];
+  // Split here previews on any row (Apply is refused for a recording or a past context).
+  if (shownRow) rowActions.push(...splitHereActions(shownRow, store.splitWithSummary(), store.splitHere, store.toggleSplitSummary));
   const summaryLedger = shownRow ? session.compactions.find((c) => c.syntheticId === shownRow.id)?.ledger : undefined;
   const jumpToSplit = () =>
     pIndex?.splitIndex != null && timeline.current?.scrollToIndex(Math.min(pIndex.splitIndex, session.rows.length - 1), 'center');

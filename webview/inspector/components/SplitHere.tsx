@@ -34,3 +34,11 @@ export function splitHereActions(
     },
   ];
 }
+
+/** Shift+S on the focused timeline row: "compact everything before this" (true: handled). */
+export function splitKey(e: KeyboardEvent, cur: number, onSplitHere: ((index: number) => void) | undefined): boolean {
+  if (e.key !== 'S' || !e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || cur < 0 || !onSplitHere) return false;
+  e.preventDefault();
+  onSplitHere(cur);
+  return true;
+}

@@ -10,6 +10,7 @@ import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
 import { gapTop, makeLayout, rowAt, rowTop, ROW_HEIGHT, totalHeight, visibleRange, type Gap, type Layout } from '../layout';
 import { ArchivedHistory } from './ArchivedHistory';
 import { PinMarker } from './RowActions';
+import { splitKey } from './SplitHere';
 
 const OVERSCAN = 8;
 
