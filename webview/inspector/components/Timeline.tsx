@@ -302,14 +302,6 @@ function scrollTopFor(layout: Layout, i: number, align: 'nearest' | 'center', sc
   return Math.max(0, Math.min(next, totalHeight(layout) - h));
 }
 
-/** Shift+S on the focused row: "compact everything before this" (true: handled). */
-function splitKey(e: KeyboardEvent, cur: number, onSplitHere: ((index: number) => void) | undefined): boolean {
-  if (e.key !== 'S' || !e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || cur < 0 || !onSplitHere) return false;
-  e.preventDefault();
-  onSplitHere(cur);
-  return true;
-}
-
 /** Where a navigation key moves the selection (before clamping to the rows), or null for other keys. */
 function keyTarget(key: string, cur: number, first: number, n: number, page: number): number | null {
   const from = cur < 0 ? first : cur;
