@@ -100,13 +100,17 @@ export class SummaryReview extends Disposable {
   private provider(): vscode.FileSystemProvider {
     const model = this.model;
     const notFound = (uri: vscode.Uri) => vscode.FileSystemError.FileNotFound(uri);
+    // A stable mtime per document, moved on by writes only: a stat that said "now" every time made VS
+    // Code refuse the save on close of an applied draft ("the content of the file is newer").
+    const mtimes = new Map<string, number>();
+    const mtimeOf = (path: string) => mtimes.get(path) ?? (mtimes.set(path, Date.now()), mtimes.get(path)!);
     return {
       onDidChangeFile: this.changed.event,
       watch: () => new vscode.Disposable(() => undefined),
       stat: (uri) => {
         const text = model.read(uri.path);
         if (text === undefined) throw notFound(uri);
-        return { type: vscode.FileType.File, ctime: 0, mtime: Date.now(), size: Buffer.byteLength(text) };
+        return { type: vscode.FileType.File, ctime: 0, mtime: mtimeOf(uri.path), size: Buffer.byteLength(text) };
       },
       readFile: (uri) => {
         const text = model.read(uri.path);
@@ -115,6 +119,7 @@ export class SummaryReview extends Disposable {
       },
       writeFile: (uri, content) => {
         if (!model.write(uri.path, Buffer.from(content).toString('utf8'))) throw notFound(uri);
+        mtimes.set(uri.path, Math.max(Date.now(), mtimeOf(uri.path) + 1));
       },
       readDirectory: () => [],
       createDirectory: () => {

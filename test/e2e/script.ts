@@ -56,6 +56,20 @@ function toolNameOf(request: ValidRequest, toolUseId: string): string | undefine
   return undefined;
 }
 
+/**
+ * The prompt the request answers: the last text block of the last user message. After a compaction
+ * the summary (with its artifact ledger, which quotes earlier prompts) is a text block of the same
+ * message, before the prompt: matching the whole message would answer an earlier prompt again.
+ */
+function promptOf(request: ValidRequest): string {
+  const last = request.body.messages.filter((m) => m.role === 'user').at(-1);
+  if (last && Array.isArray(last.content)) {
+    const texts = (last.content as WireBlock[]).filter((b) => b.type === 'text');
+    if (texts.length > 0) return String(texts[texts.length - 1].text ?? '');
+  }
+  return lastUserText(request.body);
+}
+
 export function createResponder(log: ScriptLog): (request: ValidRequest) => ScriptedReply {
   return (request) => {
     if (systemText(request.body.system).includes(SUMMARY_SYSTEM_PROMPT.slice(0, 80))) {
@@ -73,7 +87,7 @@ export function createResponder(log: ScriptLog): (request: ValidRequest) => Scri
         return reply.text(`(unexpected tool result for ${tool})`);
       }
     }
-    const prompt = lastUserText(request.body);
+    const prompt = promptOf(request);
     if (prompt.includes(PROMPT_READ))
       return reply.toolUse('read_file', { path: WORKSPACE_FILE }, { text: 'Let me look at greeting.ts first.' });
     if (prompt.includes(PROMPT_EDIT)) {

@@ -440,7 +440,18 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await runCommand(page, 'Splitpoint: Inspect Session File…');
     const picker = page.locator('.quick-input-widget .quick-input-box input');
     await picker.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await picker.fill(file);
+    // The simple dialog fills in its start folder a moment after it shows, overwriting a path typed
+    // before that (seen in runs): type the file until it stays there for a poll interval.
+    await waitFor(
+      'the file path to stay in the picker',
+      async () => {
+        if ((await picker.inputValue()) === file) return true;
+        await picker.fill(file);
+        return false;
+      },
+      UI_TIMEOUT,
+      500,
+    );
     await picker.press('Enter');
     const frame = await inspector();
     await frame.locator('[data-field="readonly-source"]', { hasText: 'claude-code-cipher-box-a.jsonl' }).waitFor({ timeout: UI_TIMEOUT });
@@ -491,5 +502,39 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(existsSync(join(base, 'elsewhere')), false, 'no transcript in the workspace-chosen folder');
     // Asked once, before the first request only (remembered across the reload).
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
+  });
+
+  step(12, 'pin-in-chat', async () => {
+    // Pin a prompt of the current history from the chat (the pin button shows on hover): the chat marks
+    // it, and the inspector (back on the current session) marks its row.
+    const frame = await chat();
+    const prompt = frame.locator('article.item.user').filter({ hasText: PROMPT_AFTER });
+    await prompt.hover();
+    await prompt.getByRole('button', { name: /^Pin your message/ }).click();
+    await frame.locator('article.item.user.is-pinned').filter({ hasText: PROMPT_AFTER }).waitFor({ timeout: UI_TIMEOUT });
+    await prompt.getByRole('button', { name: /^Unpin your message/ }).waitFor({ timeout: UI_TIMEOUT });
+    await editorTab(page, /^Splitpoint Inspector$/)
+      .first()
+      .click();
+    const inspectorFrame = await inspector();
+    await inspectorFrame.locator('[data-action="show-current"]').click();
+    const pinnedRow = inspectorFrame.locator('.timeline .row.pinned').filter({ hasText: PROMPT_AFTER });
+    await pinnedRow.waitFor({ timeout: UI_TIMEOUT });
+    await pinnedRow.locator('[data-marker="pinned"]').waitFor({ timeout: UI_TIMEOUT });
+    assert.equal(await inspectorFrame.locator('.timeline .row.pinned').count(), 1, 'one pinned row');
+  });
+
+  step(13, 'preview-keeps-pin', async () => {
+    // sliding-window (maxEvents 2) would archive that prompt; pinned, the preview keeps it and counts it.
+    const frame = await inspector();
+    await frame.locator('section.strategy[data-strategy="sliding-window"] button[data-action="preview"]').click();
+    const plan = frame.locator('section.plan-summary[data-strategy="sliding-window"]');
+    await plan.locator('[data-stat="pinned"]').waitFor({ timeout: UI_TIMEOUT });
+    assert.match(await plan.locator('[data-stat="pinned"]').innerText(), /^1 · [\d,]+ tok$/);
+    assert.ok(Number(await plan.locator('[data-stat="archived"]').innerText()) > 0, 'the preview archives something');
+    const pinnedRow = frame.locator('.timeline .row.pinned').filter({ hasText: PROMPT_AFTER });
+    await waitFor('the pinned row kept in the preview', async () => (await pinnedRow.getAttribute('class'))?.includes(' kept'), UI_TIMEOUT);
+    assert.ok(!(await pinnedRow.getAttribute('class'))?.includes('archived'), 'the pinned row is not archived');
+    await frame.locator('button[data-action="clear-preview"]').click();
   });
 });
