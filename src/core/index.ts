@@ -18,6 +18,27 @@ export { fitLedger, isEmptyLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, p
 export { lossReport } from './lossReport';
 export { ledgerBudget } from './strategies/ledgerStep';
 
+// Cost: prices, context windows, the prompt-cache model
+export {
+  callCostUSD,
+  contextWindowFor,
+  DEFAULT_PRICE,
+  LOOKBACK_SEGMENTS,
+  MAX_CACHE_BREAKPOINTS,
+  minCacheableTokens,
+  MODEL_PRICES,
+  MODEL_WINDOWS,
+  PrefixCache,
+  prefixHashes,
+  priceFor,
+  type CacheOutcome,
+  type CacheSegment,
+  type CacheTtl,
+  type CallTokens,
+  type ModelPrice,
+  type PriceOverrides,
+} from './cost';
+
 // Pins (compaction-resistant messages)
 export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './pins';
 
