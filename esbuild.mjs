@@ -1,4 +1,4 @@
-// Bundles the extension host, the CLI and the webviews. `node esbuild.mjs [--watch] [--production]`
+// Bundles the extension host, its token-counting worker, the CLI and the webviews. `node esbuild.mjs [--watch] [--production]`
 import * as esbuild from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
 
@@ -55,6 +55,16 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    plugins: [lazyTokenizer],
+  },
+  {
+    // Token counting runs on this worker thread (src/core/workerTokenizer.ts finds it beside the bundles).
+    ...common,
+    entryPoints: ['src/core/countWorker.ts'],
+    outfile: 'dist/countWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
     plugins: [lazyTokenizer],
   },
   {

@@ -10,12 +10,8 @@
 import { join } from 'node:path';
 import {
   autoCompactThreshold,
-  CachingTextTokenizer,
-  createTokenizer,
-  DEFAULT_TOKENIZER,
   Emitter,
   errorMessage,
-  MemoizedMessageCounter,
   SessionFileStore,
   type CalibratedCounter,
   type CompactionFailure,
@@ -33,6 +29,7 @@ import type { AgentEvent, AgentLoop } from './agent';
 import { AgentFactory } from './agentFactory';
 import { ApprovalBroker } from './approvalBroker';
 import { CalibrationStore } from './calibrationStore';
+import { HostCounting } from './hostCounting';
 import { pipelineSettingsFor, strategyParamsFor, transcriptDirFor } from './engineSettings';
 import type { HostSettings } from './hostSettings';
 import { InspectorService, type InspectedRecording, type InspectorTarget } from './inspectorService';
@@ -48,8 +45,8 @@ export type { ControllerDeps, ControllerLog, SessionSummary } from './controller
 
 export class AgentController implements Disposable {
   private readonly store: SessionFileStore;
-  private readonly tokenizer: CachingTextTokenizer;
-  private readonly counter: MemoizedMessageCounter;
+  /** Token counting on a worker thread (the memo and short-text cache answer the engine's synchronous counts). */
+  private readonly counting: HostCounting;
   private readonly calibrations: CalibrationStore;
   private readonly agents: AgentFactory;
   private readonly summaries: SummaryRunner;
@@ -83,12 +80,10 @@ export class AgentController implements Disposable {
   constructor(private readonly deps: ControllerDeps) {
     this.settings = deps.settings;
     this.store = new SessionFileStore(join(deps.storageDir, 'sessions'));
-    // Short texts (placeholders, prompts, tool names) repeat endlessly: remember their counts.
-    this.tokenizer = new CachingTextTokenizer(createTokenizer(DEFAULT_TOKENIZER));
-    this.counter = new MemoizedMessageCounter(this.tokenizer);
-    this.calibrations = new CalibrationStore(join(deps.storageDir, 'calibration.json'), this.counter, deps.log);
+    this.counting = new HostCounting(deps.log, deps.counting);
+    this.calibrations = new CalibrationStore(join(deps.storageDir, 'calibration.json'), this.counting.counter, deps.log);
     this.calibration = this.calibrations.load(this.settings.model);
-    this.agents = new AgentFactory({ ...deps, tokenizer: this.tokenizer });
+    this.agents = new AgentFactory({ ...deps, tokenizer: this.counting.tokenizer });
     this.requestCount = new RequestCount({
       ...deps,
       calibration: () => this.calibration,
@@ -99,14 +94,14 @@ export class AgentController implements Disposable {
     this.summaries = new SummaryRunner({
       getApiKey: deps.getApiKey,
       settings: () => this.settings,
-      tokenizer: this.tokenizer,
+      tokenizer: this.counting.tokenizer,
       log: deps.log,
     });
     this.approvals = new ApprovalBroker({ isAwaitingApproval: (id) => this.scope.isAwaitingApproval(id), log: deps.log });
     this.inspector = new InspectorService({
       current: () => this.scope,
       settings: () => this.settings,
-      counter: this.counter,
+      counter: this.counting.counter,
       strategyParams: (name) => this.strategyParams(name),
       overheadParts: () => this.agents.overheadParts(this.settings),
     });
@@ -160,7 +155,7 @@ export class AgentController implements Disposable {
     this.scope = this.openScope(id);
     this.chatReset.fire();
     this.sessionChanged.fire();
-    this.fireContext();
+    this.warmup();
   }
 
   private openScope(id: string | undefined): SessionScope {
@@ -169,7 +164,7 @@ export class AgentController implements Disposable {
       id,
       settings: this.settings,
       pipelineSettings: this.pipelineSettings(),
-      counter: this.counter,
+      counter: this.counting.counter,
       transcriptDir: transcriptDirFor(this.settings, this.deps.workspaceRoot, this.deps.storageDir),
       transcriptRoot: this.deps.workspaceRoot,
       summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal),
@@ -242,8 +237,8 @@ export class AgentController implements Disposable {
 
   contextMeter(): ContextMeter {
     return {
-      // Until the tokenizer has loaded (off the activation path, see warmup) nothing is counted.
-      used: this.tokenizer.loaded ? this.scope.pipeline.currentTokens() : 0,
+      // Until the worker has counted the session (see warmup) nothing is counted on this thread.
+      used: this.counting.settled ? this.scope.pipeline.currentTokens() : 0,
       window: this.settings.contextWindow,
       threshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
     };
@@ -468,23 +463,21 @@ export class AgentController implements Disposable {
     return this.inspector.knownTranscripts();
   }
 
-  /** Warm the tokenizer's ranks off the activation path. */
-  warmup(): void {
-    setTimeout(() => {
-      try {
-        this.tokenizer.warmup();
-        this.fireContext();
-      } catch (e) {
-        this.deps.log.error(`Tokenizer failed to load: ${errorMessage(e)}`);
-      }
-    }, 0);
+  /** Count the current session on the worker thread (never this one), then show the context meter. */
+  warmup(): Promise<void> {
+    const scope = this.scope;
+    return this.counting.prefill(() => [scope.session.messages]).then(() => this.fireContext());
   }
+
+  /** Count messages (an inspected recording) on the worker thread, so the inspector's synchronous views find them counted. */
+  countInBackground = (lists: ReadonlyArray<readonly Message[]>): Promise<void> => this.counting.prefill(() => lists);
 
   dispose(): void {
     this.summaries.abort();
     this.drafts.dispose();
     this.approvals.rejectAll('The extension is shutting down.');
     this.scope.dispose();
+    this.counting.dispose();
     const emitters = [
       this.busyChanged,
       this.contextChanged,

@@ -1,5 +1,6 @@
 // The AgentController's public types: what it needs from its host, and what it reports.
 import type Anthropic from '@anthropic-ai/sdk';
+import type { HostCountingOptions } from './hostCounting';
 import type { HostSettings } from './hostSettings';
 
 export interface ControllerLog {
@@ -20,6 +21,8 @@ export interface ControllerDeps {
   /** Injected in tests. */
   createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
   ripgrepPath?: string; // search's rg (VS Code's, under appRoot); default: findRipgrep()
+  /** How tokens are counted (default: on a worker thread; see HostCounting). */
+  counting?: HostCountingOptions;
 }
 
 export interface SessionSummary {

@@ -76,6 +76,16 @@ export { Emitter, type Disposable, type Event } from './events';
 export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './tokens';
 export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './tokenizers';
 export { CachingTextTokenizer } from './textCountCache';
+export {
+  countMessagesInWorker,
+  CountWorkerError,
+  defaultCountWorkerPath,
+  WorkerTokenizer,
+  type AsyncTextCounter,
+  type WorkerCountOptions,
+  type WorkerCountResult,
+  type WorkerTokenizerOptions,
+} from './workerTokenizer';
 export { CalibratedCounter, CalibrationSnapshotError, totalInputTokens, type InputUsage } from './calibration';
 export { InputFit, type InputFitOptions } from './inputFit';
 export { estimateCalls, estimateErrors, recordedCalls, type CallEstimate, type RecordedCall } from './recordedCalls';

@@ -65,6 +65,13 @@ export class CachingTextTokenizer implements LazyTextTokenizer {
     return n;
   }
 
+  /** Remember a count made elsewhere with the inner tokenizer (the counting worker); short texts only. */
+  remember(text: string, count: number): void {
+    if (text.length > this.maxChars || this.cache.has(text)) return;
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(text, count);
+  }
+
   /** Cache statistics, for diagnostics and the benchmark. */
   get stats(): { entries: number; hits: number; misses: number } {
     return { entries: this.cache.size, hits: this.hitCount, misses: this.missCount };

@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // The search tool runs the rg that VS Code ships (else findRipgrep's npm package or PATH).
     ripgrepPath: vscodeRipgrepCandidates(vscode.env.appRoot).find((p) => existsSync(p)),
   });
-  controller.warmup();
+  void controller.warmup();
   const transcripts = new TranscriptOpener(controller, log);
 
   const apiKeys = new ApiKeyCommands(apiKey, controller, log, requestKey);

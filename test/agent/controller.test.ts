@@ -180,7 +180,10 @@ test('a reload (new controller on the same storage) restores the session and the
     const reloaded = r.make();
     assert.deepEqual(reloaded.calibrationState(), calibration, 'the calibration survives the reload');
     assert.equal(reloaded.session.meta.title, 'Second chat', 'the most recent session is reopened');
-    // The meter counts the system prompt and tool definitions before the agent is rebuilt.
+    // Nothing is counted on the host thread until the worker has counted the session (warmup)...
+    assert.equal(reloaded.contextMeter().used, 0);
+    await reloaded.warmup();
+    // ...then the meter counts the system prompt and tool definitions before the agent is rebuilt.
     assert.ok(reloaded.contextMeter().used > 500, `context after reload: ${reloaded.contextMeter().used}`);
     assert.deepEqual(kinds(reloaded.chatState(true).items), ['user', 'assistant']);
     const listed = reloaded.listSessions().map((s) => s.title);
