@@ -174,3 +174,24 @@ export {
   type SessionFormat,
   type SplitpointSession,
 } from './importers';
+
+// Replay: the cost of a configuration on a recorded session
+export {
+  DEFAULT_SUMMARY_ESTIMATE,
+  fittedOverhead,
+  ledgerRecall,
+  recordedTimeline,
+  recordedWindow,
+  recordingWindow,
+  replaySession,
+  requestText,
+  standInText,
+  type PromptCaching,
+  type RecordedTimeline,
+  type RecordedTotals,
+  type ReplayCallPoint,
+  type ReplayConfig,
+  type ReplayConfigResult,
+  type ReplayOptions,
+  type ReplayReport,
+} from './replay';

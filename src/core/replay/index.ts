@@ -1,0 +1,61 @@
+// Replay: the cost of a compaction configuration on a recorded session. See run.ts for the walk and
+// the pricing, recording.ts for what is taken from the recording, standInSummarizer.ts for summaries.
+import type { ImportResult } from '../importers';
+import { DEFAULT_PLAN_CONTEXT } from '../plan';
+import { createTokenizer, DEFAULT_TOKENIZER } from '../tokenizers';
+import { MemoizedMessageCounter } from '../tokens';
+import {
+  calibratedForRecording,
+  recordedSummaryTokens,
+  recordedTimeline,
+  recordedTotals,
+  recordingModel,
+  recordingWindow,
+} from './recording';
+import { replayConfig } from './run';
+import type { ReplayConfig, ReplayOptions, ReplayReport } from './types';
+
+export { fittedOverhead, recordedWindow, recordedTimeline, recordingWindow, type RecordedTimeline } from './recording';
+export { ledgerRecall, requestText } from './recall';
+export { standInText } from './standInSummarizer';
+export type * from './types';
+
+/** Replays `result` under each configuration (in order). Deterministic for a given recording and options. */
+export async function replaySession(
+  result: ImportResult,
+  configs: readonly ReplayConfig[],
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
+  const tokenizer = options.tokenizer ?? createTokenizer(DEFAULT_TOKENIZER);
+  const raw = new MemoizedMessageCounter(tokenizer);
+  const { counter, overhead } = calibratedForRecording(result, raw);
+  const window = options.contextWindow ?? recordingWindow(result);
+  const model = recordingModel(result);
+  const recordedSummary = recordedSummaryTokens(result, raw);
+  // The summary's output: the recorded size when the agent wrote one, else the plan's estimate.
+  const summaryTokens = recordedSummary ?? DEFAULT_SUMMARY_ESTIMATE;
+  const timeline = recordedTimeline(result);
+  const prices = options.prices ?? {};
+  const report: ReplayReport = {
+    window,
+    model: model ?? null,
+    overheadTokens: overhead,
+    factor: counter.factor,
+    summaryTokens: { tokens: summaryTokens, source: recordedSummary === null ? 'estimate' : 'recorded' },
+    recorded: recordedTotals(result, prices),
+    configs: [],
+  };
+  for (const config of configs) {
+    const r = await replayConfig(config, { timeline, counter, tokenizer, overheadTokens: overhead, window, model, summaryTokens, prices });
+    r.notes.push(
+      recordedSummary === null
+        ? `summaries: ${summaryTokens.toLocaleString('en-US')}-token stand-ins (an estimate: the recording has no summary text)`
+        : `summaries: ${summaryTokens.toLocaleString('en-US')}-token stand-ins (the size of the recording's own summaries)`,
+    );
+    report.configs.push(r);
+  }
+  return report;
+}
+
+/** Output tokens of a summary when the recording has none to measure: the plans' own estimate. */
+export const DEFAULT_SUMMARY_ESTIMATE = DEFAULT_PLAN_CONTEXT.summaryMaxTokens;
