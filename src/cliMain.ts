@@ -4,6 +4,7 @@
 //   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--max-output TOKENS] [--tokenizer NAME] [--at N]
 //                   [--pin ID[,ID...]] [--split-at ID] [--json]
 //   splitpoint import FILE            (print any supported session as Splitpoint JSONL, losing nothing)
+//   splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
 // Nothing from a session file reaches the terminal as a control sequence: all output goes through
 // terminalSafe (JSON stays valid JSON with the same meaning).
@@ -21,6 +22,8 @@ import {
 import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './cli/args';
 import { inspectCommand } from './cli/inspect';
 import { planCommand } from './cli/plan';
+import { replayCommand } from './cli/replay';
+import { ReplayConfigError } from './replayConfigs';
 import { terminalSafe } from './cli/terminal';
 
 export { EXIT_BAD_INPUT, EXIT_OK, type CliIO } from './cli/args';
@@ -68,8 +71,10 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
         return planCommand(rest, args, io);
       case 'import':
         return importCommand(rest, args, io);
+      case 'replay':
+        return await replayCommand(rest, args, io);
       default:
-        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import)`);
+        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay)`);
     }
   } catch (e) {
     if (
@@ -77,7 +82,8 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
       e instanceof StrategyParamError ||
       e instanceof UnknownStrategyError ||
       e instanceof UnknownPinError ||
-      e instanceof UnknownSplitTargetError
+      e instanceof UnknownSplitTargetError ||
+      e instanceof ReplayConfigError
     ) {
       io.stderr(`splitpoint: ${e.message}\n`);
       return EXIT_BAD_INPUT;

@@ -13,13 +13,12 @@ import {
   canUndo,
   compactionInEffect,
   errorMessage,
+  fittedOverhead,
   importSession,
-  InputFit,
   microCompactedView,
   planTokensOnView,
   planWith,
-  recordedCalls,
-  recordedInputTokens,
+  recordedWindow,
   STRATEGIES,
   type CompactionPipeline,
   type CompactionRecord,
@@ -289,31 +288,6 @@ export function windowOf(result: ImportResult, settingsWindow: number): { window
   const model = result.model ?? [...result.messages].reverse().find((m) => m.usage?.model)?.usage?.model;
   const known = model ? MODEL_WINDOWS.find(([re]) => re.test(model)) : undefined;
   return known ? { window: known[1], source: 'model' } : { window: settingsWindow, source: 'settings' };
-}
-
-/** The window the recording names (the import's, else the last recorded call's), if any. */
-export function recordedWindow(result: ImportResult): number | undefined {
-  if (result.contextWindow !== undefined && result.contextWindow > 0) return result.contextWindow;
-  for (let i = result.messages.length - 1; i >= 0; i--) {
-    const w = result.messages[i].usage?.contextWindow;
-    if (w !== undefined && w > 0) return w;
-  }
-  return undefined;
-}
-
-/**
- * The fixed prefix of every recorded call (the unseen system prompt and tools), fitted from the
- * recording's usage the way the calibration fits it (the last call's model); null when fewer than
- * two calls of that model were recorded (one call cannot tell the prefix from the factor).
- */
-export function fittedOverhead(result: ImportResult, counter: MessageTokenCounter): number | null {
-  const calls = recordedCalls([...result.compactions.map((c) => c.before), result.messages]);
-  const model = calls[calls.length - 1]?.usage.model;
-  const mine = calls.filter((c) => c.usage.model === model);
-  if (mine.length < 2) return null;
-  const fit = new InputFit();
-  for (const c of mine) fit.observe(counter.countMessages(c.input), recordedInputTokens(c.usage));
-  return Math.round(fit.prefix);
 }
 
 function readTranscriptFile(path: string): Message[] {

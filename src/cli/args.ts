@@ -19,7 +19,18 @@ export interface ParsedArgs {
   flags: Map<string, string[]>;
 }
 
-const VALUE_FLAGS = new Set(['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--pin', '--split-at']);
+const VALUE_FLAGS = new Set([
+  '--strategy',
+  '--param',
+  '--window',
+  '--max-output',
+  '--tokenizer',
+  '--at',
+  '--pin',
+  '--split-at',
+  '--config',
+  '--prices',
+]);
 const BOOL_FLAGS = new Set(['--json', '--help', '-h']);
 
 export function parseArgs(argv: string[]): ParsedArgs {

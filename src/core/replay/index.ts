@@ -12,7 +12,7 @@ import {
   recordingModel,
   recordingWindow,
 } from './recording';
-import { replayConfig } from './run';
+import { MAX_SUMMARY_OUTPUT, replayConfig } from './run';
 import type { ReplayConfig, ReplayOptions, ReplayReport } from './types';
 
 export { fittedOverhead, recordedWindow, recordedTimeline, recordingWindow, type RecordedTimeline } from './recording';
@@ -47,11 +47,14 @@ export async function replaySession(
   };
   for (const config of configs) {
     const r = await replayConfig(config, { timeline, counter, tokenizer, overheadTokens: overhead, window, model, summaryTokens, prices });
-    r.notes.push(
-      recordedSummary === null
-        ? `summaries: ${summaryTokens.toLocaleString('en-US')}-token stand-ins (an estimate: the recording has no summary text)`
-        : `summaries: ${summaryTokens.toLocaleString('en-US')}-token stand-ins (the size of the recording's own summaries)`,
-    );
+    // The summarizer is asked for at most min(max output, 4,096) tokens, as the agent's is.
+    const size = Math.min(summaryTokens, config.maxOutputTokens, MAX_SUMMARY_OUTPUT).toLocaleString('en-US');
+    if (r.summaryCalls > 0)
+      r.notes.push(
+        recordedSummary === null
+          ? `summaries: ${size}-token stand-ins (an estimate: the recording has no summary text)`
+          : `summaries: ${size}-token stand-ins (the size of the recording's own summaries)`,
+      );
     report.configs.push(r);
   }
   return report;

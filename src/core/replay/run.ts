@@ -19,6 +19,9 @@ import { requestSegments } from './requestCache';
 import { standInSummarizer, type SummaryCall } from './standInSummarizer';
 import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
 
+/** The summarizer's max_tokens cap, as the agent's SummaryRunner sets it (min(max output, this)). */
+export const MAX_SUMMARY_OUTPUT = 4_096;
+
 /** Failed compactions are noted up to this many times (a trigger that keeps firing would repeat itself). */
 const MAX_NOTES = 20;
 
@@ -168,7 +171,7 @@ function replayPipeline(
         tokenizer: inp.tokenizer,
         summaryTokens: inp.summaryTokens,
         contextWindow: inp.window,
-        maxSummaryTokens: Math.min(config.maxOutputTokens, 4_096),
+        maxSummaryTokens: Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT),
         onCall: (c) => summaries.push(c),
       }),
     },
