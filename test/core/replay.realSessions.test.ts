@@ -22,10 +22,8 @@ function table(file: string, r: ReplayReport): string {
       `  ${c.name.padEnd(20)} calls ${String(c.calls).padStart(4)}${c.stoppedAt ? ' (stopped)' : '          '} compactions ${c.compactions} ` +
       `peak ${String(c.peakContextTokens).padStart(7)} cost $${c.costUSD.toFixed(2).padStart(6)} recall ${c.ledgerRecall.toFixed(3)} (${c.archivedArtifacts})`,
   );
-  return [
-    `${file}: recorded $${r.recorded?.costUSD.toFixed(2)}; splitpoint-default / claude-code-like ${ratio('claude-code-like')}, / codex-like ${ratio('codex-like')}`,
-    ...rows,
-  ].join('\n');
+  const ratios = `splitpoint-default / claude-code-like ${ratio('claude-code-like')}, / codex-like ${ratio('codex-like')}`;
+  return [`${file}: recorded $${r.recorded?.costUSD.toFixed(2)}; ${ratios}`, ...rows].join('\n');
 }
 
 for (const file of SESSIONS) {
