@@ -20,6 +20,7 @@ import {
   type ToolUseBlock,
 } from '../core';
 import type { AgentErrorInfo, AgentEvent, AgentRunResult, AgentRunStatus } from './agentEvents';
+import { cacheStateFromUsage } from './cacheState';
 import { toLlmError } from './anthropicClient';
 import { defaultSystemPrompt, messageStreamParams, requestOverheadTokens } from './modelRequest';
 import { streamModelReply } from './modelStream';
@@ -359,6 +360,7 @@ export class AgentLoop implements Disposable {
     s.inputTokens += input;
     s.outputTokens += output;
     this.calibration?.observe(estimatedRaw, input);
+    this.pipeline.noteCache(cacheStateFromUsage(usage, this.model));
     this.emit({
       type: 'usage',
       runId: s.runId,

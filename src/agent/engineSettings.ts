@@ -28,7 +28,7 @@ export function strategyParamsFor(settings: HostSettings, name: string, warn: (m
 /** The pipeline's settings; `params` gives the auto-compact strategy's parameters. */
 export function pipelineSettingsFor(settings: HostSettings, params: (strategy: string) => Record<string, number>): PipelineSettings {
   return {
-    microCompact: { enabled: true, keepRecent: settings.microCompact.keepRecent, minChars: settings.microCompact.minChars },
+    microCompact: { ...settings.microCompact, enabled: true },
     autoCompact: {
       enabled: settings.autoCompact.enabled,
       strategy: settings.autoCompact.strategy,
@@ -46,6 +46,7 @@ export function planContextFor(settings: HostSettings, tokens: MessageTokenCount
     tokens,
     contextWindow: settings.contextWindow,
     maxOutputTokens: settings.maxOutputTokens,
+    model: settings.model,
     copies: new ReplacementCache(),
     // Every compaction carries the artifact ledger of what it archives (issue 13): files, commands,
     // errors and the user's instructions survive in the summary turn or the tail's opener.

@@ -1,6 +1,6 @@
 // The settings the controller needs, independent of where they come from (VS Code settings in the
 // extension, plain objects in tests).
-import type { StrategyName } from '../core';
+import type { MicroCompactSettings, StrategyName } from '../core';
 
 export interface HostSettings {
   model: string;
@@ -22,7 +22,8 @@ export interface HostSettings {
   };
   /** Parameter overrides per strategy name. */
   strategyParams: Record<string, Record<string, number>>;
-  microCompact: { keepRecent: number; minChars: number };
+  /** Layer 1 (see MicroCompactSettings): keepRecent, minChars, triggerTokens, clearAtLeast, tools, cacheAware, horizonTurns. */
+  microCompact: MicroCompactSettings;
   /** Relative to the workspace root, or absolute. From the user's settings only, never a workspace's. */
   transcriptFolder: string;
   commandTimeoutMs: number;
@@ -34,7 +35,8 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   contextWindow: 200_000,
   autoCompact: { enabled: true, threshold: 0.8, strategy: 'recursive-summarization', review: 'never', reviewTimeoutSeconds: 300 },
   strategyParams: {},
-  microCompact: { keepRecent: 3, minChars: 100 },
+  // Cache-aware batching ships on: old results are cleared in one batch when it pays back the re-written cache.
+  microCompact: { keepRecent: 3, minChars: 100, triggerTokens: 0, clearAtLeast: 0, tools: [], cacheAware: true, horizonTurns: 10 },
   transcriptFolder: '.transcripts',
   commandTimeoutMs: 120_000,
 };

@@ -38,6 +38,15 @@ export {
   type ModelPrice,
   type PriceOverrides,
 } from './cost';
+export { costNote, planCostFor, rewriteCost, type CacheState, type PlanCost } from './cacheCost';
+export {
+  CLAUDE_CODE_MICRO_COMPACT,
+  DEFAULT_HORIZON_TURNS,
+  READ_SHELL_SEARCH_TOOLS,
+  type MicroCompactDecision,
+  type MicroCompactSettings,
+} from './microBatch';
+export { IncrementalMicroCompactor } from './microCompactor';
 
 // Pins (compaction-resistant messages)
 export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './pins';

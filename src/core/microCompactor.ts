@@ -1,14 +1,27 @@
 // Layer 1, incrementally: keeps the micro-compacted view of a growing history up to date by looking
 // only at new messages and the few results that leave the keep-recent window, so the per-turn cost
-// does not grow with history length. Produces exactly what `planMicroCompact` would.
+// does not grow with history length. Produces exactly what `planMicroCompact` would, given the results
+// it had cleared before (`cleared`): old candidates wait in a batch until the batch decision
+// (microBatch.ts) clears them all at once; a cleared result stays cleared until the history is rewritten.
 import type { Message, ToolResultBlock } from './conversation';
 import type { MessageTokenCounter } from './tokens';
 import type { ReplacementCache } from './replacementCache';
-import { replacedWithPlaceholders, worthReplacing } from './strategies/common';
+import { decideBatch, isCandidate, placeholderTokens, type MicroCompactDecision, type MicroCompactSettings } from './microBatch';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from './plan';
+import { replacedWithPlaceholders } from './strategies/common';
 
-export interface MicroCompactSettings {
-  keepRecent: number;
-  minChars: number;
+export type { MicroCompactSettings } from './microBatch';
+
+/** What the batch decision may read of the plan context (the cache state, the overhead, the model). */
+export type MicroDecisionContext = Pick<PlanContext, 'cache' | 'overheadTokens' | 'model'>;
+
+interface Figures {
+  candidates: number;
+  clearableTokens: number;
+  savedTokens: number;
+  unchangedPrefixTokens: number;
+  /** The replaced copies, by message index. */
+  after: Map<number, Message>;
 }
 
 export class IncrementalMicroCompactor {
@@ -19,6 +32,11 @@ export class IncrementalMicroCompactor {
   private effective: Message[] = [];
   private results: Array<{ index: number; block: ToolResultBlock }> = [];
   private checked = 0;
+  /** Old candidates not cleared yet (the batch), and the figures of the batch while it is held. */
+  private pending: Array<{ index: number; block: ToolResultBlock }> = [];
+  private figures: Figures | null = null;
+  private readonly clearedIds = new Set<string>();
+  private decision: MicroCompactDecision | null = null;
   private names = new Map<string, string>();
   private total = 0;
   private truncatedCount = 0;
@@ -31,9 +49,10 @@ export class IncrementalMicroCompactor {
 
   /**
    * Bring the view up to date with `messages`. A rewrite (not just appends) rebuilds from scratch;
-   * pass the session's rewrite generation to make that explicit rather than inferred.
+   * pass the session's rewrite generation to make that explicit rather than inferred. `ctx` gives the
+   * batch decision the cache state (absent: unknown, the cache is not weighed).
    */
-  sync(messages: readonly Message[], generation?: number): void {
+  sync(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): void {
     const n = this.effective.length;
     const appendedOnly =
       generation === this.generation && messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
@@ -51,12 +70,12 @@ export class IncrementalMicroCompactor {
     }
     this.first = messages[0];
     this.last = messages[messages.length - 1];
-    this.compactOld();
+    this.compactOld(ctx);
   }
 
-  /** Change keepRecent/minChars: the view is rebuilt on the next sync. */
+  /** Change the settings: the view is rebuilt on the next sync. */
   configure(settings: MicroCompactSettings): void {
-    if (settings.keepRecent === this.settings.keepRecent && settings.minChars === this.settings.minChars) return;
+    if (sameSettings(settings, this.settings)) return;
     this.settings = settings;
     this.reset();
   }
@@ -71,6 +90,14 @@ export class IncrementalMicroCompactor {
   get truncatedResults(): number {
     return this.truncatedCount;
   }
+  /** tool_use_ids the view has replaced (a copy). */
+  get cleared(): ReadonlySet<string> {
+    return new Set(this.clearedIds);
+  }
+  /** The last batch decision (null before any old candidate). */
+  get lastDecision(): MicroCompactDecision | null {
+    return this.decision;
+  }
 
   private reset(): void {
     this.first = undefined;
@@ -78,27 +105,74 @@ export class IncrementalMicroCompactor {
     this.effective = [];
     this.results = [];
     this.checked = 0;
+    this.pending = [];
+    this.figures = null;
+    this.clearedIds.clear();
+    this.decision = null;
     this.names = new Map();
     this.total = 0;
     this.truncatedCount = 0;
   }
 
-  private compactOld(): void {
+  private compactOld(ctx: MicroDecisionContext): void {
     const out = Math.max(0, this.results.length - this.settings.keepRecent);
-    const byMessage = new Map<number, Set<string>>();
     for (; this.checked < out; this.checked++) {
-      const { index, block } = this.results[this.checked];
-      if (!worthReplacing(block, this.names, this.settings.minChars)) continue;
+      const r = this.results[this.checked];
+      if (isCandidate(r.block, this.names, this.settings)) {
+        this.pending.push(r);
+        this.figures = null;
+      }
+    }
+    if (this.pending.length === 0) return;
+    const full: PlanContext = { ...DEFAULT_PLAN_CONTEXT, ...ctx, tokens: this.tokens };
+    const f = (this.figures ??= this.measure());
+    this.decision = decideBatch({ ...f, viewTokens: this.total }, this.settings, full, this.effective);
+    if (this.decision.action === 'cleared') this.apply(f);
+  }
+
+  /** The pending batch's figures: what clearing it saves, and the view's tokens before its first message. */
+  private measure(): Figures {
+    const byMessage = new Map<number, Set<string>>();
+    let placeholders = 0;
+    for (const { index, block } of this.pending) {
       let ids = byMessage.get(index);
       if (!ids) byMessage.set(index, (ids = new Set()));
       ids.add(block.tool_use_id);
+      placeholders += placeholderTokens(this.names.get(block.tool_use_id) ?? 'unknown tool', this.tokens);
     }
+    const after = new Map<number, Message>();
+    let savedTokens = 0;
     for (const [index, ids] of byMessage) {
       const before = this.effective[index];
-      const after = replacedWithPlaceholders(before, ids, this.names, this.copies);
-      this.effective[index] = after;
-      this.total += this.tokens.countMessage(after) - this.tokens.countMessage(before);
-      this.truncatedCount += ids.size;
+      const copy = replacedWithPlaceholders(before, ids, this.names, this.copies);
+      after.set(index, copy);
+      savedTokens += this.tokens.countMessage(before) - this.tokens.countMessage(copy);
     }
+    let unchangedPrefixTokens = 0;
+    for (let i = 0; i < this.pending[0].index; i++) unchangedPrefixTokens += this.tokens.countMessage(this.effective[i]);
+    return { candidates: this.pending.length, clearableTokens: savedTokens + placeholders, savedTokens, unchangedPrefixTokens, after };
   }
+
+  private apply(f: Figures): void {
+    for (const [index, copy] of f.after) {
+      this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);
+      this.effective[index] = copy;
+    }
+    for (const { block } of this.pending) this.clearedIds.add(block.tool_use_id);
+    this.truncatedCount += this.pending.length;
+    this.pending = [];
+    this.figures = null;
+  }
+}
+
+function sameSettings(a: MicroCompactSettings, b: MicroCompactSettings): boolean {
+  return (
+    a.keepRecent === b.keepRecent &&
+    a.minChars === b.minChars &&
+    (a.triggerTokens ?? 0) === (b.triggerTokens ?? 0) &&
+    (a.clearAtLeast ?? 0) === (b.clearAtLeast ?? 0) &&
+    (a.cacheAware ?? false) === (b.cacheAware ?? false) &&
+    a.horizonTurns === b.horizonTurns &&
+    (a.tools ?? []).join('\u0000') === (b.tools ?? []).join('\u0000')
+  );
 }

@@ -4,14 +4,16 @@
 //   3. manual compact: the model's compact(focus) tool or the user's command, applied after the
 //      current tool batch.
 // Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
-import { compactionInEffect, undoTarget } from './compactionHistory';
+import { undoTarget } from './compactionHistory';
 import { isTurnStart, newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
 import { errorMessage } from './errors';
 import { Emitter } from './events';
 import { assertPlanValid } from './invariants';
-import { parseLedger } from './ledgerMerge';
+import type { CacheState } from './cacheCost';
+import type { MicroCompactDecision } from './microBatch';
 import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
+import { withLedger, withSessionPins } from './planContexts';
 import type { CompactionRecord, SessionLog } from './session';
 import { planWith, type StrategyName } from './strategies';
 import type { SummaryResult } from './summarize';
@@ -100,6 +102,8 @@ export class CompactionPipeline {
   private pendingManual: { focus?: string; source: CompactionTriggerSource; strategy?: string; review?: boolean } | null = null;
   private running: Promise<CompactionOutcome> | null = null;
   private pendingEvents: string[] = [];
+  /** The cache state the last model call reported, for the history version it was made on. */
+  private lastCache: { state: CacheState; version: number } | null = null;
 
   private readonly willCompact = new Emitter<{ strategy: string; trigger: CompactionTriggerSource; summarizing: boolean }>();
   private readonly didCompact = new Emitter<CompactionRecord>();
@@ -122,6 +126,28 @@ export class CompactionPipeline {
   updateSettings(settings: PipelineSettings): void {
     this.settings = settings;
     this.micro.configure(settings.microCompact);
+  }
+
+  /**
+   * What the last model call left in the prompt cache (its usage: cache read + cache write tokens, as
+   * the API counts them). Micro-compaction weighs it (cacheAware) and previews price with it; a
+   * rewrite of the history (a compaction, an undo) makes it unknown until the next call reports.
+   */
+  noteCache(state: CacheState | undefined): void {
+    this.lastCache = state ? { state, version: this.deps.session.rewriteVersion } : null;
+  }
+
+  /** The cache state in local token counts (the engine's), if it is for the current history. */
+  private cacheState(): CacheState | undefined {
+    const c = this.lastCache;
+    if (!c || c.version !== this.deps.session.rewriteVersion) return undefined;
+    const f = this.deps.scale?.() ?? 1;
+    return { ...c.state, cachedPrefixTokens: f === 1 ? c.state.cachedPrefixTokens : Math.round(c.state.cachedPrefixTokens / f) };
+  }
+
+  /** The micro-compactor's last batch decision (cleared or held, with its numbers); null when none was needed. */
+  microDecision(): MicroCompactDecision | null {
+    return this.settings.microCompact.enabled ? this.micro.lastDecision : null;
   }
 
   /** Record a structural event (e.g. 'tool-output', 'message') for the next trigger check. */
@@ -150,7 +176,9 @@ export class CompactionPipeline {
   /** The micro-compacted view with the pinned messages restored verbatim (pins survive layer 1 too). */
   private microView(): { messages: readonly Message[]; tokens: number; truncatedResults: number } {
     const session = this.deps.session;
-    this.micro.sync(session.messages, session.rewriteVersion);
+    const cache = this.cacheState();
+    const overheadTokens = this.deps.overheadTokens?.() ?? this.deps.ctx.overheadTokens ?? 0;
+    this.micro.sync(session.messages, session.rewriteVersion, { overheadTokens, model: this.deps.ctx.model, ...(cache ? { cache } : {}) });
     const out = { messages: this.micro.messages, tokens: this.micro.tokenTotal, truncatedResults: this.micro.truncatedResults };
     const pins = session.pinnedIds();
     if (pins.size === 0) return out;
@@ -255,10 +283,24 @@ export class CompactionPipeline {
     return planWith(strategy, this.deps.session.messages, params, this.planContext());
   }
 
-  /** The plan context with the request overhead (system prompt, tools) counted against the window, and the session's pins. */
-  private planContext(): PlanContext {
+  /**
+   * The plan context with the request overhead (system prompt, tools) counted against the window, the
+   * session's pins, the last call's cache state, and what micro-compaction has cleared (its batches).
+   */
+  planContext(): PlanContext {
     const overheadTokens = this.deps.overheadTokens?.() ?? 0;
-    const ctx = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    let ctx = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    const cache = this.cacheState();
+    if (cache) ctx = { ...ctx, cache };
+    const micro = this.settings.microCompact;
+    if (micro.enabled) {
+      this.microView();
+      ctx = {
+        ...ctx,
+        microCleared: this.micro.cleared,
+        ...(micro.tools && micro.tools.length > 0 ? { microCompactTools: micro.tools } : {}),
+      };
+    }
     return withLedger(withSessionPins(ctx, this.deps.session.pinnedIds()), this.deps.session.meta.compactions);
   }
 
@@ -452,20 +494,4 @@ export class CompactionPipeline {
     const f = this.deps.scale?.() ?? 1;
     return f === 1 ? raw : Math.round(raw * f);
   }
-}
-
-/**
- * With the ledger on (the hosts' plan context), every compaction carries it, merged with the ledger of
- * the compaction the history comes from, so it accumulates (a wrong-shaped stored ledger is ignored).
- */
-function withLedger(ctx: PlanContext, compactions: readonly CompactionRecord[]): PlanContext {
-  if (!ctx.ledger || ctx.previousLedger) return ctx;
-  const previousLedger = parseLedger(compactionInEffect(compactions)?.ledger);
-  return previousLedger ? { ...ctx, previousLedger } : ctx;
-}
-
-/** Pins persist with the session: every plan (preview, manual, auto) respects them. */
-function withSessionPins(ctx: PlanContext, pinned: ReadonlySet<string>): PlanContext {
-  if (pinned.size === 0 || ctx.pinnedIds !== undefined) return ctx;
-  return { ...ctx, pinnedIds: pinned };
 }

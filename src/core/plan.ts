@@ -1,6 +1,8 @@
 // CompactionPlan: the one artifact every strategy produces. `plan()` is pure (what preview shows);
 // `applyPlan()` yields the new message list (filling the summary slot for LLM strategies).
+import type { CacheState, PlanCost } from './cacheCost';
 import type { ArtifactLedger, LossReport } from './ledger';
+import type { MicroCompactDecision } from './microBatch';
 import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
 import { SplitpointError } from './errors';
 import type { ReplacementCache } from './replacementCache';
@@ -71,6 +73,10 @@ export interface CompactionPlan {
   ledger?: ArtifactLedger | null;
   /** What leaves the model's view without surviving anywhere in the new context. */
   lost?: LossReport | null;
+  /** What the plan costs with the prompt cache (every plan resolved through the registry carries it). */
+  cost?: PlanCost;
+  /** Micro-compaction only: the batch decision (cleared or held) with its numbers. */
+  microCompaction?: MicroCompactDecision;
 }
 
 /** Options every strategy receives besides its own parameters. */
@@ -96,6 +102,14 @@ export interface PlanContext {
   ledger?: boolean;
   /** The split-at strategy: the id of the message to compact everything before (a string, so not a numeric param). */
   splitAtId?: string;
+  /** What the last model call left in the prompt cache (cache read + write tokens); absent: unknown. */
+  cache?: CacheState;
+  /** The model the requests go to (prices the plan's cost); `cache.model` wins. Absent: the default price. */
+  model?: string;
+  /** Micro-compaction: tool_use_ids the live request view has already replaced (the batches so far). */
+  microCleared?: ReadonlySet<string>;
+  /** Micro-compaction: the tool names whose results may be cleared (a list, so not a numeric param); absent/empty: all. */
+  microCompactTools?: readonly string[];
 }
 
 /** Tokens the messages of a request may take: window - answer reserve - overhead (never negative). */

@@ -6,9 +6,12 @@ import type { MicroCompactSettings } from './microCompactor';
 import type { CompactionPlan, PlanContext } from './plan';
 import { planMicroCompact } from './strategies/microCompact';
 
-/** What the model would see of `messages` under these micro-compaction settings. */
+/**
+ * What the model would see of `messages` under these micro-compaction settings, decided afresh (no
+ * earlier batch, no cache state: a history that was just rewritten has neither).
+ */
 export function microCompactedView(messages: readonly Message[], micro: MicroCompactSettings, ctx: PlanContext): Message[] {
-  return planMicroCompact(messages, { keepRecent: micro.keepRecent, minChars: micro.minChars }, ctx).output;
+  return planMicroCompact(messages, micro, { ...ctx, cache: undefined, microCleared: undefined }).output;
 }
 
 /**

@@ -74,10 +74,20 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
     microCompact: {
       keepRecent: Math.max(0, Math.floor(c.get<number>('microCompact.keepRecent', 3))),
       minChars: Math.max(0, Math.floor(c.get<number>('microCompact.minChars', 100))),
+      triggerTokens: Math.max(0, Math.floor(c.get<number>('microCompact.triggerTokens', 0))),
+      clearAtLeast: Math.max(0, Math.floor(c.get<number>('microCompact.clearAtLeast', 0))),
+      tools: toolNames(c.get<unknown>('microCompact.tools', [])),
+      cacheAware: c.get<boolean>('microCompact.cacheAware', true) !== false,
+      horizonTurns: positive(c.get<number>('microCompact.horizonTurns'), 10),
     },
     transcriptFolder: sensitive('transcriptFolder') || '.transcripts',
     commandTimeoutMs: positive(c.get<number>('commandTimeoutSeconds'), 120) * 1000,
   };
+}
+
+/** The tools filter: the non-empty names of a string list (anything else: all tools). */
+function toolNames(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim()) : [];
 }
 
 function positive(v: number | undefined, fallback: number): number {

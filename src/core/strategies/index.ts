@@ -3,7 +3,9 @@ import type { Message } from '../conversation';
 import { SplitpointError } from '../errors';
 import type { CompactionPlan, PlanContext } from '../plan';
 import { planWithLedger } from './ledgerStep';
-import { planMicroCompact } from './microCompact';
+import { planCostFor, costNote } from '../cacheCost';
+import { DEFAULT_HORIZON_TURNS } from '../microBatch';
+import { planMicroCompact, type MicroCompactParams } from './microCompact';
 import { StrategyParamError } from './params';
 import { planAroundPins } from './pinned';
 import { planPreserveUserMessages } from './preserveUserMessages';
@@ -149,13 +151,24 @@ export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
   {
     name: 'micro-compact',
     title: 'Micro-compact',
-    description: 'Replace tool results older than the last keepRecent with "[Previous: used <tool>]". Runs before every model call.',
+    description:
+      'Replace tool results older than the last keepRecent with "[Previous: used <tool>]", in batches. Runs before every model call.',
     usesSummarizer: false,
     params: [
       int('keepRecent', 'most recent tool results left intact', 3, 0),
       int('minChars', 'only results longer than this many characters are replaced', 100, 0),
+      int('triggerTokens', 'act only when the old results eligible for clearing total at least this many tokens (0 = always)', 0, 0),
+      int('clearAtLeast', 'clear only if the batch saves at least this many tokens (0 = any saving)', 0, 0),
+      int(
+        'cacheAware',
+        '1: clear only when the batch pays back the cached prefix it re-writes within horizonTurns; 0: ignore the cache',
+        1,
+        0,
+        1,
+      ),
+      int('horizonTurns', 'requests over which a cache-aware batch must pay back', DEFAULT_HORIZON_TURNS, 1),
     ],
-    plan: (m, p, c) => planMicroCompact(m, { keepRecent: p.keepRecent, minChars: p.minChars }, c),
+    plan: (m, p, c) => planMicroCompact(m, microParams(p, c), c),
   },
   {
     name: 'split-at',
@@ -167,6 +180,19 @@ export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
     plan: (m, p, c) => planSplitAt(m, { summarize: p.summarize }, c),
   },
 ]);
+
+/** The registry's numeric parameters as micro-compaction settings; the tools filter comes from the context (a list). */
+function microParams(p: Record<string, number>, c: PlanContext): MicroCompactParams {
+  return {
+    keepRecent: p.keepRecent,
+    minChars: p.minChars,
+    triggerTokens: p.triggerTokens ?? 0,
+    clearAtLeast: p.clearAtLeast ?? 0,
+    cacheAware: (p.cacheAware ?? 0) === 1,
+    horizonTurns: p.horizonTurns ?? DEFAULT_HORIZON_TURNS,
+    ...(c.microCompactTools ? { tools: c.microCompactTools } : {}),
+  };
+}
 
 function pinAware(defs: StrategyDefinition[]): StrategyDefinition[] {
   return defs.map((d) => ({ ...d, plan: planAroundPins(d.plan) }));
@@ -227,7 +253,22 @@ export interface ResolvedStrategy {
 export function resolveStrategy(name: string, overrides: Record<string, number | string> = {}): ResolvedStrategy {
   const definition = getStrategy(name);
   const params = resolveParams(definition, overrides);
-  return { definition, params, plan: (messages, ctx) => planWithLedger(messages, ctx, (c) => definition.plan(messages, params, c)) };
+  return {
+    definition,
+    params,
+    plan: (messages, ctx) =>
+      withCost(
+        planWithLedger(messages, ctx, (c) => definition.plan(messages, params, c)),
+        messages,
+        ctx,
+      ),
+  };
+}
+
+/** Every plan carries its cost with the prompt cache (micro-compact prices its own, against the request view). */
+function withCost(plan: CompactionPlan, messages: readonly Message[], ctx: PlanContext): CompactionPlan {
+  const cost = plan.cost ?? planCostFor(messages, plan.output, plan, ctx);
+  return { ...plan, cost, notes: plan.noop ? plan.notes : [...plan.notes, costNote(cost)] };
 }
 
 /** Plan with a strategy by name: resolve and validate parameters, then compute the (pure) plan. */

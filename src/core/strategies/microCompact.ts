@@ -1,19 +1,44 @@
 // Micro-compaction (layer 1, seeds 000-002): tool results older than the most recent `keepRecent`
 // and longer than `minChars` become "[Previous: used <tool>]". Block type, tool_use_id and is_error
 // stay, so the request stays valid; nothing is archived, the originals stay in the session.
+// The results are cleared in batches (microBatch.ts): `triggerTokens`, `clearAtLeast`, the `tools`
+// filter and, with `cacheAware`, only when the batch pays back the cached prefix it re-writes.
+// `ctx.microCleared` names the results the live view already cleared: they stay cleared.
+import { planCostFor } from '../cacheCost';
 import { toolNamesById, type Message, type ToolResultBlock } from '../conversation';
+import { decideBatch, decisionNote, isCandidate, placeholderTokens, type MicroCompactSettings } from '../microBatch';
 import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
-import { replacedWithPlaceholders, worthReplacing } from './common';
+import { replacedWithPlaceholders } from './common';
 import { budgetText } from './tail';
 
-export interface MicroCompactParams {
-  keepRecent: number;
-  minChars: number;
+export type MicroCompactParams = MicroCompactSettings;
+
+/** The plan's params, numeric as every plan's (cacheAware 0/1); the tools filter is in the notes. */
+function numericParams(p: MicroCompactParams): Record<string, number> {
+  return {
+    keepRecent: p.keepRecent,
+    minChars: p.minChars,
+    ...(p.triggerTokens !== undefined ? { triggerTokens: p.triggerTokens } : {}),
+    ...(p.clearAtLeast !== undefined ? { clearAtLeast: p.clearAtLeast } : {}),
+    ...(p.cacheAware !== undefined ? { cacheAware: p.cacheAware ? 1 : 0 } : {}),
+    ...(p.horizonTurns !== undefined ? { horizonTurns: p.horizonTurns } : {}),
+  };
+}
+
+function earlierNote(before: ReadonlyMap<number, ReadonlySet<string>>): string[] {
+  const n = [...before.values()].reduce((k, s) => k + s.size, 0);
+  return n === 0 ? [] : [`${n} result${n === 1 ? '' : 's'} cleared by earlier batches stay${n === 1 ? 's' : ''} cleared`];
+}
+
+function add(map: Map<number, Set<string>>, index: number, id: string): void {
+  let ids = map.get(index);
+  if (!ids) map.set(index, (ids = new Set()));
+  ids.add(id);
 }
 
 export function planMicroCompact(input: readonly Message[], params: MicroCompactParams, ctx: PlanContext): CompactionPlan {
-  const p = { keepRecent: params.keepRecent, minChars: params.minChars };
   const names = toolNamesById(input);
+  const cleared = ctx.microCleared;
   // Every tool_result block in order: (message index, block).
   const all: Array<{ index: number; block: ToolResultBlock }> = [];
   input.forEach((m, index) => {
@@ -21,21 +46,46 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
     for (const b of m.content) if (b.type === 'tool_result') all.push({ index, block: b as ToolResultBlock });
   });
   const old = all.slice(0, Math.max(0, all.length - params.keepRecent));
-  const byMessage = new Map<number, Set<string>>();
+  const before = new Map<number, Set<string>>();
+  const batch = new Map<number, Set<string>>();
+  let placeholderSum = 0;
   for (const { index, block } of old) {
-    if (!worthReplacing(block, names, params.minChars)) continue;
-    let ids = byMessage.get(index);
-    if (!ids) byMessage.set(index, (ids = new Set()));
-    ids.add(block.tool_use_id);
+    if (cleared?.has(block.tool_use_id)) add(before, index, block.tool_use_id);
+    else if (isCandidate(block, names, params)) {
+      add(batch, index, block.tool_use_id);
+      placeholderSum += placeholderTokens(names.get(block.tool_use_id) ?? 'unknown tool', ctx.tokens);
+    }
   }
-  const output = input.map((m, i) => {
-    const ids = byMessage.get(i);
+  // The current request view (earlier batches applied), and the view with this batch cleared too.
+  const view = input.map((m, i) => {
+    const ids = before.get(i);
     return ids ? replacedWithPlaceholders(m, ids, names, ctx.copies) : m;
   });
-  const replaced = [...byMessage.values()].reduce((n, s) => n + s.size, 0);
+  let savedTokens = 0;
+  let first = input.length;
+  const cleaned = new Map<number, Message>();
+  for (const [i, ids] of batch) {
+    const all = before.has(i) ? new Set([...before.get(i)!, ...ids]) : ids;
+    const after = replacedWithPlaceholders(input[i], all, names, ctx.copies);
+    cleaned.set(i, after);
+    savedTokens += ctx.tokens.countMessage(view[i]) - ctx.tokens.countMessage(after);
+    first = Math.min(first, i);
+  }
+  let unchangedPrefixTokens = 0;
+  for (let i = 0; i < first; i++) unchangedPrefixTokens += ctx.tokens.countMessage(view[i]);
+  const viewTokens = unchangedPrefixTokens + view.slice(first).reduce((n, m) => n + ctx.tokens.countMessage(m), 0);
+  const candidates = [...batch.values()].reduce((n, s) => n + s.size, 0);
+  const decision = decideBatch(
+    { candidates, clearableTokens: savedTokens + placeholderSum, savedTokens, viewTokens, unchangedPrefixTokens },
+    params,
+    ctx,
+    input,
+  );
+  const output = decision.action === 'cleared' ? view.map((m, i) => cleaned.get(i) ?? m) : view;
+  const tools = params.tools && params.tools.length > 0 ? [`tools: ${params.tools.join(', ')}`] : [];
   const plan = finalizePlan({
     strategy: 'micro-compact',
-    params: p,
+    params: numericParams(params),
     input,
     output,
     ctx,
@@ -43,12 +93,11 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
     tailStartId: input[0]?.id ?? null,
     needsSummary: false,
     syntheticIndex: null,
-    notes: [
-      replaced === 0
-        ? 'no old tool result over the size threshold'
-        : `${replaced} old tool result${replaced === 1 ? '' : 's'} replaced by placeholders`,
-    ],
+    notes: [decisionNote(decision), ...earlierNote(before), ...tools],
   });
+  plan.microCompaction = decision;
+  // Priced against the current request view (earlier batches applied), not the raw history.
+  plan.cost = planCostFor(view, plan.output, { tokensBefore: viewTokens, tokensAfter: plan.tokensAfter }, ctx);
   // Micro-compact never archives: it alone may leave a request over the window, and says so.
   if (!plan.fitsWindow) {
     plan.notes.push(

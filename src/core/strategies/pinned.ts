@@ -65,7 +65,12 @@ function withPins(
     syntheticIndex,
     notes: [...inner.notes, pinNote(pins.length, pinnedTokens)],
   });
-  return { ...plan, pinned: pins.map((m) => m.id), pinnedTokens };
+  return {
+    ...plan,
+    pinned: pins.map((m) => m.id),
+    pinnedTokens,
+    ...(inner.microCompaction ? { microCompaction: inner.microCompaction } : {}),
+  };
 }
 
 /** A split chosen at a pinned message moves to the next message that is not pinned (the pin stays anyway). */
