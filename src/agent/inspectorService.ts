@@ -45,6 +45,11 @@ export interface InspectedSession {
 export interface InspectedRecording {
   source: string;
   result: ImportResult;
+  /**
+   * The counter its figures use while the host's worker has not counted it yet (a quick estimate, for a
+   * first paint); absent: the host's counter. With one, the overhead is not fitted (shown as unknown).
+   */
+  counter?: MessageTokenCounter;
 }
 
 /** What the panel shows: a recording (absent: the current session), at a past compaction (1-based) or now (null). */
@@ -122,8 +127,8 @@ export class InspectorService {
     const { result } = file;
     const points = recordedPoints(result);
     const chosen = validAt(at, points);
-    const fit = this.fitted(result);
-    const ctx = this.recordingCtx(result, fit);
+    const fit = file.counter ? null : this.fitted(result);
+    const ctx = this.recordingCtx(file, fit);
     const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
     const input: InspectorSessionInput = {
       ...this.baseInput({ id: file.source, title: file.source, createdAt: 0, updatedAt: 0, compactions: [] }),
@@ -171,14 +176,15 @@ export class InspectorService {
   /** The detail of a message the target shows: in the context planned on, or archived by a recorded compaction. */
   detail(id: string, target: InspectorTarget = CURRENT): MessageDetail | undefined {
     const c = this.resolve(target);
+    const counter = target.file?.counter ?? this.deps.counter;
     const i = c.messages.findIndex((m) => m.id === id);
     if (i !== -1) {
       const eff = c.effective[i] ?? c.messages[i];
-      return messageDetail(c.messages[i], eff, this.deps.counter.countMessage(eff));
+      return messageDetail(c.messages[i], eff, counter.countMessage(eff));
     }
     for (const compaction of c.archived) {
       const m = compaction.before.find((x) => x.id === id);
-      if (m) return messageDetail(m, m, this.deps.counter.countMessage(m));
+      if (m) return messageDetail(m, m, counter.countMessage(m));
     }
     return undefined;
   }
@@ -194,7 +200,7 @@ export class InspectorService {
       const chosen = validAt(target.at, recordedPoints(result));
       const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
       const archived = result.compactions.slice(0, chosen === null ? undefined : chosen - 1);
-      const ctx = this.recordingCtx(result, this.fitted(result));
+      const ctx = this.recordingCtx(target.file, target.file.counter ? null : this.fitted(result));
       return { messages, effective: messages, archived, ctx, microView: false };
     }
     const { session, pipeline } = this.deps.current();
@@ -216,10 +222,11 @@ export class InspectorService {
     return pinnedIds.size > 0 ? { ...ctx, pinnedIds } : ctx;
   }
 
-  /** The plan context for a recording: its own window, and its fitted overhead inside the request budget. */
-  private recordingCtx(result: ImportResult, fit: number | null): PlanContext {
+  /** The plan context for a recording: its own window and counter, and its fitted overhead inside the request budget. */
+  private recordingCtx(file: InspectedRecording, fit: number | null): PlanContext {
     const ctx = this.deps.current().ctx;
-    return { ...ctx, contextWindow: windowOf(result, this.deps.settings().contextWindow).window, overheadTokens: fit ?? 0 };
+    const window = windowOf(file.result, this.deps.settings().contextWindow).window;
+    return { ...ctx, ...(file.counter ? { tokens: file.counter } : {}), contextWindow: window, overheadTokens: fit ?? 0 };
   }
 
   private fitted(result: ImportResult): number | null {

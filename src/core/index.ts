@@ -170,6 +170,7 @@ export {
 // Importers
 export {
   importSession,
+  importSessionFile,
   ImportError,
   MAX_JSON_DEPTH,
   MAX_SESSION_FILE_BYTES,
@@ -182,6 +183,7 @@ export {
   type RecordedCompaction,
   type SessionFormat,
   type SplitpointSession,
+  type StreamImportOptions,
 } from './importers';
 
 // Replay: the cost of a configuration on a recorded session

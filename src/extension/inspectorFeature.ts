@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/controller';
 import type { InspectedRecording, InspectorTarget } from '../agent/inspectorService';
-import { errorMessage, importSession, ImportError, readSessionFile } from '../core';
+import { loadRecording } from '../agent/recordingLoader';
+import { errorMessage, ImportError } from '../core';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
@@ -22,6 +23,8 @@ export class InspectorFeature extends Disposable {
   /** Time travel: the past compaction (1-based) whose context is shown; null: the current context. */
   private at: number | null = null;
   private readonly refreshTimer = this.register(new MutableDisposable());
+  /** Bumped whenever what the panel shows changes, so a file still loading does not take the panel back. */
+  private shown = 0;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -66,6 +69,7 @@ export class InspectorFeature extends Disposable {
 
   /** The panel shows the current session again (instead of an inspected file). */
   private showCurrentSession(): void {
+    this.shown++;
     this.inspected = undefined;
     this.at = null;
     this.refresh();
@@ -79,15 +83,29 @@ export class InspectorFeature extends Disposable {
     });
     const file = uris?.[0]?.fsPath;
     if (!file) return;
+    const load = ++this.shown;
     try {
-      // Regular files up to the size limit only; too deep or too large input is an ImportError naming file:line:field.
-      const result = importSession(readSessionFile(file), file);
+      // Streamed; regular files up to the size limit only; too deep or too large input is an ImportError naming file:line:field.
+      // Shown at once with estimated counts, then again once the counting worker has counted it.
+      const { result } = await loadRecording(file, {
+        countInBackground: (lists) => this.controller.countInBackground(lists),
+        show: (recording, estimated) => {
+          if (load !== this.shown) return;
+          // Shown as recorded: Splitpoint's micro-compaction is one of the strategies to preview, not the view.
+          this.inspected = recording;
+          if (estimated) this.at = null;
+          this.panel.show();
+          this.refresh();
+          if (estimated)
+            this.panel.post({
+              type: 'notice',
+              level: 'info',
+              message: 'Counting tokens: the figures are estimates (4 characters a token) until it is done.',
+            });
+        },
+      });
+      if (load !== this.shown) return;
       for (const w of result.warnings) this.log.warn(w);
-      // Shown as recorded: Splitpoint's micro-compaction is one of the strategies to preview, not the view.
-      this.inspected = { source: file, result };
-      this.at = null;
-      this.panel.show();
-      this.refresh();
       const n = result.warnings.length;
       if (n > 0)
         this.panel.post({

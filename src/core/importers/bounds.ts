@@ -125,19 +125,19 @@ function kindOf(st: Stats): string {
   return 'not a file';
 }
 
-function formatBytes(n: number): string {
+export function formatBytes(n: number): string {
   return n % MIB === 0 ? `${n / MIB} MiB` : n >= MIB ? `${(n / MIB).toFixed(1)} MiB` : `${n} bytes`;
 }
 
 /** What a read error says, by its errno code. */
-function readProblem(e: unknown): string {
+export function readProblem(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'file not found';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   return `cannot read file (${code ?? errorMessage(e)})`;
 }
 
-function checkStats(path: string, st: Stats, maxBytes: number): void {
+export function checkStats(path: string, st: Stats, maxBytes: number): void {
   if (!st.isFile()) throw new ImportError(path, undefined, undefined, `not a regular file (${kindOf(st)}): a session must be a file`);
   if (st.size > maxBytes) {
     throw new ImportError(

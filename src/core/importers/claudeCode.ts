@@ -24,7 +24,7 @@
 // that was never sent) is a `FILE:LINE: what` warning.
 import { activeBranch, relinkResults } from './claudeCodeBranch';
 import { ClaudeCodeReader, parseClaudeEntry } from './claudeCodeReader';
-import type { JsonLine } from './json';
+import type { Json, JsonLine } from './json';
 import type { ImportResult } from './types';
 
 const NOT_CONTEXT = new Set([
@@ -90,6 +90,23 @@ export function importClaudeCode(lines: readonly JsonLine[], file: string): Impo
   const result: ImportResult = { format: 'claude-code-jsonl', messages, compactions, warnings };
   if (model !== undefined) result.model = model;
   return result;
+}
+
+/** The fields of a line that the import reads when the line is not context (the branch's links, its type). */
+const LINK_FIELDS = ['type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'isCompactSummary'] as const;
+
+/**
+ * `value` as the import needs it: whole for the lines it reads (user, assistant, attachment, queue-operation
+ * and compact-boundary lines), else only its links and type. A streamed import keeps slim lines, so the
+ * progress and snapshot lines of a long session (often most of the file) are not held in memory.
+ */
+export function slimClaudeCodeLine(value: Json): Json {
+  const type = value.type;
+  if (type === 'user' || type === 'assistant' || type === 'attachment' || type === 'queue-operation') return value;
+  if (type === 'system' && value.subtype === 'compact_boundary') return value;
+  const slim: Json = {};
+  for (const k of LINK_FIELDS) if (k in value) slim[k] = value[k];
+  return slim;
 }
 
 /** Every line with a uuid, first occurrence only (resumed sessions can repeat lines). */

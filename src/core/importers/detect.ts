@@ -11,7 +11,7 @@ export interface Sniffed {
 }
 
 /** How many non-blank lines detection reads before giving up on an unrecognised JSONL file. */
-const SNIFF_LINES = 50;
+export const SNIFF_LINES = 50;
 
 export function sniff(text: string, file: string): Sniffed {
   if (text.trim() === '') throw new ImportError(file, undefined, undefined, 'the file is empty');
@@ -41,7 +41,7 @@ export function sniff(text: string, file: string): Sniffed {
   throw unrecognised(file);
 }
 
-function unrecognised(file: string): ImportError {
+export function unrecognised(file: string): ImportError {
   const names = Object.values(SESSION_FORMATS).join('; ');
   return new ImportError(file, undefined, undefined, `unrecognised session format; supported formats: ${names}`);
 }
@@ -69,7 +69,7 @@ const CLAUDE_LINE_TYPES = new Set([
 ]);
 
 /** The format one JSONL line belongs to, or undefined if the line alone does not tell. */
-function classifyLine(o: Json): SessionFormat | undefined {
+export function classifyLine(o: Json): SessionFormat | undefined {
   const type = o.type;
   if (type === SPLITPOINT_HEADER_TYPE) return 'splitpoint-jsonl';
   if (typeof type === 'string' && CODEX_ENVELOPE_TYPES.has(type) && 'payload' in o) return 'codex-rollout-jsonl';

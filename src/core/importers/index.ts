@@ -1,8 +1,8 @@
 // Session importers: read a conversation saved by Splitpoint, the Anthropic Messages API, Claude Code or
-// the Codex CLI and turn it into Splitpoint's message model. Pure functions over text: no filesystem, no
-// `vscode`. Malformed input throws an ImportError that names the file, the line and the field; what can be
-// repaired (a tool call with no result, a result with no call, a rewound branch) is repaired and reported
-// in `warnings`.
+// the Codex CLI and turn it into Splitpoint's message model. importSession is a pure function over text;
+// importSessionFile (stream.ts) reads a file line by line into the same importers (no `vscode` either).
+// Malformed input throws an ImportError that names the file, the line and the field; what can be repaired
+// (a tool call with no result, a result with no call, a rewound branch) is repaired and reported in `warnings`.
 //
 // Formats, and what the import keeps:
 //  - splitpoint-jsonl: one Message per line, optionally after a header line. Exact round trip with
@@ -30,17 +30,13 @@
 // For the last two, a tool call with no result or a result with no call is dropped with a warning naming
 // its line, so the output satisfies requestViolations(toApiMessages(messages)) for any well-formed session.
 //
-// Layout: detect.ts decides the format; one file per format (splitpoint, anthropic, claudeCode, codex);
+// Layout: whole.ts imports a text and stream.ts a file; detect.ts decides the format; one file per format
+// (splitpoint, anthropic, claudeCode, codex);
 // assembler.ts rebuilds API-valid messages from agent logs; json.ts is the shared line plumbing. Message
 // shapes are checked by ../messageShape, the validator the session log and transcripts use too.
 
-import { importAnthropicJson } from './anthropic';
-import { importClaudeCode } from './claudeCode';
-import { importCodexRollout } from './codex';
-import { sniff } from './detect';
-import { parseJsonLines, stripBom } from './json';
-import { importSplitpointJsonl } from './splitpoint';
-import type { ImportResult, SessionFormat } from './types';
+export { detectFormat, importSession } from './whole';
+export { importSessionFile, type StreamImportOptions } from './stream';
 
 export { MAX_JSON_DEPTH, MAX_SESSION_FILE_BYTES, readSessionFile } from './bounds';
 export { serializeImportResult, serializeSplitpointJsonl, serializeSplitpointSession, type SplitpointSession } from './splitpoint';
@@ -56,24 +52,3 @@ export {
   type SplitpointHeader,
   type SplitpointHeaderFields,
 } from './types';
-
-/** Which format `text` is in. Throws ImportError for an empty file or one in no supported format. */
-export function detectFormat(text: string, fileName: string): SessionFormat {
-  return sniff(stripBom(text), fileName).format;
-}
-
-/** Parse a session file in any supported format (detected from its content). */
-export function importSession(text: string, fileName: string): ImportResult {
-  const body = stripBom(text);
-  const sniffed = sniff(body, fileName);
-  switch (sniffed.format) {
-    case 'anthropic-json':
-      return importAnthropicJson(sniffed.json, fileName);
-    case 'splitpoint-jsonl':
-      return importSplitpointJsonl(parseJsonLines(body, fileName), fileName);
-    case 'claude-code-jsonl':
-      return importClaudeCode(parseJsonLines(body, fileName), fileName);
-    case 'codex-rollout-jsonl':
-      return importCodexRollout(parseJsonLines(body, fileName), fileName);
-  }
-}

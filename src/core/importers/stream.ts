@@ -1,0 +1,171 @@
+// Streamed import of a session file: read in chunks from the file, split into lines and parse each line
+// as it arrives, so the whole text, its line array and the parsed lines are never in memory at once (the
+// whole-text path, readSessionFile + importSession, peaks at several times the file's size). The thread
+// stays free between chunks (each read is awaited).
+//
+// Same results and errors as importSession(readSessionFile(path), path): the same bounds (regular files
+// only, up to MAX_SESSION_FILE_BYTES, checked before a byte is read), the same detection (a file that
+// is one JSON document, such as an Anthropic messages array, is handed to the whole-text path, which is
+// the only way to parse it), the same line numbers and messages. Claude Code lines that are not context
+// are kept slim (slimClaudeCodeLine).
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem, readSessionFile } from './bounds';
+import { importClaudeCode, slimClaudeCodeLine } from './claudeCode';
+import { importCodexRollout } from './codex';
+import { classifyLine, SNIFF_LINES, unrecognised } from './detect';
+import { parseJsonLine, parsesAsObject, type JsonLine } from './json';
+import { importSplitpointJsonl } from './splitpoint';
+import { ImportError, type ImportResult, type SessionFormat } from './types';
+import { importSession } from './whole';
+
+export interface StreamImportOptions {
+  /** The largest file read (default MAX_SESSION_FILE_BYTES). */
+  maxBytes?: number;
+  /** Bytes read per chunk (default 1 MiB). */
+  chunkBytes?: number;
+  /** Called after every chunk with the bytes read so far and the file's size. */
+  onProgress?: (bytes: number, size: number) => void;
+}
+
+/** Lines of a JSONL file whose format is known, kept as the importer needs them. */
+class JsonlCollector {
+  readonly lines: JsonLine[] = [];
+  private format: SessionFormat | undefined;
+  /** Parsed lines before the format is known (at most SNIFF_LINES). */
+  private head: JsonLine[] = [];
+  private nonBlank = 0;
+  /** The file is one JSON document (or not JSONL at all): read it whole. */
+  wholeFile = false;
+
+  constructor(private readonly file: string) {}
+
+  line(raw: string, line: number): void {
+    if (this.wholeFile) return;
+    this.nonBlank++;
+    if (this.nonBlank === 1 && (raw.trimStart().startsWith('[') || !parsesAsObject(raw))) {
+      // An array, a pretty-printed document, or invalid JSON on the first line: the whole-text path decides.
+      this.wholeFile = true;
+      return;
+    }
+    const value = parseJsonLine(raw, line, this.file);
+    if (this.format) {
+      this.keep({ line, value });
+      return;
+    }
+    this.head.push({ line, value });
+    this.format = classifyLine(value);
+    if (!this.format && this.head.length >= SNIFF_LINES) throw unrecognised(this.file);
+    if (this.format) {
+      for (const l of this.head) this.keep(l);
+      this.head = [];
+    }
+  }
+
+  /** The import, or undefined when the whole-text path must read the file. */
+  finish(): ImportResult | undefined {
+    // One non-blank line may be a whole JSON document (an object with `messages`).
+    if (this.wholeFile || this.nonBlank <= 1) return undefined;
+    if (!this.format) throw unrecognised(this.file);
+    switch (this.format) {
+      case 'splitpoint-jsonl':
+        return importSplitpointJsonl(this.lines, this.file);
+      case 'claude-code-jsonl':
+        return importClaudeCode(this.lines, this.file);
+      case 'codex-rollout-jsonl':
+        return importCodexRollout(this.lines, this.file);
+      default:
+        return undefined;
+    }
+  }
+
+  private keep(l: JsonLine): void {
+    this.lines.push(this.format === 'claude-code-jsonl' ? { line: l.line, value: slimClaudeCodeLine(l.value) } : l);
+  }
+}
+
+/** Splits decoded text into lines (\n, with a \r before it dropped), across chunk boundaries. */
+class LineSplitter {
+  private parts: string[] = [];
+  private lineNo = 0;
+  private first = true;
+
+  constructor(private readonly onLine: (raw: string, line: number) => void) {}
+
+  push(text: string): void {
+    if (this.first && text.length > 0) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.parts.push(text.slice(start, nl));
+      this.emit();
+      start = nl + 1;
+    }
+    if (start < text.length) this.parts.push(text.slice(start));
+  }
+
+  end(): void {
+    if (this.parts.length > 0) this.emit();
+  }
+
+  private emit(): void {
+    let raw = this.parts.length === 1 ? this.parts[0] : this.parts.join('');
+    this.parts = [];
+    this.lineNo++;
+    if (raw.endsWith('\r')) raw = raw.slice(0, -1);
+    if (raw.trim() !== '') this.onLine(raw, this.lineNo);
+  }
+}
+
+/** Import the session file at `path`, streamed (see the file comment). Rejects with an ImportError naming file, line and field. */
+export async function importSessionFile(path: string, options: StreamImportOptions = {}): Promise<ImportResult> {
+  const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
+  let handle: FileHandle;
+  let size: number;
+  try {
+    checkStats(path, await stat(path), maxBytes);
+    // O_NONBLOCK: if a FIFO was swapped in after the check, opening it does not wait for a writer.
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if (e instanceof ImportError) throw e;
+    throw new ImportError(path, undefined, undefined, readProblem(e));
+  }
+  const collector = new JsonlCollector(path);
+  try {
+    const st = await handle.stat();
+    checkStats(path, st, maxBytes);
+    size = st.size;
+    const splitter = new LineSplitter((raw, line) => collector.line(raw, line));
+    const decoder = new StringDecoder('utf8');
+    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
+    let total = 0;
+    for (;;) {
+      const { bytesRead } = await readChunk(handle, buffer, path);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > maxBytes) {
+        throw new ImportError(path, undefined, undefined, `the file grew past the ${formatBytes(maxBytes)} limit for a session file`);
+      }
+      if (collector.wholeFile) break;
+      splitter.push(decoder.write(buffer.subarray(0, bytesRead)));
+      options.onProgress?.(total, size);
+    }
+    splitter.push(decoder.end());
+    splitter.end();
+  } finally {
+    await handle.close();
+  }
+  // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
+  return collector.finish() ?? importSession(readSessionFile(path, maxBytes), path);
+}
+
+async function readChunk(handle: FileHandle, buffer: Buffer, path: string): Promise<{ bytesRead: number }> {
+  try {
+    return await handle.read(buffer, 0, buffer.length, null);
+  } catch (e) {
+    throw new ImportError(path, undefined, undefined, readProblem(e));
+  }
+}
