@@ -9,7 +9,7 @@
 //     cost of the next request, which re-writes the invalidated cached prefix (1.25x / 2x input).
 // Otherwise they are held: the request view (and so the cached prefix) stays as it is. Once cleared,
 // a result stays cleared until the history is rewritten.
-import { MESSAGE_OVERHEAD_TOKENS, type MessageTokenCounter } from './tokens';
+import type { MessageTokenCounter } from './tokens';
 import type { Message, ToolResultBlock } from './conversation';
 import { resolveCache, rewriteCost } from './cacheCost';
 import type { PlanContext } from './plan';
@@ -89,7 +89,7 @@ export function placeholderTokens(toolName: string, counter: MessageTokenCounter
   let n = byName.get(toolName);
   if (n === undefined) {
     const block: ToolResultBlock = { type: 'tool_result', tool_use_id: '', content: previousToolPlaceholder(toolName) };
-    n = counter.countMessage({ id: '', role: 'user', content: [block] }) - MESSAGE_OVERHEAD_TOKENS;
+    n = counter.countMessage({ id: '', role: 'user', content: [block] }) - counter.countMessage({ id: '', role: 'user', content: [] });
     byName.set(toolName, n);
   }
   return n;
