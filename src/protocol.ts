@@ -309,8 +309,43 @@ export interface MessageDetail {
   effectiveText?: string;
 }
 
+/** One replayed call of a configuration (the replay chart's points). */
+export interface ReplayPointView {
+  /** 1-based recorded call. */
+  call: number;
+  /** Tokens of the request (system + tools + messages as sent). */
+  contextTokens: number;
+  cumulativeCostUSD: number;
+  /** A compaction ran just before this call. */
+  compaction: boolean;
+}
+
+export interface ReplayConfigView {
+  name: string;
+  calls: number;
+  compactions: number;
+  peakContextTokens: number;
+  costUSD: number;
+  ledgerRecall: number;
+  /** The call whose request overflowed the window (the replay stopped there), or null. */
+  stoppedAt: number | null;
+  points: ReplayPointView[];
+}
+
+/** `splitpoint replay` on the inspected file, for the chart: every configuration, call by call. */
+export interface ReplayView {
+  source: string;
+  window: number;
+  /** Recorded model calls (the x axis), and what the recording itself cost (null: no recorded usage). */
+  recordedCalls: number;
+  recordedCostUSD: number | null;
+  configs: ReplayConfigView[];
+  notes: string[];
+}
+
 export type HostToInspector =
   | { type: 'session'; session: InspectorSession }
+  | { type: 'replay'; replay: ReplayView }
   | { type: 'plan'; plan: PlanView }
   | { type: 'planError'; requestId: number; message: string }
   | { type: 'detail'; detail: MessageDetail }
@@ -326,6 +361,8 @@ export type InspectorToHost =
   | { type: 'showMessage'; id: string }
   | { type: 'openTranscript'; path: string }
   | { type: 'inspectFile' }
+  /** Replay the inspected file under the built-in configurations (answered with a 'replay' message). */
+  | { type: 'replay' }
   | { type: 'showCurrent' }
   /** Show (and plan on) the context as it stood just before compaction `at` (1-based); null: the current context. */
   | { type: 'timeTravel'; at: number | null }
@@ -403,6 +440,7 @@ export function parseInspectorToHost(v: unknown): InspectorToHost | null {
     case 'ready':
     case 'undo':
     case 'inspectFile':
+    case 'replay':
     case 'showCurrent':
       return onlyKeys(v, ['type']) ? ({ type: v.type } as InspectorToHost) : null;
     case 'preview':

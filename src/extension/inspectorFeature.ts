@@ -9,6 +9,7 @@ import { errorMessage, ImportError } from '../core';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
+import { runInspectorReplay } from '../inspectorReplay';
 import { pinHandlers } from './pinRouting';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import type { TranscriptOpener } from './transcriptOpener';
@@ -177,6 +178,7 @@ export class InspectorFeature extends Disposable {
       },
       openTranscript: (msg) => transcripts.open(msg.path),
       inspectFile: () => this.inspectFile(),
+      replay: () => this.replay(),
       showCurrent: () => this.showCurrentSession(),
       timeTravel: (msg) => {
         this.at = msg.at;
@@ -190,6 +192,26 @@ export class InspectorFeature extends Disposable {
         () => this.inspected === undefined && this.at === null,
       ),
     };
+  }
+
+  /** "Replay" on an inspected file: the built-in configurations call by call, drawn by the panel. */
+  private async replay(): Promise<void> {
+    const inspected = this.inspected;
+    const panel = this.panel;
+    if (!inspected) {
+      panel.post({ type: 'notice', level: 'error', message: 'Replay runs on an inspected file: use "Inspect file…" first.' });
+      return;
+    }
+    panel.post({ type: 'busy', busy: true, label: 'Replaying the session…' });
+    try {
+      const replay = await runInspectorReplay(inspected.source, inspected.result);
+      // Another file (or the current session) may be showing by now: the answer is for this one only.
+      if (this.inspected === inspected) panel.post({ type: 'replay', replay });
+    } catch (e) {
+      panel.post({ type: 'notice', level: 'error', message: `Replay failed: ${errorMessage(e)}` });
+    } finally {
+      panel.post({ type: 'busy', busy: false });
+    }
   }
 
   private async apply(msg: Extract<InspectorToHost, { type: 'apply' }>): Promise<void> {

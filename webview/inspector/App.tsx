@@ -9,6 +9,7 @@ import { KindLegend } from './components/KindLegend';
 import { Minimap } from './components/Minimap';
 import { Notices } from './components/Notices';
 import { LossSection, PlanSummary } from './components/PlanSummary';
+import { ReplayPanel } from './components/ReplayChart';
 import { pinAction, type RowAction } from './components/RowActions';
 import { splitHereActions } from './components/SplitHere';
 import { StrategyPanel } from './components/StrategyPanel';
@@ -127,6 +128,7 @@ export function App({ store }: { store: InspectorStore }) {
           onPreview={store.preview}
           onApply={store.apply}
         />
+        <ReplayPanel session={session} replay={state.replay} busy={state.busy.busy} onReplay={store.replay} />
         {travel && <RecordedCompactions timeTravel={travel} onTravel={store.timeTravel} />}
         {/* A recording's compactions are its agent's (listed above), not Splitpoint's. */}
         {!(session.readOnly && travel && session.compactions.length === 0) && (

@@ -13,6 +13,9 @@ import type {
   PlanView,
   RecordedCallView,
   RecordedCompactionView,
+  ReplayConfigView,
+  ReplayPointView,
+  ReplayView,
   StrategyParamView,
   StrategyView,
   TimeTravelPoint,
@@ -182,6 +185,30 @@ function isDetail(v: unknown): v is MessageDetail {
   return isRec(v) && isStr(v.id) && isRowKind(v.kind) && isNum(v.tokens) && isStr(v.text) && isOpt(v.effectiveText, isStr);
 }
 
+const isReplayPoint = (v: unknown): v is ReplayPointView =>
+  isRec(v) && allNum(v, ['call', 'contextTokens', 'cumulativeCostUSD']) && isBool(v.compaction);
+
+const isReplayConfig = (v: unknown): v is ReplayConfigView =>
+  isRec(v) &&
+  isStr(v.name) &&
+  allNum(v, ['calls', 'compactions', 'peakContextTokens', 'costUSD', 'ledgerRecall']) &&
+  (v.stoppedAt === null || isNum(v.stoppedAt)) &&
+  arrayOf(v.points, isReplayPoint);
+
+/** A replay of the inspected file: every configuration's points, within the caps the chart draws. */
+export function isReplayView(v: unknown): v is ReplayView {
+  return (
+    isRec(v) &&
+    isStr(v.source) &&
+    allNum(v, ['window', 'recordedCalls']) &&
+    (v.recordedCostUSD === null || isNum(v.recordedCostUSD)) &&
+    arrayOf(v.configs, isReplayConfig) &&
+    v.configs.length <= 16 &&
+    v.configs.every((c) => c.points.length <= 5_000) &&
+    isStrArray(v.notes)
+  );
+}
+
 /** A host message for the inspector, or null if it is not one of the protocol's shapes. */
 export function parseHostToInspector(v: unknown): HostToInspector | null {
   if (!isRec(v)) return null;
@@ -197,6 +224,8 @@ export function parseHostToInspector(v: unknown): HostToInspector | null {
       return ok(isDetail(v.detail));
     case 'busy':
       return ok(isBool(v.busy) && isOpt(v.label, isStr));
+    case 'replay':
+      return ok(isReplayView(v.replay));
     case 'notice':
       return ok((v.level === 'info' || v.level === 'error') && isStr(v.message));
     default:

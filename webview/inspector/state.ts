@@ -1,5 +1,5 @@
 // The inspector's state and how host messages change it. Pure: no DOM, no posting (the store does that).
-import type { HostToInspector, InspectorSession, MessageDetail, MessageRow, PlanView } from '../../src/protocol';
+import type { HostToInspector, InspectorSession, MessageDetail, MessageRow, PlanView, ReplayView } from '../../src/protocol';
 
 export interface Notice {
   id: number;
@@ -33,6 +33,8 @@ export interface InspectorState {
   busy: { busy: boolean; label?: string };
   notices: Notice[];
   noticeSeq: number;
+  /** The replay of the inspected file (kept while that file is shown). */
+  replay: ReplayView | null;
 }
 
 export const initialState: InspectorState = {
@@ -51,6 +53,7 @@ export const initialState: InspectorState = {
   busy: { busy: false },
   notices: [],
   noticeSeq: 0,
+  replay: null,
 };
 
 export type Action =
@@ -118,6 +121,8 @@ function reduceHost(state: InspectorState, m: HostToInspector): InspectorState {
       return m.detail.id === state.detailId ? { ...state, detail: m.detail } : state;
     case 'busy':
       return { ...state, busy: { busy: m.busy, ...(m.label ? { label: m.label } : {}) } };
+    case 'replay':
+      return state.session?.source === m.replay.source ? { ...state, replay: m.replay } : state;
     case 'notice': {
       const id = state.noticeSeq + 1;
       return { ...state, noticeSeq: id, notices: [...state.notices, { id, level: m.level, message: m.message }].slice(-MAX_NOTICES) };
@@ -149,7 +154,9 @@ export function sessionChange(prev: InspectorSession | null, next: InspectorSess
 
 function receiveSession(state: InspectorState, session: InspectorSession): InspectorState {
   const change = sessionChange(state.session, session);
-  const base = { ...state, session, sessionSeq: state.sessionSeq + 1, sessionChange: change };
+  // A replay belongs to the file it ran on (time travel in that file keeps it).
+  const replay = state.replay?.source === session.source && session.readOnly ? state.replay : null;
+  const base = { ...state, session, sessionSeq: state.sessionSeq + 1, sessionChange: change, replay };
   if (change === 'same' || change === 'append') {
     // The rows the preview was computed from are all still there: keep it (the store refreshes it on append).
     return { ...base, planStale: change === 'append' && state.plan !== null ? true : state.planStale };

@@ -201,6 +201,9 @@ export class InspectorStore {
 
   inspectFile = (): void => this.host.post({ type: 'inspectFile' });
 
+  /** Replays the inspected file under the built-in configurations (the host answers with the chart's data). */
+  replay = (): void => this.host.post({ type: 'replay' });
+
   showCurrent = (): void => this.host.post({ type: 'showCurrent' });
 
   openTranscript = (path: string): void => this.host.post({ type: 'openTranscript', path });

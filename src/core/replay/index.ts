@@ -46,7 +46,17 @@ export async function replaySession(
     configs: [],
   };
   for (const config of configs) {
-    const r = await replayConfig(config, { timeline, counter, tokenizer, overheadTokens: overhead, window, model, summaryTokens, prices });
+    const r = await replayConfig(config, {
+      timeline,
+      counter,
+      tokenizer,
+      overheadTokens: overhead,
+      window,
+      model,
+      summaryTokens,
+      prices,
+      yieldEvery: options.yieldEvery,
+    });
     // The summarizer is asked for at most min(max output, 4,096) tokens, as the agent's is.
     const size = Math.min(summaryTokens, config.maxOutputTokens, MAX_SUMMARY_OUTPUT).toLocaleString('en-US');
     if (r.summaryCalls > 0)

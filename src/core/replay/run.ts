@@ -22,6 +22,9 @@ import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions }
 /** The summarizer's max_tokens cap, as the agent's SummaryRunner sets it (min(max output, this)). */
 export const MAX_SUMMARY_OUTPUT = 4_096;
 
+/** A host's yield is awaited every this many calls. */
+const YIELD_CALLS = 8;
+
 /** Failed compactions are noted up to this many times (a trigger that keeps firing would repeat itself). */
 const MAX_NOTES = 20;
 
@@ -35,6 +38,7 @@ export interface ReplayInputs {
   model: string | undefined;
   summaryTokens: number;
   prices: NonNullable<ReplayOptions['prices']>;
+  yieldEvery?: ReplayOptions['yieldEvery'];
 }
 
 /** Transcripts are not written in a replay (nothing is lost: the recording is the transcript). */
@@ -70,6 +74,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   let appended = 0;
   for (let k = 0; k < timeline.calls.length; k++) {
     const call = timeline.calls[k];
+    if (inp.yieldEvery && k % YIELD_CALLS === 0) await inp.yieldEvery();
     if (call.index > appended) session.append(...timeline.messages.slice(appended, call.index));
     appended = Math.max(appended, call.index);
     if (call.at !== undefined) clock.now = call.at;

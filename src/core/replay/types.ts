@@ -26,6 +26,8 @@ export interface ReplayOptions {
   prices?: PriceOverrides;
   /** The window to replay against; default the recording's (else its model's, else 200K). */
   contextWindow?: number;
+  /** Awaited between calls (a host passes one that yields to its event loop, so a long replay never blocks it). */
+  yieldEvery?: () => Promise<void>;
 }
 
 /** What the recording itself billed (its recorded usage), for comparison. */

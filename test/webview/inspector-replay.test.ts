@@ -1,0 +1,184 @@
+// "Replay" on an inspected file, in headless Chromium: the host is the real InspectorService for the
+// page and the real replay (src/inspectorReplay.ts: the four built-in configurations, the core replay)
+// answers the page's 'replay' intent. The chart draws one line per configuration for the context
+// tokens per call, a marker per compaction at its call, the window, the overflow of no-compaction, the
+// cumulative cost, and a legend with each cost and recall; malformed replays are refused.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { Message, RecordedUsage } from '../../src/core/conversation';
+import type { ImportResult } from '../../src/core/importers';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { runInspectorReplay } from '../../src/inspectorReplay';
+import type { ReplayView } from '../../src/protocol';
+import { parseHostToInspector } from '../../webview/inspector/hostMessages';
+import { openInspector, startInspectorHarness, type HarnessServer, type InspectorHarness } from './inspector-harness';
+import { RecordingHost } from './inspector-recording-host';
+
+const ARTIFACTS = join(import.meta.dirname ?? __dirname, '..', '..', 'test-artifacts');
+
+let browser: Browser;
+let server: HarnessServer;
+let harness: InspectorHarness | undefined;
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  harness = await startInspectorHarness();
+  ({ browser, server } = harness);
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+const WINDOW = 100_000;
+const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
+
+/** 200 model calls reading files (2,000-char results), a prompt every 10 calls; usage = 3,000 + the visible input. */
+function generatedRecording(): ImportResult {
+  const messages: Message[] = [];
+  const usage = (): RecordedUsage => ({
+    inputTokens: 3_000 + counter.countMessages(messages),
+    cacheReadTokens: 0,
+    cacheCreationTokens: 0,
+    outputTokens: 40,
+    model: 'claude-sonnet-4-5',
+  });
+  for (let k = 0; k < 200; k++) {
+    if (k % 10 === 0)
+      messages.push({ id: `p${k}`, role: 'user', content: `Step ${k / 10 + 1}: read the next ten modules and fix what is wrong.` });
+    const u = usage();
+    messages.push({
+      id: `c${k}`,
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: `t${k}`, name: 'Read', input: { file_path: `src/m${k}.ts` } }],
+      usage: u,
+    });
+    messages.push({
+      id: `r${k}`,
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: `t${k}`,
+          content: `// module ${k}\n${'export const value = compute(input, options);\n'.repeat(45)}`,
+        },
+      ],
+    });
+  }
+  messages.push({ id: 'done', role: 'assistant', content: 'All fixed.', usage: usage() });
+  return { format: 'splitpoint-jsonl', messages, compactions: [], warnings: [], model: 'claude-sonnet-4-5' };
+}
+
+const ctx = (): PlanContext => ({ ...DEFAULT_PLAN_CONTEXT, contextWindow: WINDOW, tokens: counter });
+
+test('Replay on an inspected file: context per call with compactions marked, the window, cumulative cost, legend', async () => {
+  const opened = await openInspector(
+    browser,
+    server,
+    ctx(),
+    'dark',
+    { width: 1280, height: 900 },
+    (page, pc) => new RecordingHost(page, pc),
+  );
+  const { page, errors } = opened;
+  const host = opened.host as RecordingHost;
+  const result = generatedRecording();
+  await host.showRecording({ source: '/recordings/generated.jsonl', result });
+  await page.waitForSelector('[data-action="replay"]');
+  assert.equal(await page.locator('.replay-chart').count(), 0, 'no chart before a replay');
+
+  const asked = host.waitForPost((m) => m.type === 'replay');
+  await page.click('[data-action="replay"]');
+  await asked;
+  const view: ReplayView = await runInspectorReplay('/recordings/generated.jsonl', result, { contextWindow: WINDOW });
+  const byName = new Map(view.configs.map((c) => [c.name, c]));
+  // The engine did what the chart is about: compactions, and an overflow without compaction.
+  assert.ok(byName.get('codex-like')!.compactions >= 1, JSON.stringify(view.notes));
+  assert.ok(byName.get('no-compaction')!.stoppedAt !== null);
+  await host.send({ type: 'replay', replay: view });
+  await page.waitForSelector('svg[data-chart="context"] .replay-series');
+
+  const series = await page.$$eval('svg[data-chart="context"] .replay-series', (els) =>
+    els.map((g) => ({
+      name: (g as SVGGElement).dataset.config,
+      points: (g.querySelector('polyline')?.getAttribute('points') ?? '').split(' ').filter(Boolean).length,
+      compactions: [...g.querySelectorAll('.replay-compaction')].map((c) => Number((c as SVGCircleElement).dataset.call)),
+      stop: (g.querySelector('.replay-stop') as SVGTextElement | null)?.dataset.call ?? null,
+    })),
+  );
+  assert.deepEqual(
+    series.map((s) => s.name),
+    ['no-compaction', 'claude-code-like', 'codex-like', 'splitpoint-default'],
+  );
+  for (const s of series) {
+    const c = byName.get(s.name!)!;
+    assert.equal(s.points, c.points.length, `${s.name}: one vertex per replayed call`);
+    assert.deepEqual(
+      s.compactions,
+      c.points.filter((p) => p.compaction).map((p) => p.call),
+      `${s.name}: a marker at each compaction's call`,
+    );
+    assert.equal(s.stop, c.stoppedAt === null ? null : String(c.stoppedAt));
+  }
+  // The window line sits at the top of the context chart (nothing is drawn above the window).
+  const windowY = Number(await page.getAttribute('svg[data-chart="context"] .replay-window', 'y1'));
+  assert.equal(windowY, 8);
+  // The cost chart: the most expensive configuration ends at the top.
+  const tops = await page.$$eval('svg[data-chart="cost"] .replay-series polyline', (els) =>
+    els.map((p) => Number((p.getAttribute('points') ?? '').split(' ').at(-1)!.split(',')[1])),
+  );
+  const costs = view.configs.map((c) => c.points.at(-1)?.cumulativeCostUSD ?? 0);
+  assert.equal(tops[costs.indexOf(Math.max(...costs))], 8);
+  // The legend: each configuration's cost, compactions and recall.
+  const legend = await page.locator('.replay-legend li').allInnerTexts();
+  view.configs.forEach((c, i) => {
+    assert.match(
+      legend[i],
+      new RegExp(`^${c.name} \\$${c.costUSD.toFixed(2)} · ${c.compactions} compactions? · recall ${Math.round(c.ledgerRecall * 100)}%`),
+    );
+  });
+  assert.match(legend[0], /window overflows at call/);
+  // Series are told apart by colour (from the stylesheet, no inline style).
+  const strokes = await page.$$eval('svg[data-chart="context"] .replay-line', (els) => els.map((e) => getComputedStyle(e).stroke));
+  assert.equal(new Set(strokes).size, 4, `four colours: ${strokes.join(', ')}`);
+
+  await page.locator('.replay').screenshot({ path: join(ARTIFACTS, 'inspector-replay.png') });
+  const csp = await page.evaluate(() => (window as unknown as { __inspectorTest: { csp: string[] } }).__inspectorTest.csp);
+  assert.deepEqual(csp, [], 'no CSP violations');
+  assert.deepEqual(errors, [], 'no page errors');
+  assert.deepEqual(host.malformed, []);
+
+  // A replay for another file is not drawn over this one; the current session offers no replay.
+  await host.send({ type: 'replay', replay: { ...view, source: '/elsewhere.jsonl', configs: view.configs.slice(0, 1) } });
+  assert.equal(await page.locator('svg[data-chart="context"] .replay-series').count(), 4);
+  await host.showSession({ messages: result.messages.slice(0, 4) });
+  await page.waitForSelector('[data-action="replay"]', { state: 'detached' });
+  await page.close();
+});
+
+test('the inspector refuses a malformed replay message', () => {
+  const point = { call: 1, contextTokens: 10, cumulativeCostUSD: 0.1, compaction: false };
+  const config = {
+    name: 'x',
+    calls: 1,
+    compactions: 0,
+    peakContextTokens: 10,
+    costUSD: 0.1,
+    ledgerRecall: 1,
+    stoppedAt: null,
+    points: [point],
+  };
+  const replay = { source: 'f', window: 100, recordedCalls: 1, recordedCostUSD: null, configs: [config], notes: [] };
+  assert.ok(parseHostToInspector({ type: 'replay', replay }));
+  assert.equal(parseHostToInspector({ type: 'replay', replay: { ...replay, window: 'big' } }), null);
+  assert.equal(
+    parseHostToInspector({ type: 'replay', replay: { ...replay, configs: [{ ...config, points: [{ ...point, compaction: 1 }] }] } }),
+    null,
+  );
+  assert.equal(parseHostToInspector({ type: 'replay', replay: { ...replay, configs: [{ ...config, stoppedAt: '3' }] } }), null);
+  assert.equal(parseHostToInspector({ type: 'replay' }), null);
+});
