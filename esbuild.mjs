@@ -56,6 +56,8 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
     plugins: [lazyTokenizer],
+    // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow: bundle its ESM build.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   },
   {
     // Token counting runs on this worker thread (src/core/workerTokenizer.ts finds it beside the bundles).

@@ -49,6 +49,8 @@ export type ChatItem =
       command?: string;
       /** An explicit warning from the host for the approval (e.g. the file is configuration that tooling executes). */
       warning?: string;
+      /** A tool of this MCP server (the card names it and offers "Always allow"). */
+      server?: string;
     }
   | {
       kind: 'compaction';
@@ -98,7 +100,8 @@ export type ChatToHost =
   | { type: 'ready' }
   | { type: 'send'; text: string }
   | { type: 'stop' }
-  | { type: 'approve'; toolUseId: string }
+  /** `alwaysAllow`: an MCP tool the user allows from now on (added to splitpoint.mcp.autoApprove). */
+  | { type: 'approve'; toolUseId: string; alwaysAllow?: true }
   | { type: 'reject'; toolUseId: string; reason?: string }
   | { type: 'retry' }
   | { type: 'newChat' }
@@ -405,7 +408,11 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
     case 'send':
       return onlyKeys(v, ['type', 'text']) && str(v.text, MAX_TEXT) && v.text.trim().length > 0 ? { type: 'send', text: v.text } : null;
     case 'approve':
-      return onlyKeys(v, ['type', 'toolUseId']) && nonEmpty(v.toolUseId) ? { type: 'approve', toolUseId: v.toolUseId } : null;
+      return onlyKeys(v, ['type', 'toolUseId', 'alwaysAllow']) &&
+        nonEmpty(v.toolUseId) &&
+        (v.alwaysAllow === undefined || v.alwaysAllow === true)
+        ? { type: 'approve', toolUseId: v.toolUseId, ...(v.alwaysAllow ? { alwaysAllow: true as const } : {}) }
+        : null;
     case 'reject':
       return onlyKeys(v, ['type', 'toolUseId', 'reason']) && nonEmpty(v.toolUseId) && optStr(v.reason, 2_000)
         ? { type: 'reject', toolUseId: v.toolUseId, ...(v.reason !== undefined ? { reason: v.reason as string } : {}) }

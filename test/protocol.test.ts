@@ -16,7 +16,9 @@ type FieldSpec =
   | { kind: 'string'; max: number; nonEmpty: boolean; optional: boolean; nonBlank?: boolean }
   | { kind: 'safeInt' }
   | { kind: 'params' }
-  | { kind: 'compactionAt' };
+  | { kind: 'compactionAt' }
+  /** An optional flag that is either absent or exactly true. */
+  | { kind: 'trueFlag' };
 
 interface MessageSpec {
   /** A valid message with every field, optional ones included. */
@@ -44,7 +46,10 @@ const CHAT: Record<string, MessageSpec> = {
     full: { type: 'send', text: 'Refactor the parser' },
     fields: { text: { kind: 'string', max: MAX_TEXT, nonEmpty: true, optional: false, nonBlank: true } },
   },
-  approve: { full: { type: 'approve', toolUseId: 'toolu_01' }, fields: { toolUseId: id() } },
+  approve: {
+    full: { type: 'approve', toolUseId: 'toolu_01', alwaysAllow: true },
+    fields: { toolUseId: id(), alwaysAllow: { kind: 'trueFlag' } },
+  },
   reject: {
     full: { type: 'reject', toolUseId: 'toolu_01', reason: 'not that file' },
     fields: { toolUseId: id(), reason: text(MAX_FOCUS, true) },
@@ -129,6 +134,8 @@ function wrongValues(spec: FieldSpec): Array<[string, unknown]> {
         return !(typeof v === 'object' && v !== null && !Array.isArray(v));
       case 'compactionAt':
         return !(v === null || v === 1);
+      case 'trueFlag':
+        return !(v === undefined || v === true);
     }
   });
 }
@@ -193,6 +200,17 @@ function edgeValues(spec: FieldSpec): { rejected: Array<[string, unknown]>; acce
         ],
       };
     }
+    case 'trueFlag':
+      return {
+        rejected: [
+          ['false', false],
+          ['"true"', 'true'],
+        ],
+        accepted: [
+          ['true', true],
+          ['absent', undefined],
+        ],
+      };
     case 'compactionAt':
       return {
         rejected: [
@@ -266,7 +284,7 @@ function checkMessage(parse: Parser, name: string, spec: MessageSpec): number {
 
   for (const [field, f] of Object.entries(spec.fields)) {
     if (!(field in spec.full)) continue;
-    if (!(f.kind === 'string' && f.optional)) rejects(`without ${field}`, without(spec.full, field));
+    if (!((f.kind === 'string' && f.optional) || f.kind === 'trueFlag')) rejects(`without ${field}`, without(spec.full, field));
     for (const [what, v] of wrongValues(f)) rejects(`${field} = ${what}`, { ...spec.full, [field]: v });
     const edges = edgeValues(f);
     for (const [what, v] of edges.rejected) rejects(`${field} = ${what}`, { ...spec.full, [field]: v });

@@ -6,7 +6,8 @@ import type { ApiMessage, CachingTextTokenizer, CalibratedCounter, CompactionPip
 import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
 import { countRequestTokens } from './anthropicClient';
 import type { HostSettings } from './hostSettings';
-import { WorkspaceTools, type ApprovalGate } from './tools';
+import { ToolsWithMcp, type McpToolHost } from './mcp';
+import { WorkspaceTools, type ApprovalGate, type ToolExecutor } from './tools';
 
 export interface AgentFactoryDeps {
   /** The workspace folder the tools are confined to (undefined: no folder open). */
@@ -18,6 +19,8 @@ export interface AgentFactoryDeps {
   createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
   /** The ripgrep binary for the search tool (default: findRipgrep()). */
   ripgrepPath?: string;
+  /** Tools of MCP servers, offered after the workspace tools (read at every request). */
+  mcp?: McpToolHost;
 }
 
 export interface AgentRequest {
@@ -30,7 +33,7 @@ export interface AgentRequest {
 }
 
 export class AgentFactory {
-  private staticOverhead: { system: number; tools: number } | undefined;
+  private staticOverhead: { key: string; system: number; tools: number } | undefined;
 
   constructor(private readonly deps: AgentFactoryDeps) {}
 
@@ -69,21 +72,24 @@ export class AgentFactory {
       : new Anthropic({ apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
   }
 
-  /** System prompt and tool definitions, in tokens (the agent sends exactly these). Computed once. */
+  /** System prompt and tool definitions, in tokens (the agent sends exactly these). Computed again when the tools change (MCP). */
   overheadParts(settings: HostSettings): { system: number; tools: number } {
-    if (!this.staticOverhead) {
-      const { tools, system } = this.toolsAndSystem(settings);
+    const { tools, system } = this.toolsAndSystem(settings);
+    const definitions = tools.definitions();
+    const key = definitions.map((d) => d.name).join(',');
+    if (this.staticOverhead?.key !== key) {
       const systemTokens = this.deps.tokenizer.countText(system);
       this.staticOverhead = {
+        key,
         system: systemTokens,
-        tools: requestOverheadTokens(this.deps.tokenizer, system, tools.definitions()) - systemTokens,
+        tools: requestOverheadTokens(this.deps.tokenizer, system, definitions) - systemTokens,
       };
     }
     return this.staticOverhead;
   }
 
   /** The agent's tools and system prompt (read-only tools in an untrusted workspace or without a folder). */
-  private toolsAndSystem(settings: HostSettings): { tools: WorkspaceTools; system: string } {
+  private toolsAndSystem(settings: HostSettings): { tools: ToolExecutor; system: string } {
     const readOnly = !this.deps.trusted || !this.deps.workspaceRoot;
     const tools = new WorkspaceTools({
       root: this.deps.workspaceRoot ?? this.deps.storageDir,
@@ -91,6 +97,7 @@ export class AgentFactory {
       limits: { defaultCommandTimeoutMs: settings.commandTimeoutMs },
       ripgrepPath: this.deps.ripgrepPath,
     });
-    return { tools, system: defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot }) };
+    const system = defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot });
+    return { tools: this.deps.mcp ? new ToolsWithMcp(tools, this.deps.mcp) : tools, system };
   }
 }

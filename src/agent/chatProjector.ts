@@ -5,6 +5,7 @@
 import { newMessageId, type CompactionFailure, type CompactionRecord, type Message } from '../core';
 import type { AgentEvent } from './agentEvents';
 import { MAX_CARD_OUTPUT, type ChatLog } from './chatLog';
+import { parseMcpToolName } from './mcp/names';
 
 /** Live command output reaches the chat as one delta per card at most this often. */
 export const OUTPUT_THROTTLE_MS = 100;
@@ -38,7 +39,7 @@ export class ChatProjector {
         this.streamed(e.runId, e.step, e.index, 'thinking', e.thinking);
         break;
       case 'tool-call-started':
-        this.chat.upsert({ kind: 'tool', id: e.toolUseId, name: e.name, input: '', status: 'running' });
+        this.chat.upsert({ kind: 'tool', id: e.toolUseId, name: e.name, input: '', status: 'running', ...mcpServerOf(e.name) });
         break;
       case 'tool-call-input':
         this.chat.update(e.toolUseId, 'tool', {
@@ -59,9 +60,10 @@ export class ChatProjector {
         );
         break;
       case 'tool-awaiting-approval': {
-        const { toolUseId, diff, command, warning } = e.request;
+        const { toolUseId, diff, command, warning, mcp } = e.request;
         this.chat.update(toolUseId, 'tool', {
           status: 'awaiting-approval',
+          ...(mcp ? { server: mcp.server } : {}),
           ...(diff ? { diff } : {}),
           ...(command ? { command } : {}),
           ...(warning ? { warning } : {}),
@@ -210,6 +212,12 @@ export class ChatProjector {
     const status = item.status === 'rejected' ? 'rejected' : e.cancelled ? 'cancelled' : e.isError ? 'error' : 'done';
     this.chat.upsert({ ...item, status, output: e.output, isError: e.isError });
   }
+}
+
+/** An MCP tool's card names its server (read from the namespaced name `mcp__server__tool`). */
+function mcpServerOf(name: string): { server?: string } {
+  const parsed = parseMcpToolName(name);
+  return parsed ? { server: parsed.server } : {};
 }
 
 function prettyJson(v: unknown): string {

@@ -125,6 +125,7 @@ export class AgentController implements Disposable {
   }
   pin = (id: string): void => this.scope.pin(id);
   unpin = (id: string): void => this.scope.unpin(id);
+  chatNotice = (message: string): void => this.scope.chat.notice(message); // e.g. an MCP server that stopped
   pinnedIds = (): ReadonlySet<string> => this.scope.session.pinnedIds();
   /** From a prompt's send until its run ends (the first request's count_tokens included). */
   private sending = false;
@@ -330,8 +331,8 @@ export class AgentController implements Disposable {
     this.busyChanged.fire({ busy, compacting: this.compacting });
   }
 
-  approve(toolUseId: string): void {
-    this.approvals.decide(toolUseId, { approved: true });
+  approve(toolUseId: string, alwaysAllow = false): void {
+    this.approvals.decide(toolUseId, alwaysAllow ? { approved: true, alwaysAllow } : { approved: true });
   }
 
   reject(toolUseId: string, reason?: string): void {

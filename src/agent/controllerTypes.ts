@@ -2,6 +2,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { HostCountingOptions } from './hostCounting';
 import type { HostSettings } from './hostSettings';
+import type { McpToolHost } from './mcp';
 
 export interface ControllerLog {
   info(message: string): void;
@@ -23,6 +24,8 @@ export interface ControllerDeps {
   ripgrepPath?: string; // search's rg (VS Code's, under appRoot); default: findRipgrep()
   /** How tokens are counted (default: on a worker thread; see HostCounting). */
   counting?: HostCountingOptions;
+  /** Tools of MCP servers (each call approved unless allow-listed); the agent offers them after its own. */
+  mcp?: McpToolHost;
 }
 
 export interface SessionSummary {

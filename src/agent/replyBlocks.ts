@@ -8,7 +8,7 @@ export function toolResultBlock(toolUseId: string, r: ToolResult): ToolResultBlo
   return {
     type: 'tool_result',
     tool_use_id: toolUseId,
-    content: r.content === '' ? '(no output)' : r.content,
+    content: r.blocks && r.blocks.length > 0 ? r.blocks : r.content === '' ? '(no output)' : r.content,
     ...(r.isError ? { is_error: true } : {}),
   };
 }

@@ -96,7 +96,7 @@ function chatHandlers(
     send: (msg) => controller.send(msg.text),
     stop: () => controller.stop(),
     retry: () => controller.retry(),
-    approve: (msg) => controller.approve(msg.toolUseId),
+    approve: (msg) => controller.approve(msg.toolUseId, msg.alwaysAllow),
     reject: (msg) => controller.reject(msg.toolUseId, msg.reason),
     newChat: () => controller.newChat(),
     setApiKey: () => actions.promptForApiKey(),

@@ -10,6 +10,7 @@ import { CompactionProgress } from './compactionProgress';
 import { ConfigurationFeature } from './configurationFeature';
 import { failureSink } from './failureSink';
 import { InspectorFeature } from './inspectorFeature';
+import { McpFeature } from './mcpFeature';
 import { SessionCommands } from './sessionCommands';
 import { SettingsReader } from './settings';
 import { StatusBar } from './statusBar';
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const settings = new SettingsReader(log);
   // Requests get the key only for Anthropic's API or a base URL the user allowed (asked once per origin).
   const requestKey = keyGate(apiKey, context.globalState, () => settings.read().baseUrl);
+  const mcp = new McpFeature(log);
   const controller = new AgentController({
     workspaceRoot,
     storageDir,
@@ -35,8 +37,10 @@ export function activate(context: vscode.ExtensionContext): void {
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
     // The search tool runs the rg that VS Code ships (else findRipgrep's npm package or PATH).
     ripgrepPath: vscodeRipgrepCandidates(vscode.env.appRoot).find((p) => existsSync(p)),
+    mcp: mcp.host,
   });
   void controller.warmup();
+  mcp.start((message) => controller.chatNotice(message));
   const transcripts = new TranscriptOpener(controller, log);
 
   const apiKeys = new ApiKeyCommands(apiKey, controller, log, requestKey);
@@ -56,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     log,
     controller,
+    mcp,
     apiKeys,
     inspector,
     chat,

@@ -483,6 +483,26 @@ export interface ValidationOptions {
  * The first problem the real API would report for this body, as its `error.message`, or undefined.
  * Messages marked (verified) match errors quoted from the real API in public issue threads.
  */
+/** The API's checks on `tools`: a list of tools with unique names matching ^[a-zA-Z0-9_-]{1,64}$ and an object input_schema. */
+function validateTools(tools: unknown): string | undefined {
+  if (tools === undefined) return undefined;
+  if (!Array.isArray(tools)) return 'tools: Input should be a valid list';
+  const seen = new Set<string>();
+  for (let i = 0; i < tools.length; i++) {
+    const t = tools[i] as Record<string, unknown> | undefined;
+    if (!t || typeof t !== 'object') return `tools.${i}: Input should be a valid dictionary`;
+    if (t.type !== undefined && t.type !== 'custom') continue; // server tools (web_search, …) have their own shapes
+    if (typeof t.name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(t.name))
+      return `tools.${i}.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'`;
+    if (seen.has(t.name)) return 'tools: Tool names must be unique.';
+    seen.add(t.name);
+    const schema = t.input_schema as Record<string, unknown> | undefined;
+    if (!schema || typeof schema !== 'object') return `tools.${i}.custom.input_schema: Field required`;
+    if (schema.type !== 'object') return `tools.${i}.custom.input_schema.type: Input should be 'object'`;
+  }
+  return undefined;
+}
+
 export function validateMessagesBody(body: MessagesRequestBody, opts: ValidationOptions): string | undefined {
   // Required fields (pydantic-style wording; "max_tokens: Field required" verified).
   if (body.model === undefined) return 'model: Field required';
@@ -494,6 +514,9 @@ export function validateMessagesBody(body: MessagesRequestBody, opts: Validation
   }
   if (!Array.isArray(body.messages)) return 'messages: Input should be a valid list';
   if (body.messages.length === 0) return 'messages: at least one message is required';
+
+  const toolProblem = validateTools(body.tools);
+  if (toolProblem) return toolProblem;
 
   const messages = body.messages;
   const last = messages.length - 1;

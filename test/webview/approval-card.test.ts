@@ -62,4 +62,28 @@ describe('approval card', () => {
     const exec = card.locator('.exec-warning');
     assert.match((await exec.textContent()) ?? '', /executable configuration/);
   });
+
+  test('an MCP tool card names its server and offers Always allow, which posts approve with alwaysAllow', async () => {
+    const items: ChatItem[] = [
+      {
+        kind: 'tool',
+        id: 'tu_mcp',
+        name: 'mcp__everything__echo',
+        input: '{"message":"hi"}',
+        status: 'awaiting-approval',
+        server: 'everything',
+      },
+      { kind: 'tool', id: 'tu_cmd', name: 'run_command', input: '{"command":"ls"}', status: 'awaiting-approval', command: 'ls' },
+    ];
+    const p = await h.open();
+    await p.deliver({ type: 'state', state: chatState(items) });
+    await p.settle();
+    const card = p.page.locator('article.card').first();
+    assert.equal((await card.locator('.mcp-badge').textContent())?.trim(), 'MCP: everything');
+    // Only MCP tools can be allow-listed: the command card has no such button.
+    assert.equal(await p.page.locator('article.card').nth(1).getByRole('button', { name: 'Always allow' }).count(), 0);
+    await card.getByRole('button', { name: 'Always allow' }).click();
+    await p.settle();
+    assert.deepEqual(await p.intents(), [{ type: 'approve', toolUseId: 'tu_mcp', alwaysAllow: true }]);
+  });
 });

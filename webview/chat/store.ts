@@ -97,7 +97,9 @@ export class ChatStore {
 
   stop = (): void => this.post({ type: 'stop' });
 
-  approve = (toolUseId: string): void => this.post({ type: 'approve', toolUseId });
+  /** `alwaysAllow`: an MCP tool the user allows from now on. */
+  approve = (toolUseId: string, alwaysAllow = false): void =>
+    this.post({ type: 'approve', toolUseId, ...(alwaysAllow ? { alwaysAllow } : {}) });
 
   /** Rejects a tool call, with the reason the user typed (if any). */
   reject = (toolUseId: string, reason?: string): void => {

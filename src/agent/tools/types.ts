@@ -1,6 +1,6 @@
 // The tool contract between the agent and a tool set: definitions in the Messages API's `tools`
 // shape, calls, results, the approval gate, and the context a call runs in.
-import { SplitpointError } from '../../core';
+import { SplitpointError, type ToolResultBlock } from '../../core';
 
 /** A tool definition in the Messages API's `tools` shape (structurally an `Anthropic.Tool`). */
 export interface ToolDefinition {
@@ -21,12 +21,16 @@ export interface ApprovalRequest {
   command?: string;
   /** An explicit warning the approval card shows (e.g. the file is configuration that tooling executes). */
   warning?: string;
+  /** A tool of an MCP server: the server and the tool's own name (the card offers "Always allow"). */
+  mcp?: { server: string; tool: string };
 }
 
 export interface ApprovalDecision {
   approved: boolean;
   /** Why it was rejected (told to the model). */
   reason?: string;
+  /** Approved, and the user asked to allow this MCP tool from now on. */
+  alwaysAllow?: boolean;
 }
 
 /** The host's approval UI. Must resolve (as rejected) when `signal` aborts; the agent also enforces that. */
@@ -41,9 +45,11 @@ export interface ToolCall {
 }
 
 export interface ToolResult {
-  /** The text the model sees as the tool_result content. */
+  /** The text the model sees as the tool_result content (and the chat card shows). */
   content: string;
   isError: boolean;
+  /** When set, the tool_result's content instead: text and image blocks (an MCP tool's result). */
+  blocks?: Exclude<NonNullable<ToolResultBlock['content']>, string>;
 }
 
 /** What the agent hands a tool for one call. */

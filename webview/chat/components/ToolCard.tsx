@@ -79,6 +79,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
           {open ? '▾' : '▸'}
         </span>
         <span class="tool-name">{item.name}</span>
+        {item.server !== undefined ? (
+          <span class="badge mcp-badge" title={`A tool of the MCP server ${item.server}`}>
+            MCP: {item.server}
+          </span>
+        ) : null}
         <span class="tool-summary">{summary.length > 200 ? `${summary.slice(0, 200)}…` : summary}</span>
         {item.truncated ? (
           <span
@@ -154,8 +159,8 @@ function ApprovalBar({ item, headerRef }: { item: ToolItem; headerRef: { current
     // The buttons disappear: keep keyboard focus on this card.
     headerRef.current?.focus();
   };
-  const approve = () => {
-    store.approve(item.id);
+  const approve = (always = false) => {
+    store.approve(item.id, always);
     finish('approved');
   };
   const reject = (withReason?: string) => {
@@ -176,9 +181,19 @@ function ApprovalBar({ item, headerRef }: { item: ToolItem; headerRef: { current
         <span class="approval-question">
           Allow <strong>{item.name}</strong>?
         </span>
-        <button type="button" class="button primary" aria-label={`Approve ${item.name}`} onClick={approve}>
+        <button type="button" class="button primary" aria-label={`Approve ${item.name}`} onClick={() => approve()}>
           Approve
         </button>
+        {item.server !== undefined ? (
+          <button
+            type="button"
+            class="button secondary"
+            title={`Approve, and from now on run this tool of ${item.server} without asking (splitpoint.mcp.autoApprove)`}
+            onClick={() => approve(true)}
+          >
+            Always allow
+          </button>
+        ) : null}
         <button type="button" class="button secondary" aria-label={`Reject ${item.name}`} onClick={() => reject()}>
           Reject
         </button>

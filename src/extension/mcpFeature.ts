@@ -1,0 +1,88 @@
+// MCP servers in VS Code: the configuration comes from `.vscode/mcp.json` and `.mcp.json` in the
+// workspace (ignored, and the chat says so, when the workspace is not trusted) and the user setting
+// splitpoint.mcp.servers; the allow-list is the user setting splitpoint.mcp.autoApprove (user settings
+// only: a cloned repository cannot allow its own tools). Servers restart when a configuration file,
+// the setting, the folders or the trust change, and on "Splitpoint: Restart MCP Servers"; they stop
+// with the window. What they do is McpService's (src/agent/mcp, plain Node).
+import * as vscode from 'vscode';
+import { McpService, WORKSPACE_MCP_FILES, type McpToolHost } from '../agent/mcp';
+import { Disposable } from './lifecycle';
+
+const SERVERS = 'mcp.servers';
+const AUTO_APPROVE = 'mcp.autoApprove';
+
+export class McpFeature extends Disposable {
+  private readonly service: McpService;
+  private notify: (message: string) => void;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    super();
+    this.notify = (m) => log.warn(m);
+    this.service = new McpService({
+      log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+      notice: (m) => this.notify(m),
+      autoApprove: () => userValue<string[]>(AUTO_APPROVE)?.filter((e) => typeof e === 'string') ?? [],
+      allowAlways: async (entry) => {
+        const list = userValue<string[]>(AUTO_APPROVE) ?? [];
+        await config().update(AUTO_APPROVE, [...list, entry], vscode.ConfigurationTarget.Global);
+        log.info(`Added ${entry} to splitpoint.mcp.autoApprove.`);
+      },
+    });
+    this.register({ dispose: () => this.service.dispose() });
+    this.register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  /** What the agent uses: the tools of the running servers and the allow-list. */
+  get host(): McpToolHost {
+    return this.service;
+  }
+
+  /** Start the servers; `notice` puts a message in the chat (start failures, crashes, ignored configuration). */
+  start(notice: (message: string) => void): void {
+    this.notify = notice;
+    this.register(vscode.commands.registerCommand('splitpoint.restartMcpServers', () => this.reload()));
+    for (const f of WORKSPACE_MCP_FILES) {
+      for (const folder of vscode.workspace.workspaceFolders?.slice(0, 1) ?? []) {
+        const watcher = this.register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, f.path)));
+        for (const on of [watcher.onDidCreate, watcher.onDidChange, watcher.onDidDelete]) this.register(on(() => this.reloadSoon()));
+      }
+    }
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`splitpoint.${SERVERS}`)) this.reloadSoon();
+      }),
+    );
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.reloadSoon()));
+    this.register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.reloadSoon()));
+    void this.reload();
+  }
+
+  private reloadSoon(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.reload(), 300);
+  }
+
+  private async reload(): Promise<void> {
+    try {
+      await this.service.reload({
+        workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+        trusted: vscode.workspace.isTrusted,
+        userServers: userValue<unknown>(SERVERS),
+      });
+      const states = this.service.manager.states();
+      if (states.length > 0) this.log.info(`MCP servers: ${states.map((s) => `${s.name} ${s.status} (${s.tools} tools)`).join(', ')}.`);
+    } catch (e) {
+      this.notify(`MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+function config(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration('splitpoint');
+}
+
+/** The user's own value of a setting (never a workspace's). */
+function userValue<T>(key: string): T | undefined {
+  return config().inspect<T>(key)?.globalValue;
+}
