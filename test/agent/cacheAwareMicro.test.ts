@@ -22,7 +22,7 @@ import { neverTrigger } from '../../src/core/triggers';
 const MODEL = 'claude-loopback';
 const PLACEHOLDER = '[Previous: used read_file]';
 
-/** Runs 6 reads of the same file; `cached` is the cache usage every reply reports. Returns, per request, how many results were placeholders. */
+/** Runs 6 reads of the same file; every reply reports `cached` cache-read tokens. Per request: how many results were placeholders. */
 async function placeholdersPerRequest(cached: number) {
   const server = new LoopbackAnthropic({ consecutiveRoles: 'reject', contextWindows: { [MODEL]: 200_000 } });
   const { baseURL } = await server.start();
@@ -53,6 +53,7 @@ async function placeholdersPerRequest(cached: number) {
     pipeline,
     tools: new WorkspaceTools({ root: ws }),
     approvals: { request: async () => ({ approved: true }) },
+    onEvent: () => undefined,
   });
   let calls = 0;
   const usage = { cache_read_input_tokens: cached, cache_creation_input_tokens: 0 };

@@ -42,7 +42,7 @@ test('incremental micro-compaction over any sequence of appends equals the pure 
 /** Cache-weighed decisions met by the batch property: both outcomes must occur, or it tests nothing. */
 const weighed = { held: 0, cleared: 0 };
 
-test('in batches (trigger, clear-at-least, tools, cache-aware), each incremental step equals the pure strategy given what was cleared before; cleared stays cleared', () => {
+test('in batches (trigger, clear-at-least, tools, cache-aware), each incremental step equals the pure strategy given what was cleared', () => {
   fc.assert(
     fc.property(
       conversationArb,
