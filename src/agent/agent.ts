@@ -25,6 +25,7 @@ import { toLlmError } from './anthropicClient';
 import { defaultSystemPrompt, messageStreamParams, requestOverheadTokens } from './modelRequest';
 import { streamModelReply } from './modelStream';
 import { normalizeBlocks, toolResultBlock } from './replyBlocks';
+import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
 import { executeToolCalls, type ToolCallServices } from './toolCalls';
 import { CANCELLED_BY_USER, type ApprovalGate, type ToolDefinition, type ToolExecutor } from './tools';
 
@@ -102,6 +103,7 @@ export class AgentLoop implements Disposable {
   private current: RunState | null = null;
   private lastStopReason: string | null = null;
   private overheadCache: { key: string; tokens: number } | null = null;
+  private readonly serverNotices = new ServerContextNotices();
   readonly model: string;
   readonly maxTokens: number;
   readonly system: string;
@@ -272,7 +274,8 @@ export class AgentLoop implements Disposable {
         tools,
         messages: prepared.messages,
       });
-      const outcome = await streamModelReply(this.client, params, { runId: s.runId, step }, signal, (e) => this.emit(e));
+      const server = serverCallFor(this.pipeline.settings.autoCompact);
+      const outcome = await streamModelReply(this.client, params, { runId: s.runId, step }, signal, (e) => this.emit(e), server?.request);
       if (outcome.kind === 'aborted') {
         const kept = this.keepPartial(outcome.blocks);
         this.emit({ type: 'assistant-interrupted', runId: s.runId, step, reason: 'cancelled', kept });
@@ -286,16 +289,26 @@ export class AgentLoop implements Disposable {
 
       const reply = outcome.message;
       s.stopReason = reply.stop_reason;
-      this.recordUsage(s, step, reply, estimatedRaw);
-      const content = normalizeBlocks(reply.content as unknown as ContentBlock[]);
+      const report = reportFor(server, reply);
+      this.recordUsage(s, step, reply, estimatedRaw, serverEdited(report));
+      const content = keptReplyBlocks(normalizeBlocks(reply.content as unknown as ContentBlock[]), server);
       const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       let assistant: Message | null = null;
       if (content.length > 0) {
-        assistant = { id: newMessageId('a'), role: 'assistant', content, createdAt: this.now() };
+        assistant = {
+          id: newMessageId('a'),
+          role: 'assistant',
+          content,
+          createdAt: this.now(),
+          ...(report ? { serverContext: report } : {}),
+        };
         this.session.append(assistant);
         this.pipeline.noteEvent('message');
         this.emit({ type: 'assistant-message', runId: s.runId, step, message: assistant, stopReason: reply.stop_reason });
       }
+
+      const notice = this.serverNotices.noticeFor(report);
+      if (notice) this.emit({ type: 'notice', runId: s.runId, ...notice });
 
       if (reply.stop_reason === 'max_tokens') return this.endAtMaxTokens(s, uses);
 
@@ -304,12 +317,15 @@ export class AgentLoop implements Disposable {
         this.appendResults(results);
         this.pipeline.noteEvent('tool-output');
         if (signal.aborted) return this.result(s, 'cancelled');
+        if (report?.compaction === 'applied') await commitServerCompaction(this.pipeline, signal);
         await this.pipeline.runPendingCompaction(signal);
         if (signal.aborted) return this.result(s, 'cancelled');
         continue;
       }
 
-      if (reply.stop_reason === 'pause_turn') continue;
+      if (report?.compaction === 'applied') await commitServerCompaction(this.pipeline, signal);
+      // pause_after_compaction: the reply is the compaction block alone; send the request again to continue.
+      if (reply.stop_reason === 'pause_turn' || (reply.stop_reason as string) === 'compaction') continue;
       if (reply.stop_reason === 'refusal') this.warn(s, 'The model declined to continue with this request.');
       if (!assistant) this.warn(s, 'The model returned an empty reply.');
       return this.result(s, 'completed');
@@ -353,13 +369,14 @@ export class AgentLoop implements Disposable {
     this.session.append({ id: newMessageId('r'), role: 'user', content: results, createdAt: this.now() });
   }
 
-  private recordUsage(s: RunState, step: number, reply: Anthropic.Message, estimatedRaw: number): void {
+  private recordUsage(s: RunState, step: number, reply: Anthropic.Message, estimatedRaw: number, serverEdited = false): void {
     const usage = reply.usage;
     const input = totalInputTokens(usage);
     const output = usage.output_tokens ?? 0;
     s.inputTokens += input;
     s.outputTokens += output;
-    this.calibration?.observe(estimatedRaw, input);
+    // A request the server edited reports what the model saw, not what was sent: nothing to calibrate against.
+    if (!serverEdited) this.calibration?.observe(estimatedRaw, input);
     this.pipeline.noteCache(cacheStateFromUsage(usage, this.model));
     this.emit({
       type: 'usage',

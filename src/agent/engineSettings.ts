@@ -27,14 +27,17 @@ export function strategyParamsFor(settings: HostSettings, name: string, warn: (m
 
 /** The pipeline's settings; `params` gives the auto-compact strategy's parameters. */
 export function pipelineSettingsFor(settings: HostSettings, params: (strategy: string) => Record<string, number>): PipelineSettings {
+  // With the server clearing tool results, the local micro-compaction layer stands down (it would clear them first).
+  const serverClears = settings.autoCompact.enabled && settings.autoCompact.strategy === 'server-clear-tool-uses';
   return {
-    microCompact: { ...settings.microCompact, enabled: true },
+    microCompact: { ...settings.microCompact, enabled: !serverClears },
     autoCompact: {
       enabled: settings.autoCompact.enabled,
       strategy: settings.autoCompact.strategy,
       params: params(settings.autoCompact.strategy),
       trigger: budgetTrigger({ fraction: settings.autoCompact.threshold }),
       review: settings.autoCompact.review ?? 'never',
+      ...(settings.serverContext ? { serverContext: settings.serverContext } : {}),
     },
   };
 }

@@ -24,6 +24,8 @@ export interface HostSettings {
   strategyParams: Record<string, Record<string, number>>;
   /** Layer 1 (see MicroCompactSettings): keepRecent, minChars, triggerTokens, clearAtLeast, tools, cacheAware, horizonTurns. */
   microCompact: MicroCompactSettings;
+  /** The server strategies' options that are not numbers: clear_tool_uses exclude_tools, compact instructions. */
+  serverContext?: { excludeTools: string[]; instructions: string };
   /** Relative to the workspace root, or absolute. From the user's settings only, never a workspace's. */
   transcriptFolder: string;
   commandTimeoutMs: number;
@@ -37,6 +39,7 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   strategyParams: {},
   // Cache-aware batching ships on: old results are cleared in one batch when it pays back the re-written cache.
   microCompact: { keepRecent: 3, minChars: 100, triggerTokens: 0, clearAtLeast: 0, tools: [], cacheAware: true, horizonTurns: 10 },
+  serverContext: { excludeTools: [], instructions: '' },
   transcriptFolder: '.transcripts',
   commandTimeoutMs: 120_000,
 };

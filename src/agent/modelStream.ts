@@ -1,7 +1,9 @@
 // One streamed model call: provisional events as the stream arrives (text, thinking, tool calls),
 // then the complete reply, what was usable when the user stopped it, or the API error.
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlock } from '../core';
+import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
+import type { BetaMessageStreamParams } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ContentBlock, ServerContextRequest } from '../core';
 import type { AgentErrorInfo, AgentEvent } from './agentEvents';
 import { toLlmError } from './anthropicClient';
 import { partialBlocks } from './replyBlocks';
@@ -15,19 +17,28 @@ export interface StepTag {
   step: number;
 }
 
-/** Stream one reply; events are emitted as the stream arrives. Never rejects. */
+/**
+ * Stream one reply; events are emitted as the stream arrives. Never rejects. With `server` (a server
+ * context-management strategy) the request goes through the SDK's beta messages API with its
+ * `context_management` edit and beta flag; the beta stream has the same events.
+ */
 export async function streamModelReply(
   client: Anthropic,
   params: Anthropic.MessageStreamParams,
   tag: StepTag,
   signal: AbortSignal,
   emit: (e: AgentEvent) => void,
+  server?: ServerContextRequest | null,
 ): Promise<StepOutcome> {
   const { runId, step } = tag;
   let snapshot: Anthropic.Message | undefined;
   const completed = new Set<number>();
   try {
-    const stream = client.messages.stream(params, { signal });
+    const stream: MessageStream = server
+      ? (client.beta.messages.stream({ ...params, ...server } as BetaMessageStreamParams, {
+          signal,
+        }) as unknown as MessageStream)
+      : client.messages.stream(params, { signal });
     stream.on('streamEvent', (event, snap) => {
       snapshot = snap;
       switch (event.type) {

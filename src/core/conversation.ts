@@ -1,6 +1,7 @@
 // The message model: Anthropic MessageParam-compatible content blocks, plus the little metadata the
 // engine needs (a stable id, synthetic marking, micro-compaction notes). Pure data, no `vscode`.
 
+import type { ServerContextReport } from './serverContextTypes';
 export type Role = 'user' | 'assistant';
 
 export interface TextBlock {
@@ -109,6 +110,8 @@ export interface Message {
   artefact?: ArtefactKind;
   /** On an assistant message: the usage the API reported for the call that produced it. */
   usage?: RecordedUsage;
+  /** On an assistant message: what server-side context management did for the call that produced it. */
+  serverContext?: ServerContextReport;
 }
 
 /** The wire form: exactly what the Messages API accepts. */

@@ -128,10 +128,29 @@ export {
   type StrategyParamSpec,
 } from './strategies';
 export { microCompactedView, planTokensOnView } from './requestView';
+export {
+  CLEARED_TOOL_RESULT_TEXT,
+  COMPACT_BETA,
+  compactionSummaryOf,
+  CONTEXT_MANAGEMENT_BETA,
+  emulateClearToolUses,
+  isServerStrategy,
+  MIN_COMPACT_TRIGGER,
+  SERVER_STRATEGIES,
+  serverContextReport,
+  serverContextRequest,
+  withoutFailedCompactions,
+  type ServerContextEdit,
+  type ServerContextOptions,
+  type ServerContextReport,
+  type ServerContextRequest,
+  type ServerStrategyName,
+} from './serverContext';
 
 // Pipeline, triggers, sessions, transcripts
 export {
   CompactionPipeline,
+  type AutoCompactSettings,
   type CompactionFailure,
   type CompactionOutcome,
   type CompactionTriggerSource,

@@ -14,6 +14,7 @@ import type { MicroCompactDecision } from './microBatch';
 import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
 import { withLedger, withSessionPins } from './planContexts';
+import { isServerStrategy, type ServerContextOptions } from './serverContext';
 import type { CompactionRecord, SessionLog } from './session';
 import { planWith, type StrategyName } from './strategies';
 import type { SummaryResult } from './summarize';
@@ -28,6 +29,7 @@ export interface AutoCompactSettings {
   trigger: Trigger;
   /** 'always': auto (and tool) compactions that summarize ask the reviewer before committing. */
   review?: 'never' | 'always';
+  serverContext?: ServerContextOptions; // the server strategies' exclude_tools and instructions
 }
 
 export interface PipelineSettings {
@@ -238,7 +240,7 @@ export class CompactionPipeline {
   /** Layers 1 + 2, before each model call: auto-compact if the trigger fires, then build the request. */
   async beforeModelCall(signal?: AbortSignal): Promise<PreparedRequest & { compaction?: CompactionOutcome }> {
     let compaction: CompactionOutcome | undefined;
-    if (this.settings.autoCompact.enabled) {
+    if (this.settings.autoCompact.enabled && !isServerStrategy(this.settings.autoCompact.strategy)) {
       const check = this.checkTrigger();
       if (check.fire) {
         compaction = await this.compact({
@@ -290,6 +292,7 @@ export class CompactionPipeline {
   planContext(): PlanContext {
     const overheadTokens = this.deps.overheadTokens?.() ?? 0;
     let ctx = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    if (this.settings.autoCompact.serverContext) ctx = { ...ctx, serverContext: this.settings.autoCompact.serverContext };
     const cache = this.cacheState();
     if (cache) ctx = { ...ctx, cache };
     const micro = this.settings.microCompact;

@@ -6,6 +6,7 @@ import type { MicroCompactDecision } from './microBatch';
 import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
 import { SplitpointError } from './errors';
 import type { ReplacementCache } from './replacementCache';
+import type { ServerContextOptions } from './serverContextTypes';
 import type { MessageTokenCounter } from './tokens';
 
 export interface PlanEntry {
@@ -110,6 +111,8 @@ export interface PlanContext {
   microCleared?: ReadonlySet<string>;
   /** Micro-compaction: the tool names whose results may be cleared (a list, so not a numeric param); absent/empty: all. */
   microCompactTools?: readonly string[];
+  /** The server strategies' options that are not numbers (exclude_tools, instructions), from the settings. */
+  serverContext?: ServerContextOptions;
 }
 
 /** Tokens the messages of a request may take: window - answer reserve - overhead (never negative). */

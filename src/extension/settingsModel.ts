@@ -80,6 +80,10 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
       cacheAware: c.get<boolean>('microCompact.cacheAware', true) !== false,
       horizonTurns: positive(c.get<number>('microCompact.horizonTurns'), 10),
     },
+    serverContext: {
+      excludeTools: (c.get<string[]>('serverContext.excludeTools', []) ?? []).filter((t) => typeof t === 'string' && t.trim() !== ''),
+      instructions: String(c.get<string>('serverContext.instructions', '') ?? ''),
+    },
     transcriptFolder: sensitive('transcriptFolder') || '.transcripts',
     commandTimeoutMs: positive(c.get<number>('commandTimeoutSeconds'), 120) * 1000,
   };

@@ -76,6 +76,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { countTokens as o200kCount, decode as o200kDecode, encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
+import { compactedBody, defaultCompactionSummary, manageContext, type ManagedContext } from './contextManagement';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (loose: they describe what arrives, which need not be valid)
@@ -154,21 +155,25 @@ export interface RecordedRequest {
 /** The request a responder sees: a recorded `/v1/messages` request whose body passed validation. */
 export interface ValidRequest extends RecordedRequest {
   body: ValidMessagesBody;
-  /** Input tokens this server counted for the request (after tokenScale/overhead). */
+  /** Input tokens this server counted for the request (after tokenScale/overhead, and context management). */
   inputTokens: number;
+  /** Server-side context management (contextManagement.ts): what the model saw, what was applied. */
+  managed?: ManagedContext;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Scripted replies
 // ---------------------------------------------------------------------------------------------
 
-export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal';
+export type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use' | 'pause_turn' | 'refusal' | 'compaction';
 
 /** A block of a scripted assistant reply. Ids/signatures are generated when omitted. */
 export type ScriptBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature?: string }
-  | { type: 'tool_use'; name: string; input: unknown; id?: string };
+  | { type: 'tool_use'; name: string; input: unknown; id?: string }
+  /** Server-side compaction (contextManagement.ts); null content: a failed compaction. */
+  | { type: 'compaction'; content: string | null };
 
 export interface Timing {
   /** Wait this long before sending anything (headers included). */
@@ -649,6 +654,8 @@ export class LoopbackAnthropic {
   readonly countQueue = new ReplyQueue();
   /** Consulted when the queue is empty; may be replaced at any time. */
   responder: Responder | undefined;
+  /** Summaries for the next server-side compactions, in order (null: a failed compaction); then a default one. */
+  readonly compactionSummaries: Array<string | null> = [];
 
   private readonly options: LoopbackOptions;
   private readonly recorded: RecordedRequest[] = [];
@@ -830,7 +837,9 @@ export class LoopbackAnthropic {
       });
       if (problem) return this.fail(ex, 400, 'invalid_request_error', problem, 'validation');
 
-      const inputTokens = this.countTokens(body);
+      const managed = manageContext(body, req.headers, (b) => this.countTokens(b));
+      if (managed.error) return this.fail(ex, 400, 'invalid_request_error', managed.error, 'validation');
+      const inputTokens = managed.inputTokens;
       if (isCount) {
         const failure = this.countQueue.shift();
         if (failure) {
@@ -839,19 +848,29 @@ export class LoopbackAnthropic {
           return await this.play(ex, Object.assign(record, { inputTokens }) as ValidRequest, failure);
         }
         record.source = 'count_tokens';
-        this.sendJson(res, 200, { input_tokens: inputTokens }, { 'request-id': record.requestId });
+        const cm = managed.response ? { context_management: { original_input_tokens: managed.originalInputTokens } } : {};
+        this.sendJson(res, 200, { input_tokens: inputTokens, ...cm }, { 'request-id': record.requestId });
         record.status = 200;
         return;
       }
 
       const valid = record as ValidRequest;
       valid.inputTokens = inputTokens;
+      valid.managed = managed;
       const window = this.contextWindowFor(valid.body.model);
       if (inputTokens > window) {
         return this.fail(ex, 400, 'invalid_request_error', `prompt is too long: ${inputTokens} tokens > ${window} maximum`, 'validation');
       }
 
-      let script = this.queue.shift();
+      const summary = managed.compaction
+        ? this.compactionSummaries.length > 0
+          ? this.compactionSummaries.shift()!
+          : defaultCompactionSummary(managed.compaction)
+        : undefined;
+      if (summary) valid.inputTokens = this.countTokens(compactedBody(managed.body, summary));
+      const compaction: ScriptBlock[] = summary === undefined ? [] : [{ type: 'compaction', content: summary }];
+      // pause_after_compaction: the compaction block alone (the scripted reply waits for the next request).
+      let script = managed.compaction?.pause && summary ? reply.message(compaction, { stopReason: 'compaction' }) : this.queue.shift();
       let source: RecordedRequest['source'] = 'queue';
       if (!script && this.responder) {
         script = await this.responder(valid);
@@ -873,6 +892,8 @@ export class LoopbackAnthropic {
         }
       }
       record.source = source;
+      if (script.kind === 'message' && compaction.length > 0 && script.content[0]?.type !== 'compaction')
+        script = { ...script, content: [...compaction, ...script.content] };
       await this.play(ex, valid, script);
     } finally {
       this.exchanges.delete(ex);
@@ -982,7 +1003,8 @@ export class LoopbackAnthropic {
       cache_read_input_tokens: script.usage?.cache_read_input_tokens ?? 0,
       output_tokens: script.usage?.output_tokens ?? this.countOutputTokens(scripts),
     };
-    return { blocks, stopReason, usage, model: script.model ?? request.body.model, id: newMessageId() };
+    const cm = request.managed?.response ? { context_management: request.managed.response } : {};
+    return { blocks, stopReason, usage, model: script.model ?? request.body.model, id: newMessageId(), cm };
   }
 
   private playJson(ex: Exchange, request: ValidRequest, script: Extract<ScriptedReply, { kind: 'message' }>): void {
@@ -996,6 +1018,7 @@ export class LoopbackAnthropic {
       stop_reason: m.stopReason,
       stop_sequence: null,
       usage: { ...m.usage, service_tier: 'standard' },
+      ...m.cm,
     };
     ex.record.status = 200;
     this.sendJson(ex.res, 200, message, { 'request-id': ex.record.requestId, ...(script.headers ?? {}) });
@@ -1042,6 +1065,13 @@ export class LoopbackAnthropic {
           events.push({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: part } });
         }
         events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: b.signature } });
+      } else if (b.type === 'compaction') {
+        events.push({ type: 'content_block_start', index, content_block: { type: 'compaction', content: null, encrypted_content: null } });
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'compaction_delta', content: b.content, encrypted_content: null },
+        });
       } else {
         events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
         if (ping && index === 0) events.push({ type: 'ping' });
@@ -1056,6 +1086,7 @@ export class LoopbackAnthropic {
     events.push({
       type: 'message_delta',
       delta: { stop_reason: m.stopReason, stop_sequence: null },
+      ...m.cm,
       usage: {
         input_tokens: m.usage.input_tokens,
         cache_creation_input_tokens: m.usage.cache_creation_input_tokens,
@@ -1134,6 +1165,8 @@ function outputCostRaw(block: ScriptBlock): number {
       return countTextTokens(block.thinking);
     case 'tool_use':
       return countTextTokens(block.name) + countTextTokens(JSON.stringify(block.input ?? {}));
+    case 'compaction':
+      return 0; // the compaction iteration's tokens are not in the top-level usage (the API's rule)
   }
 }
 
@@ -1162,5 +1195,7 @@ function buildBlock(block: ScriptBlock): BuiltBlock {
       const id = block.id ?? newToolUseId();
       return { script: { ...block, id }, wire: { type: 'tool_use', id, name: block.name, input: block.input ?? {} } };
     }
+    case 'compaction':
+      return { script: block, wire: { type: 'compaction', content: block.content, encrypted_content: null } };
   }
 }

@@ -58,6 +58,16 @@ function overridesFor(name: string, r: GeneratedParams): Record<string, number> 
       return { keepRecent: r.keepRecent, minChars: r.minChars };
     case 'split-at':
       return { summarize: r.splitSummarize };
+    // The server strategies' emulations: triggers low enough to fire on generated conversations.
+    case 'server-clear-tool-uses':
+      return {
+        triggerTokens: 1 + r.minChars * 10,
+        keepToolUses: r.keepRecent,
+        clearAtLeast: r.minChars,
+        clearToolInputs: r.splitSummarize,
+      };
+    case 'server-compact':
+      return { triggerTokens: 50_000, pauseAfterCompaction: r.splitSummarize };
     default:
       throw new Error(`no parameters for ${name}`);
   }

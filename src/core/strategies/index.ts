@@ -12,6 +12,7 @@ import { planPreserveUserMessages } from './preserveUserMessages';
 import { planRecentTokenFraction } from './recentTokenFraction';
 import { planRecentTurns } from './recentTurns';
 import { planRecursiveSummarization, validateRecursiveSummarization } from './recursiveSummarization';
+import { SERVER_STRATEGY_DEFINITIONS } from './serverStrategies';
 import { planSlidingWindow } from './slidingWindow';
 import { planSplitAt, UnknownSplitTargetError } from './splitAt';
 import { planTokenBudget } from './tokenBudget';
@@ -49,7 +50,9 @@ export type StrategyName =
   | 'recent-token-fraction'
   | 'recent-turns'
   | 'micro-compact'
-  | 'split-at';
+  | 'split-at'
+  | 'server-clear-tool-uses'
+  | 'server-compact';
 
 const int = (name: string, description: string, def: number, min: number, max = Number.MAX_SAFE_INTEGER): StrategyParamSpec => ({
   name,
@@ -179,7 +182,8 @@ export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
     params: [int('summarize', '1: summarize what is archived with the LLM; 0: no LLM call (a placeholder opener)', 1, 0, 1)],
     plan: (m, p, c) => planSplitAt(m, { summarize: p.summarize }, c),
   },
-]);
+  // Server-side context management: the server does not know the session's pins, so neither does its emulation.
+]).concat(SERVER_STRATEGY_DEFINITIONS);
 
 /** The registry's numeric parameters as micro-compaction settings; the tools filter comes from the context (a list). */
 function microParams(p: Record<string, number>, c: PlanContext): MicroCompactParams {
