@@ -85,7 +85,7 @@ export function toLlmError(e: unknown): LlmError {
   if (e instanceof LlmError) return e;
   if (e instanceof Anthropic.APIUserAbortError) return new LlmError('aborted', 'The request was cancelled.');
   if (e instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'The request timed out.');
-  if (e instanceof Anthropic.APIConnectionError) return new LlmError('server', `Could not reach the API: ${e.message}`);
+  if (e instanceof Anthropic.APIConnectionError) return new LlmError('server', `Could not reach the API: ${e.message}${causes(e)}`);
   if (e instanceof Anthropic.APIError) {
     const status = e.status;
     const retryAfterMs = retryAfter(e.headers);
@@ -100,6 +100,22 @@ export function toLlmError(e: unknown): LlmError {
     return new LlmError('other', `API error ${status}: ${message}`, status);
   }
   return new LlmError('other', e instanceof Error ? e.message : String(e));
+}
+
+/**
+ * Why a connection failed, from the error's cause chain (the SDK says only "Connection error."; fetch
+ * says "fetch failed"; the cause under those names the socket error), e.g. " (fetch failed: connect
+ * ECONNREFUSED 127.0.0.1:8080)". Empty when there is no cause.
+ */
+function causes(e: Error): string {
+  const parts: string[] = [];
+  for (let c: unknown = e.cause, depth = 0; c !== undefined && c !== null && depth < 5; depth++) {
+    const text = c instanceof Error ? c.message || c.name : String(c);
+    const code = (c as { code?: unknown }).code;
+    parts.push(typeof code === 'string' && !text.includes(code) ? `${text} [${code}]` : text);
+    c = (c as { cause?: unknown }).cause;
+  }
+  return parts.length > 0 ? ` (${parts.join(': ')})` : '';
 }
 
 function apiMessage(e: InstanceType<typeof Anthropic.APIError>): string {

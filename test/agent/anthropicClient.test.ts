@@ -226,6 +226,16 @@ describe('toLlmError classifies real SDK errors', () => {
     assert.equal(err.status, undefined);
     assert.equal(err.retryable, true);
     assert.match(err.message, /Could not reach the API/);
+    // Why, from the cause chain (the SDK says only "Connection error."): the refused address.
+    assert.ok(err.message.includes(`(fetch failed: connect ECONNREFUSED 127.0.0.1:${port})`), err.message);
+  });
+
+  test('a connection the server drops before answering → the message says the other side closed it', async () => {
+    await withServer({}, async (server, baseURL) => {
+      const err = toLlmError(await sdkError(server, baseURL, { script: reply.drop() }));
+      assert.equal(err.kind, 'server');
+      assert.match(err.message, /^Could not reach the API: Connection error\. \(fetch failed: other side closed \[UND_ERR_SOCKET\]\)$/);
+    });
   });
 
   test('an LlmError passes through unchanged; anything else → other', () => {
