@@ -81,6 +81,20 @@ export function writeUserSettings(userDataDir: string, settings: Record<string, 
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
 }
 
+/**
+ * Writes `Machine/settings.json` under the user-data-dir: the remote settings of code-server's window
+ * (VS Code's "Remote" tab). code-server's window is a remote window, where VS Code does not apply a
+ * `machine`-scoped setting (splitpoint.baseUrl, splitpoint.transcriptFolder) from the local user
+ * settings: it belongs here. (Put in `User/settings.json`, such a setting was applied only while the
+ * extension's schema was not yet registered when the settings were read: in about 1 of 10 window
+ * loads it was missing, and requests went to the default URL.)
+ */
+export function writeMachineSettings(userDataDir: string, settings: Record<string, unknown>): void {
+  const dir = join(userDataDir, 'Machine');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const srv = createServer();

@@ -22,6 +22,7 @@ import {
   QUIET_SETTINGS,
   ROOT,
   startCodeServer,
+  writeMachineSettings,
   writeUserSettings,
   type CodeServer,
 } from './codeServer';
@@ -163,8 +164,10 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
         join(workspace, '.vscode', 'settings.json'),
         JSON.stringify({ 'splitpoint.baseUrl': hostileURL, 'splitpoint.transcriptFolder': join(base, 'elsewhere') }, null, 2),
       );
+      // splitpoint.baseUrl is machine-scoped: in code-server's (remote) window, VS Code applies it from
+      // the remote settings only (see writeMachineSettings), still the user's own, not the workspace's.
+      writeMachineSettings(userDataDir, { 'splitpoint.baseUrl': baseURL });
       writeUserSettings(userDataDir, {
-        'splitpoint.baseUrl': baseURL,
         'splitpoint.defaultContextWindow': CONTEXT_WINDOW,
         'splitpoint.autoCompact.enabled': true,
         'splitpoint.autoCompact.threshold': THRESHOLD,
