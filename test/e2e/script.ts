@@ -12,6 +12,8 @@ export const PROMPT_READ = 'What does greeting.ts export?';
 export const PROMPT_EDIT = 'Change the greeting to say Hello from Splitpoint.';
 export const PROMPT_LONG = 'Explain the design of this workspace in depth.';
 export const PROMPT_AFTER = 'Thanks. What is next?';
+/** Step 14: a medium answer (about 2,400 tokens, under the threshold) for a split with a summary to be worth it. */
+export const PROMPT_MEDIUM = 'Sketch the test plan for this workspace.';
 
 export const ANSWER_READ = 'greeting.ts exports one constant, greeting, set to "Hello from the workspace".';
 export const ANSWER_EDIT = 'Done: greeting.ts now says "Hello from Splitpoint".';
@@ -36,6 +38,19 @@ export const LONG_ANSWER = [
   ),
   '',
   'That is the whole design.',
+].join('\n');
+
+export const MEDIUM_ANSWER = [
+  '## Test plan',
+  '',
+  ...Array.from(
+    { length: 70 },
+    (_, i) =>
+      `- Case ${i + 1}: the module layout keeps configuration, parsing and rendering apart; ` +
+      `case ${i + 1} checks that its component validates its inputs at the edge and reports errors as values.`,
+  ),
+  '',
+  'That is the whole test plan.',
 ].join('\n');
 
 export interface ScriptLog {
@@ -98,6 +113,7 @@ export function createResponder(log: ScriptLog): (request: ValidRequest) => Scri
       );
     }
     if (prompt.includes(PROMPT_LONG)) return reply.text(LONG_ANSWER, { textChunkChars: 400 });
+    if (prompt.includes(PROMPT_MEDIUM)) return reply.text(MEDIUM_ANSWER, { textChunkChars: 400 });
     if (prompt.includes(PROMPT_AFTER)) return reply.text(ANSWER_AFTER);
     return reply.text(`echo: ${prompt}`);
   };
