@@ -25,7 +25,8 @@ export interface PinnableItem {
 }
 
 export type ChatItem =
-  | ({ kind: 'user'; id: string; text: string } & PinnableItem)
+  /** checkpoint: the files can be restored to before this prompt (a file checkpoint exists). */
+  | ({ kind: 'user'; id: string; text: string; checkpoint?: boolean } & PinnableItem)
   | ({
       kind: 'assistant';
       id: string;
@@ -94,7 +95,23 @@ export type HostToChat =
   | { type: 'context'; context: ContextMeter }
   /** The session's pinned message ids (all of them): the chat marks its items by `messageId`. */
   | { type: 'pins'; ids: string[] }
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** Edits waiting for approval (each openable in VS Code's diff editor). */
+  | { type: 'proposals'; items: PendingEdit[] }
+  /** What "Restore files to before this prompt" would change (files null: nothing to show; error: why). */
+  | { type: 'restorePlan'; messageId: string; files: RestoreFileView[] | null; error?: string };
+
+export interface PendingEdit {
+  toolUseId: string;
+  path: string;
+  title: string;
+}
+
+/** A file a restore changes back: created since (deleted by it), deleted since (recreated) or modified. */
+export interface RestoreFileView {
+  path: string;
+  since: 'created' | 'deleted' | 'modified';
+}
 
 export type ChatToHost =
   | { type: 'ready' }
@@ -111,7 +128,14 @@ export type ChatToHost =
   | { type: 'openTranscript'; path: string }
   /** Pin / unpin a session message (its id): pinned messages survive every compaction verbatim. */
   | { type: 'pin'; id: string }
-  | { type: 'unpin'; id: string };
+  | { type: 'unpin'; id: string }
+  /** Open a pending edit in VS Code's diff editor. */
+  | { type: 'openDiff'; toolUseId: string }
+  /** File checkpoints: preview a restore to before a prompt (its session message id), open one file's diff, restore. */
+  | { type: 'previewRestore'; messageId: string }
+  | { type: 'openRestoreDiff'; messageId: string; path: string }
+  | { type: 'restoreFiles'; messageId: string }
+  | { type: 'undoCompaction' };
 
 // ---------------------------------------------------------------------------------------------
 // Inspector
@@ -371,7 +395,9 @@ export type InspectorToHost =
   | { type: 'timeTravel'; at: number | null }
   /** Pin / unpin a session message (its id): pinned messages survive every compaction verbatim. */
   | { type: 'pin'; id: string }
-  | { type: 'unpin'; id: string };
+  | { type: 'unpin'; id: string }
+  /** Restore the files to before this prompt (the chat shows what would change, then confirms). */
+  | { type: 'restoreFiles'; id: string };
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what webviews send (they are untrusted: a compromised webview must not be able to
@@ -404,7 +430,17 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
     case 'newChat':
     case 'setApiKey':
     case 'openInspector':
+    case 'undoCompaction':
       return onlyKeys(v, ['type']) ? ({ type: v.type } as ChatToHost) : null;
+    case 'openDiff':
+      return onlyKeys(v, ['type', 'toolUseId']) && nonEmpty(v.toolUseId) ? { type: 'openDiff', toolUseId: v.toolUseId } : null;
+    case 'previewRestore':
+    case 'restoreFiles':
+      return onlyKeys(v, ['type', 'messageId']) && nonEmpty(v.messageId) ? { type: v.type, messageId: v.messageId } : null;
+    case 'openRestoreDiff':
+      return onlyKeys(v, ['type', 'messageId', 'path']) && nonEmpty(v.messageId) && nonEmpty(v.path, 4_096)
+        ? { type: 'openRestoreDiff', messageId: v.messageId, path: v.path }
+        : null;
     case 'send':
       return onlyKeys(v, ['type', 'text']) && str(v.text, MAX_TEXT) && v.text.trim().length > 0 ? { type: 'send', text: v.text } : null;
     case 'approve':
@@ -473,7 +509,8 @@ export function parseInspectorToHost(v: unknown): InspectorToHost | null {
           }
         : null;
     case 'showMessage':
-      return onlyKeys(v, ['type', 'id']) && nonEmpty(v.id) ? { type: 'showMessage', id: v.id } : null;
+    case 'restoreFiles':
+      return onlyKeys(v, ['type', 'id']) && nonEmpty(v.id) ? { type: v.type, id: v.id } : null;
     case 'openTranscript':
       return onlyKeys(v, ['type', 'path']) && nonEmpty(v.path, 4_096) ? { type: 'openTranscript', path: v.path } : null;
     case 'timeTravel':

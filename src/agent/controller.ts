@@ -27,11 +27,12 @@ import {
 import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../protocol';
 import type { AgentEvent, AgentLoop } from './agent';
 import { AgentFactory } from './agentFactory';
-import { ApprovalBroker } from './approvalBroker';
+import { ApprovalBroker, type DecisionOutcome } from './approvalBroker';
 import { CalibrationStore } from './calibrationStore';
 import { HostCounting } from './hostCounting';
 import { pipelineSettingsFor, strategyParamsFor, transcriptDirFor } from './engineSettings';
 import type { HostSettings } from './hostSettings';
+import { FileReview } from './fileReview';
 import { InspectorService, type InspectedRecording, type InspectorTarget } from './inspectorService';
 import { MissingApiKeyError } from './missingApiKeyError';
 import { RequestCount } from './requestCount';
@@ -54,6 +55,7 @@ export class AgentController implements Disposable {
   private readonly inspector: InspectorService;
   /** Summary drafts waiting for review (events: opened, closed). */
   readonly drafts = new SummaryDrafts();
+  readonly review: FileReview; // edits pending review (diff editor) and file checkpoints
   private calibration: CalibratedCounter;
   private settings: HostSettings;
   private scope: SessionScope;
@@ -105,6 +107,7 @@ export class AgentController implements Disposable {
       strategyParams: (name) => this.strategyParams(name),
       overheadParts: () => this.agents.overheadParts(this.settings),
     });
+    this.review = new FileReview(deps, { settings: () => this.settings, current: () => this.scope, busy: () => this.busy });
     this.scope = this.openScope(this.store.list()[0]?.id);
   }
 
@@ -264,8 +267,7 @@ export class AgentController implements Disposable {
         settings: this.settings,
         pipeline: scope.pipeline,
         calibration: this.calibration,
-        approvals: this.approvals,
-        onEvent: (e) => this.onAgentEvent(scope, e),
+        ...this.review.wire(scope, this.approvals, (e) => this.onAgentEvent(scope, e)),
       }),
     );
   }
@@ -331,13 +333,10 @@ export class AgentController implements Disposable {
     this.busyChanged.fire({ busy, compacting: this.compacting });
   }
 
-  approve(toolUseId: string, alwaysAllow = false): void {
+  approve = (toolUseId: string, alwaysAllow = false): DecisionOutcome =>
     this.approvals.decide(toolUseId, alwaysAllow ? { approved: true, alwaysAllow } : { approved: true });
-  }
-
-  reject(toolUseId: string, reason?: string): void {
+  reject = (toolUseId: string, reason?: string): DecisionOutcome =>
     this.approvals.decide(toolUseId, { approved: false, reason: reason?.trim() || 'The user rejected this change.' });
-  }
 
   /** An event of the agent of `scope`: its chat shows it (while current); the host hears what concerns it. */
   private onAgentEvent(scope: SessionScope, e: AgentEvent): void {
@@ -476,6 +475,7 @@ export class AgentController implements Disposable {
   dispose(): void {
     this.summaries.abort();
     this.drafts.dispose();
+    this.review.dispose();
     this.approvals.rejectAll('The extension is shutting down.');
     this.scope.dispose();
     this.counting.dispose();

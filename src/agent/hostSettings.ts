@@ -29,6 +29,8 @@ export interface HostSettings {
   /** Relative to the workspace root, or absolute. From the user's settings only, never a workspace's. */
   transcriptFolder: string;
   commandTimeoutMs: number;
+  /** File checkpoints before a prompt's first change (absent: on, with the defaults). */
+  checkpoints?: { enabled: boolean; maxCount: number; maxFileKB: number; maxStorageMB: number };
 }
 
 export const DEFAULT_HOST_SETTINGS: HostSettings = {

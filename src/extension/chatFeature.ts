@@ -3,10 +3,11 @@
 // (and always for errors) to a notification.
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/controller';
-import type { ChatToHost } from '../protocol';
+import type { ChatToHost, HostToChat } from '../protocol';
 import { ChatViewProvider } from './chatView';
 import { Disposable } from './lifecycle';
 import { pinHandlers, pinnedIdsOf } from './pinRouting';
+import { reviewHandlers, type ChatReview } from './reviewRouting';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import { compactAndReport } from './sessionCommands';
 
@@ -16,6 +17,8 @@ export interface ChatActions {
   promptForApiKey(): Promise<void>;
   openInspector(): void;
   openTranscript(path: string): Promise<void>;
+  /** File review: pending edits in the diff editor, restores to a checkpoint (reviewRouting.ts). */
+  review: ChatReview;
 }
 
 export class ChatFeature extends Disposable {
@@ -79,6 +82,10 @@ export class ChatFeature extends Disposable {
   reveal(): Promise<void> {
     return this.view.reveal();
   }
+
+  post(msg: HostToChat): void {
+    this.view.post(msg);
+  }
 }
 
 function chatHandlers(
@@ -91,13 +98,15 @@ function chatHandlers(
     ready: () => {
       sendState();
       sendPins(true);
+      actions.review.ready();
     },
     ...pinHandlers(controller, () => sendPins(false)),
+    ...reviewHandlers(controller, actions.review),
     send: (msg) => controller.send(msg.text),
     stop: () => controller.stop(),
     retry: () => controller.retry(),
-    approve: (msg) => controller.approve(msg.toolUseId, msg.alwaysAllow),
-    reject: (msg) => controller.reject(msg.toolUseId, msg.reason),
+    approve: (msg) => void controller.approve(msg.toolUseId, msg.alwaysAllow),
+    reject: (msg) => void controller.reject(msg.toolUseId, msg.reason),
     newChat: () => controller.newChat(),
     setApiKey: () => actions.promptForApiKey(),
     compact: (msg) => compactAndReport(controller, msg.focus),

@@ -8,6 +8,8 @@ import { ApiKeyCommands, ApiKeySecret, keyGate } from './apiKeyCommands';
 import { ChatFeature } from './chatFeature';
 import { CompactionProgress } from './compactionProgress';
 import { ConfigurationFeature } from './configurationFeature';
+import { CheckpointRestore } from './checkpointRestore';
+import { DiffReview } from './diffReview';
 import { failureSink } from './failureSink';
 import { InspectorFeature } from './inspectorFeature';
 import { McpFeature } from './mcpFeature';
@@ -45,6 +47,8 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const apiKeys = new ApiKeyCommands(apiKey, controller, log, requestKey);
   const inspector = new InspectorFeature(context.extensionUri, controller, transcripts, log, sink);
+  const diffReview = new DiffReview(controller, log);
+  const restore = new CheckpointRestore(controller);
   const chat = new ChatFeature(
     context.extensionUri,
     controller,
@@ -53,10 +57,19 @@ export function activate(context: vscode.ExtensionContext): void {
       promptForApiKey: () => apiKeys.promptForKey(),
       openInspector: () => inspector.showCurrent(),
       openTranscript: (path) => transcripts.open(path),
+      review: {
+        ready: () => chat.post({ type: 'proposals', items: diffReview.pendingEdits() }),
+        openDiff: (id) => diffReview.open(id),
+        previewRestore: (id) => restore.preview(id),
+        openRestoreDiff: (id, path) => restore.openDiff(id, path),
+        restoreFiles: (id) => restore.restore(id),
+      },
     },
     log,
     sink,
   );
+  diffReview.onProposals = (items) => chat.post({ type: 'proposals', items });
+  restore.chat = chat;
   context.subscriptions.push(
     log,
     controller,
@@ -69,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): void {
     new StatusBar(controller),
     new CompactionProgress(controller),
     new SummaryReview(controller, log),
+    diffReview,
+    restore,
     new ConfigurationFeature(controller, chat, log, settings),
   );
   log.info(`Splitpoint activated (workspace: ${workspaceRoot ?? 'none'}, trusted: ${vscode.workspace.isTrusted}).`);

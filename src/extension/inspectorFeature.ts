@@ -177,6 +177,8 @@ export class InspectorFeature extends Disposable {
         if (detail) post({ type: 'detail', detail });
       },
       openTranscript: (msg) => transcripts.open(msg.path),
+      // Files, not the history: the chat previews the restore of that prompt's checkpoint, then confirms.
+      restoreFiles: async (msg) => void (await vscode.commands.executeCommand('splitpoint.restoreFiles', msg.id)),
       inspectFile: () => this.inspectFile(),
       replay: () => this.replay(),
       showCurrent: () => this.showCurrentSession(),

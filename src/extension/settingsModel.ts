@@ -86,6 +86,12 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
     },
     transcriptFolder: sensitive('transcriptFolder') || '.transcripts',
     commandTimeoutMs: positive(c.get<number>('commandTimeoutSeconds'), 120) * 1000,
+    checkpoints: {
+      enabled: c.get<boolean>('checkpoints.enabled', true) !== false,
+      maxCount: positive(c.get<number>('checkpoints.maxCount'), 50),
+      maxFileKB: positive(c.get<number>('checkpoints.maxFileSizeKB'), 1024),
+      maxStorageMB: positive(c.get<number>('checkpoints.maxStorageMB'), 500),
+    },
   };
 }
 

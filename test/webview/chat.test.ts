@@ -290,15 +290,19 @@ describe('chat webview in headless Chromium', () => {
     await assertClean(p);
   });
 
-  test('a compaction divider shows before → after, strategy and trigger, and Open transcript posts openTranscript', async () => {
+  test('a compaction divider shows before → after, strategy and trigger; Open transcript posts openTranscript, Undo compaction undoCompaction', async () => {
     const p = await openWith(richConversation());
     const divider = p.page.locator('.item.compaction');
     assert.equal(
       (await divider.textContent())?.replace(/\s+/g, ' ').trim(),
-      'Compacted: 152,340 → 9,812 tokens · recursive-summarization · auto · 42 messages archived · Open transcript',
+      'Compacted: 152,340 → 9,812 tokens · recursive-summarization · auto · 42 messages archived · Open transcript · Undo compaction',
     );
     await divider.getByRole('button', { name: /Open transcript/ }).click();
-    assert.deepEqual(await p.intents(), [{ type: 'openTranscript', path: '/work/.transcripts/session-1/2026-11-22T10-00-00.jsonl' }]);
+    await divider.getByRole('button', { name: 'Undo compaction' }).click();
+    assert.deepEqual(await p.intents(), [
+      { type: 'openTranscript', path: '/work/.transcripts/session-1/2026-11-22T10-00-00.jsonl' },
+      { type: 'undoCompaction' },
+    ]);
     await assertClean(p);
   });
 
@@ -747,7 +751,10 @@ describe('chat webview in headless Chromium', () => {
     await p.page.getByRole('button', { name: 'Approve <img src=x onerror=window.__xss=901>' }).click();
     assert.deepEqual(await p.intents(), [{ type: 'approve', toolUseId: 'tool-evil"><img src=x onerror=window.__xss=900>' }]);
     await p.clearPosted();
-    await p.page.locator('.item.compaction').getByRole('button').click();
+    await p.page
+      .locator('.item.compaction')
+      .getByRole('button', { name: /Open transcript/ })
+      .click();
     assert.deepEqual(
       await p.intents(),
       [{ type: 'openTranscript', path: 'javascript:window.__xss=905' }],

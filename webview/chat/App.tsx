@@ -2,6 +2,7 @@
 import { useSnapshot } from '../shared/useSnapshot';
 import type { ChatSnapshot, ChatStore } from './store';
 import { Composer } from './components/Composer';
+import { PendingEdits } from './components/FileReview';
 import { ContextMeterView } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
 import { ApiKeyNeeded, RestrictedBanner, Welcome } from './components/EmptyState';
@@ -15,11 +16,12 @@ export function App({ store }: { store: ChatStore }) {
       <Toolbar title={chat.title} model={chat.model} hasApiKey={chat.hasApiKey} compacting={chat.compacting} />
       <ContextMeterView context={chat.context} />
       {!chat.trusted ? <RestrictedBanner /> : null}
-      <Conversation items={chat.items} busy={chat.busy} pins={snap.pins}>
+      <Conversation items={chat.items} busy={chat.busy} pins={snap.pins} restore={snap.restore}>
         {!snap.hydrated ? <p class="loading">Loading…</p> : null}
         {snap.hydrated && !chat.hasApiKey ? <ApiKeyNeeded /> : null}
         {snap.hydrated && chat.hasApiKey && chat.items.length === 0 ? <Welcome model={chat.model} /> : null}
       </Conversation>
+      <PendingEdits items={snap.proposals} />
       <StatusLine busy={chat.busy} compacting={chat.compacting} announcement={snap.announcement} />
       <Composer busy={chat.busy} compacting={chat.compacting} />
     </div>

@@ -1,6 +1,19 @@
 // Checks of what the host sends the chat. The host is trusted, but a malformed message must not
 // take the view down: each parser checks the shape the store relies on, and answers null otherwise.
-import type { ChatItem, ChatState, ContextMeter, HostToChat } from '../../src/protocol';
+import type { ChatItem, ChatState, ContextMeter, HostToChat, PendingEdit, RestoreFileView } from '../../src/protocol';
+
+const isPendingEdit = (v: unknown): v is PendingEdit => {
+  const r = v as Record<string, unknown> | null;
+  return (
+    typeof r === 'object' && r !== null && typeof r.toolUseId === 'string' && typeof r.path === 'string' && typeof r.title === 'string'
+  );
+};
+
+const SINCE = new Set(['created', 'deleted', 'modified']);
+const isRestoreFile = (v: unknown): v is RestoreFileView => {
+  const r = v as Record<string, unknown> | null;
+  return typeof r === 'object' && r !== null && typeof r.path === 'string' && SINCE.has(r.since as string);
+};
 
 export function isItem(v: unknown): v is ChatItem {
   if (typeof v !== 'object' || v === null) return false;
@@ -56,6 +69,14 @@ export function parseHostToChat(v: unknown): HostToChat | null {
       return Array.isArray(m.ids) && m.ids.every((id) => typeof id === 'string') ? { type: 'pins', ids: m.ids as string[] } : null;
     case 'focusInput':
       return { type: 'focusInput' };
+    case 'proposals':
+      return Array.isArray(m.items) && m.items.every(isPendingEdit) ? { type: 'proposals', items: m.items as PendingEdit[] } : null;
+    case 'restorePlan':
+      return typeof m.messageId === 'string' &&
+        (m.files === null || (Array.isArray(m.files) && m.files.every(isRestoreFile))) &&
+        (m.error === undefined || typeof m.error === 'string')
+        ? (m as unknown as HostToChat)
+        : null;
     default:
       return null;
   }

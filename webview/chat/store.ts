@@ -3,7 +3,7 @@
 // immutable: an item object changes identity only when that item changed, so memoized item
 // components skip everything else. Each user action is a method here: components call it, it posts
 // the intent to the host and updates what the view keeps.
-import type { ChatItem, ChatState, ChatToHost, HostToChat } from '../../src/protocol';
+import type { ChatItem, ChatState, ChatToHost, HostToChat, PendingEdit, RestoreFileView } from '../../src/protocol';
 import { frameScheduler } from '../shared/frame';
 import { isItem } from './hostMessages';
 
@@ -17,6 +17,17 @@ export interface ChatSnapshot {
   readonly announcement: { readonly text: string; readonly seq: number };
   /** The session's pinned message ids, as the host last said (a new set when they change). */
   readonly pins: ReadonlySet<string>;
+  /** Edits waiting for approval, as the host last said. */
+  readonly proposals: readonly PendingEdit[];
+  /** The restore preview shown under a prompt (by its message id), while the user decides. */
+  readonly restore: RestorePanel | null;
+}
+
+export interface RestorePanel {
+  messageId: string;
+  /** null: waiting for the host. */
+  files: readonly RestoreFileView[] | null;
+  error?: string;
 }
 
 /** View-only state that survives hide/show alongside the items. */
@@ -52,6 +63,8 @@ export class ChatStore {
   private live = false;
   private announcement = { text: '', seq: 0 };
   private pins: ReadonlySet<string> = new Set();
+  private proposals: readonly PendingEdit[] = [];
+  private restore: RestorePanel | null = null;
   private readonly frame = frameScheduler(() => this.flush());
   readonly ui: UiState;
 
@@ -128,6 +141,28 @@ export class ChatStore {
 
   unpin = (messageId: string): void => this.post({ type: 'unpin', id: messageId });
 
+  /** Opens a pending edit in VS Code's diff editor. */
+  openDiff = (toolUseId: string): void => this.post({ type: 'openDiff', toolUseId });
+
+  /** Asks what restoring the files to before a prompt would change; the panel waits for the answer. */
+  previewRestore = (messageId: string): void => {
+    this.restore = { messageId, files: null };
+    this.post({ type: 'previewRestore', messageId });
+    this.frame.schedule();
+  };
+
+  openRestoreDiff = (messageId: string, path: string): void => this.post({ type: 'openRestoreDiff', messageId, path });
+
+  /** Restores the previewed files; the panel closes when the host answers. */
+  restoreFiles = (messageId: string): void => this.post({ type: 'restoreFiles', messageId });
+
+  cancelRestore = (): void => {
+    this.restore = null;
+    this.frame.schedule();
+  };
+
+  undoCompaction = (): void => this.post({ type: 'undoCompaction' });
+
   // --- Host messages and view-only state. --------------------------------------------------
 
   apply(msg: HostToChat): void {
@@ -175,6 +210,13 @@ export class ChatStore {
         this.pins = new Set(msg.ids);
         break;
       }
+      case 'proposals':
+        this.proposals = msg.items;
+        break;
+      case 'restorePlan':
+        if (msg.files === null && !msg.error) this.restore = null;
+        else this.restore = { messageId: msg.messageId, files: msg.files, ...(msg.error ? { error: msg.error } : {}) };
+        break;
     }
     this.frame.schedule();
   }
@@ -207,6 +249,8 @@ export class ChatStore {
       live: this.live,
       announcement: this.announcement,
       pins: this.pins,
+      proposals: this.proposals,
+      restore: this.restore,
     };
   }
 

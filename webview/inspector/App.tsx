@@ -10,7 +10,7 @@ import { Minimap } from './components/Minimap';
 import { Notices } from './components/Notices';
 import { LossSection, PlanSummary } from './components/PlanSummary';
 import { ReplayPanel } from './components/ReplayChart';
-import { pinAction, type RowAction } from './components/RowActions';
+import { currentSessionActions, type RowAction } from './components/RowActions';
 import { splitHereActions } from './components/SplitHere';
 import { StrategyPanel } from './components/StrategyPanel';
 import { ContextSelector, RecordedCompactions, TimeTravelBanner } from './components/TimeTravel';
@@ -41,7 +41,7 @@ export function App({ store }: { store: InspectorStore }) {
   const travelPoint = travel && travel.at !== null ? travel.points.find((p) => p.at === travel.at) : undefined;
   const showPlanPanel = state.previewStrategy !== null || state.plan !== null || state.planError !== null;
   // Pins are the current session's: offered on its rows only (not a recording's, not a past context's).
-  const rowActions: RowAction[] = shownRow && !session.readOnly && !travelPoint ? [pinAction(shownRow, store.pin, store.unpin)] : [];
+  const rowActions: RowAction[] = shownRow && !session.readOnly && !travelPoint ? currentSessionActions(shownRow, store) : [];
   // Split here previews on any row (Apply is refused for a recording or a past context).
   if (shownRow) rowActions.push(...splitHereActions(shownRow, store.splitWithSummary(), store.splitHere, store.toggleSplitSummary));
   const summaryLedger = shownRow ? session.compactions.find((c) => c.syntheticId === shownRow.id)?.ledger : undefined;

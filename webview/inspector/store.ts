@@ -204,6 +204,9 @@ export class InspectorStore {
   /** Replays the inspected file under the built-in configurations (the host answers with the chart's data). */
   replay = (): void => this.host.post({ type: 'replay' });
 
+  /** Restores the files to before a prompt: the host shows the preview in the chat. */
+  restoreFiles = (id: string): void => this.host.post({ type: 'restoreFiles', id });
+
   showCurrent = (): void => this.host.post({ type: 'showCurrent' });
 
   openTranscript = (path: string): void => this.host.post({ type: 'openTranscript', path });

@@ -60,6 +60,7 @@ export async function applyWithApproval(
     tool,
     title,
     diff: { path: target.rel, unified, isNewFile },
+    proposal: { absPath: target.real, original, proposed: updated },
     ...(warning ? { warning } : {}),
   });
   if (env.ctx.signal.aborted) return { content: CANCELLED_BY_USER, isError: true };

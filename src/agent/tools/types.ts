@@ -23,6 +23,8 @@ export interface ApprovalRequest {
   warning?: string;
   /** A tool of an MCP server: the server and the tool's own name (the card offers "Always allow"). */
   mcp?: { server: string; tool: string };
+  /** edit_file / write_file: the whole file now (null: new) and as proposed, for the host's diff editor. */
+  proposal?: { absPath: string; original: string | null; proposed: string };
 }
 
 export interface ApprovalDecision {

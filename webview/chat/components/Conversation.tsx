@@ -3,6 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { ChatItem } from '../../../src/protocol';
+import type { RestorePanel } from '../store';
 import { ItemView } from './items';
 
 const NEAR_BOTTOM_PX = 48;
@@ -12,10 +13,12 @@ export interface ConversationProps {
   busy: boolean;
   /** The session's pinned message ids (items are marked by their `messageId`). */
   pins?: ReadonlySet<string>;
+  /** The restore preview shown under a prompt. */
+  restore?: RestorePanel | null;
   children?: ComponentChildren;
 }
 
-export function Conversation({ items, busy, pins, children }: ConversationProps) {
+export function Conversation({ items, busy, pins, restore = null, children }: ConversationProps) {
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [away, setAway] = useState(false);
@@ -61,6 +64,9 @@ export function Conversation({ items, busy, pins, children }: ConversationProps)
     break;
   }
 
+  // Undo is offered on the compaction it would undo: the last one not undone.
+  const undoable = busy ? undefined : [...items].reverse().find((it) => it.kind === 'compaction' && !it.undone)?.id;
+
   return (
     <div class="conversation-wrap">
       <div ref={ref} class="conversation" role="region" aria-label="Conversation" tabIndex={0} onScroll={onScroll}>
@@ -73,6 +79,8 @@ export function Conversation({ items, busy, pins, children }: ConversationProps)
               live={busy && (item.kind === 'assistant' || item.kind === 'thinking') && item.streaming}
               retry={!busy && item.id === lastError}
               pinned={isPinned(item, pins)}
+              restore={item.kind === 'user' && restore && restore.messageId === item.messageId ? restore : null}
+              undoable={item.id === undoable}
             />
           ))}
         </div>

@@ -200,6 +200,17 @@ function ApprovalBar({ item, headerRef }: { item: ToolItem; headerRef: { current
         <button type="button" class="link-button" aria-expanded={reasonOpen} onClick={() => setReasonOpen((v) => !v)}>
           Reject with reason…
         </button>
+        {item.diff ? (
+          <button
+            type="button"
+            class="link-button open-diff"
+            aria-label={`Open the diff of ${escapeInvisible(item.diff.path).text} in the editor`}
+            title="Review this change in VS Code's diff editor (Approve / Reject in its title bar)"
+            onClick={() => store.openDiff(item.id)}
+          >
+            Open diff
+          </button>
+        ) : null}
       </div>
       {reasonOpen ? (
         <div class="approval-row reason-row">

@@ -6,6 +6,8 @@ import type { ChatItem } from '../../../src/protocol';
 import { domId, formatInt, plural } from '../../shared/format';
 import { Markdown } from '../../shared/MarkdownView';
 import { useStore } from '../context';
+import type { RestorePanel } from '../store';
+import { RestoreButton, RestorePreview } from './FileReview';
 import { PinButton } from './PinButton';
 import { ToolCard } from './ToolCard';
 
@@ -19,13 +21,16 @@ export interface ItemProps {
   retry: boolean;
   /** The session message this item shows is pinned. */
   pinned?: boolean;
+  /** A prompt: its restore preview, while shown. A compaction: the one Undo would undo. */
+  restore?: RestorePanel | null;
+  undoable?: boolean;
 }
 
 /** Re-renders only when its own item (or its flags) changed. */
-export const ItemView = memo(function ItemView({ item, live, retry, pinned = false }: ItemProps) {
+export const ItemView = memo(function ItemView({ item, live, retry, pinned = false, restore = null, undoable = false }: ItemProps) {
   switch (item.kind) {
     case 'user':
-      return <UserMessage item={item} pinned={pinned} />;
+      return <UserMessage item={item} pinned={pinned} restore={restore} />;
     case 'assistant':
       return <AssistantMessage item={item} live={live} pinned={pinned} />;
     case 'thinking':
@@ -33,7 +38,7 @@ export const ItemView = memo(function ItemView({ item, live, retry, pinned = fal
     case 'tool':
       return <ToolCard item={item} />;
     case 'compaction':
-      return <CompactionDivider item={item} />;
+      return <CompactionDivider item={item} undoable={undoable} />;
     case 'error':
       return <ErrorItem item={item} retry={retry} />;
     case 'notice':
@@ -43,7 +48,7 @@ export const ItemView = memo(function ItemView({ item, live, retry, pinned = fal
   }
 });
 
-function UserMessage({ item, pinned }: { item: Of<'user'>; pinned: boolean }) {
+function UserMessage({ item, pinned, restore }: { item: Of<'user'>; pinned: boolean; restore: RestorePanel | null }) {
   return (
     <article class={`item user${pinned ? ' is-pinned' : ''}`} aria-label={pinned ? 'You (pinned)' : 'You'}>
       <div class="who" aria-hidden="true">
@@ -51,6 +56,8 @@ function UserMessage({ item, pinned }: { item: Of<'user'>; pinned: boolean }) {
       </div>
       {item.messageId ? <PinButton messageId={item.messageId} pinned={pinned} who="your" /> : null}
       <div class="user-text">{item.text}</div>
+      {item.checkpoint && item.messageId && !restore ? <RestoreButton messageId={item.messageId} /> : null}
+      {restore ? <RestorePreview panel={restore} /> : null}
     </article>
   );
 }
@@ -100,7 +107,7 @@ function ThinkingBlock({ item, live }: { item: Of<'thinking'>; live: boolean }) 
   );
 }
 
-function CompactionDivider({ item }: { item: Of<'compaction'> }) {
+function CompactionDivider({ item, undoable }: { item: Of<'compaction'>; undoable: boolean }) {
   const store = useStore();
   return (
     <section class={`item compaction${item.undone ? ' undone' : ''}`} aria-label="Compaction">
@@ -119,6 +126,19 @@ function CompactionDivider({ item }: { item: Of<'compaction'> }) {
         >
           Open transcript
         </button>
+        {undoable ? (
+          <>
+            {' · '}
+            <button
+              type="button"
+              class="link-button"
+              title="Bring the history back from this compaction's transcript"
+              onClick={store.undoCompaction}
+            >
+              Undo compaction
+            </button>
+          </>
+        ) : null}
       </div>
     </section>
   );

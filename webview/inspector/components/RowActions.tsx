@@ -39,6 +39,26 @@ export function pinAction(row: MessageRow, onPin: (id: string) => void, onUnpin:
   };
 }
 
+/** On a prompt of the current session: restore the files to before it (the chat previews, then confirms). */
+export function restoreFilesAction(row: MessageRow, onRestore: (id: string) => void): RowAction {
+  return {
+    id: 'restore-files',
+    label: 'Restore files to before this',
+    ariaLabel: `Restore files to before message ${rowName(row)}`,
+    title: 'Preview (in the chat) which files would change back to how they were before this prompt; the history is not changed',
+    run: () => onRestore(row.id),
+  };
+}
+
+/** The actions on a row of the current session: pin / unpin, and on a prompt, restore the files to before it. */
+export function currentSessionActions(
+  row: MessageRow,
+  on: { pin(id: string): void; unpin(id: string): void; restoreFiles(id: string): void },
+): RowAction[] {
+  const pin = pinAction(row, on.pin, on.unpin);
+  return row.kind === 'user-prompt' ? [pin, restoreFilesAction(row, on.restoreFiles)] : [pin];
+}
+
 export function RowActions({ row, actions }: { row: MessageRow; actions: readonly RowAction[] }) {
   if (actions.length === 0) return null;
   return (
