@@ -44,4 +44,5 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   serverContext: { excludeTools: [], instructions: '' },
   transcriptFolder: '.transcripts',
   commandTimeoutMs: 120_000,
+  checkpoints: { enabled: true, maxCount: 50, maxFileKB: 1024, maxStorageMB: 500 },
 };
