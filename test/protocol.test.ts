@@ -6,7 +6,7 @@
 // in either direction is caught.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseChatToHost, parseInspectorToHost } from '../src/protocol';
+import { parseChatToHost, parseInspectorToHost } from '../src/protocolValidation';
 
 type Parser = (v: unknown) => unknown;
 type Msg = Record<string, unknown>;

@@ -3,7 +3,8 @@
 // plus a fresh 'state' message when it becomes visible again.
 import * as vscode from 'vscode';
 import { errorMessage } from '../core';
-import { parseChatToHost, type ChatState, type ChatToHost, type HostToChat } from '../protocol';
+import type { ChatState, ChatToHost, HostToChat } from '../protocol';
+import { parseChatToHost } from '../protocolValidation';
 import { DisposableStore, MutableDisposable } from './lifecycle';
 import { safeDescribe } from './safeDescribe';
 import { webviewHtmlFor, webviewOptions } from './webviewAssets';

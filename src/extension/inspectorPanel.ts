@@ -2,7 +2,8 @@
 // hands every validated message to its router (InspectorFeature). It is created by show(), or
 // re-attached by restore() when VS Code revives it after a window reload (WebviewPanelSerializer).
 import * as vscode from 'vscode';
-import { parseInspectorToHost, type HostToInspector, type InspectorToHost } from '../protocol';
+import type { HostToInspector, InspectorToHost } from '../protocol';
+import { parseInspectorToHost } from '../protocolValidation';
 import { DisposableStore, MutableDisposable, toDisposable } from './lifecycle';
 import { safeDescribe } from './safeDescribe';
 import { webviewHtmlFor, webviewOptions } from './webviewAssets';

@@ -16,7 +16,8 @@ import type { CompactionRecord } from '../../src/core/session';
 import { planWith } from '../../src/core/strategies';
 import { planMicroCompact } from '../../src/core/strategies/microCompact';
 import { buildInspectorSession, messageDetail, planToView } from '../../src/inspectorModel';
-import { parseInspectorToHost, type HostToInspector, type InspectorSession, type InspectorToHost } from '../../src/protocol';
+import type { HostToInspector, InspectorSession, InspectorToHost } from '../../src/protocol';
+import { parseInspectorToHost } from '../../src/protocolValidation';
 import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..', '..');

@@ -24,7 +24,7 @@ import {
 import { budgetTrigger } from '../../../src/core/triggers';
 import { requestViolations } from '../../../src/core/invariants';
 import { toApiMessages } from '../../../src/core/conversation';
-import { parseInspectorToHost } from '../../../src/protocol';
+import { parseInspectorToHost } from '../../../src/protocolValidation';
 
 function conversation(turns: number): Message[] {
   const out: Message[] = [];
