@@ -131,6 +131,8 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       outputTokens: call.usage.outputTokens,
     };
     cost += add(tokens);
+    // What the agent does after every call: the call's cache read + write is what the next request can read.
+    pipeline.noteCache({ cachedPrefixTokens: cached.cacheReadTokens + cached.cacheWriteTokens, model: inp.model, ttl });
     result.calls++;
     result.peakContextTokens = Math.max(result.peakContextTokens, request.tokens);
     lastRequest = messages;
@@ -164,6 +166,7 @@ function replayPipeline(
     maxOutputTokens: config.maxOutputTokens,
     copies: new ReplacementCache(),
     ledger: true,
+    ...(inp.model ? { model: inp.model } : {}),
   };
   const pipeline = new CompactionPipeline(
     {
