@@ -40,7 +40,8 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   autoCompact: { enabled: true, threshold: 0.8, strategy: 'recursive-summarization', review: 'never', reviewTimeoutSeconds: 300 },
   strategyParams: {},
   // Cache-aware batching ships on: old results are cleared in one batch when it pays back the re-written cache.
-  microCompact: { keepRecent: 3, minChars: 100, triggerTokens: 0, clearAtLeast: 0, tools: [], cacheAware: true, horizonTurns: 10 },
+  // Batches of at least 20,000 tokens, over 25,000 tokens of old results: tuned with splitpoint replay.
+  microCompact: { keepRecent: 3, minChars: 100, triggerTokens: 25_000, clearAtLeast: 20_000, tools: [], cacheAware: true, horizonTurns: 10 },
   serverContext: { excludeTools: [], instructions: '' },
   transcriptFolder: '.transcripts',
   commandTimeoutMs: 120_000,

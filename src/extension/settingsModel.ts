@@ -74,8 +74,8 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
     microCompact: {
       keepRecent: Math.max(0, Math.floor(c.get<number>('microCompact.keepRecent', 3))),
       minChars: Math.max(0, Math.floor(c.get<number>('microCompact.minChars', 100))),
-      triggerTokens: Math.max(0, Math.floor(c.get<number>('microCompact.triggerTokens', 0))),
-      clearAtLeast: Math.max(0, Math.floor(c.get<number>('microCompact.clearAtLeast', 0))),
+      triggerTokens: Math.max(0, Math.floor(c.get<number>('microCompact.triggerTokens', 25_000))),
+      clearAtLeast: Math.max(0, Math.floor(c.get<number>('microCompact.clearAtLeast', 20_000))),
       tools: toolNames(c.get<unknown>('microCompact.tools', [])),
       cacheAware: c.get<boolean>('microCompact.cacheAware', true) !== false,
       horizonTurns: positive(c.get<number>('microCompact.horizonTurns'), 10),
