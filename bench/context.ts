@@ -12,6 +12,8 @@ export interface BenchContext {
   childScript: string;
   /** Bundled bench/children/activation.ts. */
   activationScript: string;
+  /** Bundled bench/children/hostwait.ts. */
+  hostwaitScript: string;
   tmp: string;
   /** `--quick`: fewer repetitions, for trying the bench out. */
   quick: boolean;

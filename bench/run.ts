@@ -1,7 +1,7 @@
 // `npm run bench`: Splitpoint's benchmarks. Writes bench/results/bench-<timestamp>.{md,json} and
 // bench/results/latest.{md,json}, and prints the markdown.
 //
-//   node --import tsx bench/run.ts [--quick] [--only=counting,pipeline,plans,memory,inspector,extension]
+//   node --import tsx bench/run.ts [--quick] [--only=counting,pipeline,plans,memory,inspector,extension,hostwait]
 //
 // Every figure is a median of repeated runs and is shown next to a baseline measured in the same
 // run. Measurements that need a fresh process (rank loading, cold counts, peak heap, activation) run
@@ -17,6 +17,7 @@ import { MemoizedMessageCounter } from '../src/core/tokens';
 import { benchCounting } from './counting';
 import type { BenchContext } from './context';
 import { benchExtension } from './extension';
+import { benchHostWait } from './hostwait';
 import { benchInspector } from './inspector';
 import { fmtInt, log, REPO, tableMarkdown, type SectionResult } from './lib';
 import { benchMemory } from './memory';
@@ -31,6 +32,7 @@ const SECTIONS: Array<[string, string, (ctx: BenchContext) => Promise<SectionRes
   ['memory', '4. Memory', benchMemory],
   ['inspector', '5. Inspector', benchInspector],
   ['extension', '6. Extension: activation and sizes', benchExtension],
+  ['hostwait', '7. The host never waits', benchHostWait],
 ];
 
 async function main(): Promise<void> {
@@ -46,7 +48,11 @@ async function main(): Promise<void> {
   try {
     log('bundling the child scripts');
     await esbuild.build({
-      entryPoints: { child: join(REPO, 'bench/children/child.ts'), activation: join(REPO, 'bench/children/activation.ts') },
+      entryPoints: {
+        child: join(REPO, 'bench/children/child.ts'),
+        activation: join(REPO, 'bench/children/activation.ts'),
+        hostwait: join(REPO, 'bench/children/hostwait.ts'),
+      },
       outdir: join(tmp, 'children'),
       bundle: true,
       platform: 'node',
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
       tokens,
       childScript: join(tmp, 'children', 'child.js'),
       activationScript: join(tmp, 'children', 'activation.js'),
+      hostwaitScript: join(tmp, 'children', 'hostwait.js'),
       tmp,
       quick,
     };

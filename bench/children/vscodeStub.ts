@@ -223,6 +223,7 @@ export function createVscodeStub(repo: string, workspace: string): Record<string
       onDidCloseTextDocument: event(),
       onDidChangeTextDocument: event(),
       registerTextDocumentContentProvider: disposable,
+      registerFileSystemProvider: disposable,
       createFileSystemWatcher: () => ({ onDidChange: event(), onDidCreate: event(), onDidDelete: event(), dispose: () => undefined }),
       openTextDocument: async () => noop('TextDocument'),
       fs: noop('workspace.fs'),

@@ -25,6 +25,7 @@
 import { activeBranch, relinkResults } from './claudeCodeBranch';
 import { ClaudeCodeReader, parseClaudeEntry } from './claudeCodeReader';
 import type { Json, JsonLine } from './json';
+import { LINES_PER_STEP, runSteps, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
 
 const NOT_CONTEXT = new Set([
@@ -41,20 +42,29 @@ const NOT_CONTEXT = new Set([
 ]);
 
 export function importClaudeCode(lines: readonly JsonLine[], file: string): ImportResult {
+  return runSteps(claudeCodeSteps(lines, file));
+}
+
+/** importClaudeCode as steps (see steps.ts). */
+export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
   const warnings: string[] = [];
   const entries = firstOccurrences(lines, file, warnings);
+  yield;
   const allMessageLines = entries.filter((l) => l.value.type === 'user' || l.value.type === 'assistant');
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
   const sidechain = allMessageLines.length > 0 && allMessageLines.every((l) => l.value.isSidechain === true);
   const onChain = (l: JsonLine): boolean => (l.value.isSidechain === true) === sidechain;
   const messageLines = allMessageLines.filter(onChain);
   const active = activeBranch(entries, messageLines, sidechain);
+  yield;
   const onBranch = (l: JsonLine): boolean => !active || typeof l.value.uuid !== 'string' || active.has(l.value.uuid);
 
   const reader = new ClaudeCodeReader(file, warnings);
   const abandoned: number[] = [];
   const unknownTypes = new Map<string, number[]>();
+  let handled = 0;
   for (const l of relinkResults(entries, file, warnings)) {
+    if (++handled % LINES_PER_STEP === 0) yield;
     const type = l.value.type;
     if (type === 'user' || type === 'assistant') {
       if (!onChain(l) || l.value.isApiErrorMessage === true) continue;

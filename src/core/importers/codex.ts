@@ -16,6 +16,7 @@ import { CodexUsageReader } from './codexUsage';
 import { CODEX_ENVELOPE_TYPES } from './detect';
 import { describe, failAt, isObject, timestampMs, type Json, type JsonLine } from './json';
 import type { ImportResult, RecordedCompaction } from './types';
+import { LINES_PER_STEP, runSteps, type ImportSteps } from './steps';
 
 /** One thing in the current context, in order, before it is assembled into messages. */
 type Entry =
@@ -28,8 +29,17 @@ export const ENCRYPTED_SUMMARY_TEXT =
   '[Codex compaction summary: encrypted by the API and not readable in the recording. The model saw the summary here.]';
 
 export function importCodexRollout(lines: readonly JsonLine[], file: string): ImportResult {
+  return runSteps(codexRolloutSteps(lines, file));
+}
+
+/** importCodexRollout as steps (see steps.ts). */
+export function* codexRolloutSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
   const replay = new CodexReplay(file);
-  for (const jsonLine of lines) replay.line(jsonLine);
+  let handled = 0;
+  for (const jsonLine of lines) {
+    replay.line(jsonLine);
+    if (++handled % LINES_PER_STEP === 0) yield;
+  }
   return replay.finish();
 }
 

@@ -30,6 +30,7 @@ import {
   type SplitpointHeader,
   type SplitpointHeaderFields,
 } from './types';
+import { LINES_PER_STEP, runSteps, type ImportSteps } from './steps';
 
 export const SPLITPOINT_COMPACTION_TYPE = 'splitpoint.compaction';
 export const SPLITPOINT_CONTEXT_TYPE = 'splitpoint.context';
@@ -147,6 +148,11 @@ interface PendingSummary {
 }
 
 export function importSplitpointJsonl(lines: readonly JsonLine[], file: string): ImportResult {
+  return runSteps(splitpointSteps(lines, file));
+}
+
+/** importSplitpointJsonl as steps (see steps.ts). */
+export function* splitpointSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
   const warnings: string[] = [];
   const compactions: RecordedCompaction[] = [];
   let context: Message[] = [];
@@ -161,12 +167,14 @@ export function importSplitpointJsonl(lines: readonly JsonLine[], file: string):
     context = [];
     idLines = new Map();
   };
-  lines.forEach(({ line, value }, index) => {
+  for (let index = 0; index < lines.length; index++) {
+    if (index > 0 && index % LINES_PER_STEP === 0) yield;
+    const { line, value } = lines[index];
     const fail = failAt(file, line);
     if (value.type === SPLITPOINT_HEADER_TYPE) {
       if (index !== 0) fail('type', 'the header must be the first line of the file');
       header = checkHeader(value, fail);
-      return;
+      continue;
     }
     if (value.type === SPLITPOINT_COMPACTION_TYPE) {
       const before = context;
@@ -174,11 +182,11 @@ export function importSplitpointJsonl(lines: readonly JsonLine[], file: string):
       const { compaction, expected } = checkCompaction(value, line, before, fail);
       compactions.push(compaction);
       pending = expected > 0 ? { compaction, line, expected } : undefined;
-      return;
+      continue;
     }
     if (value.type === SPLITPOINT_CONTEXT_TYPE) {
       startContext(line, fail);
-      return;
+      continue;
     }
     if (typeof value.type === 'string' && value.type.startsWith('splitpoint.')) fail('type', `unknown line type ${describe(value.type)}`);
     const message = checkMessage(value, fail);
@@ -190,7 +198,7 @@ export function importSplitpointJsonl(lines: readonly JsonLine[], file: string):
       pending.compaction.summary.push(message);
       if (pending.compaction.summary.length === pending.expected) pending = undefined;
     }
-  });
+  }
   if (pending) summaryTooShort(file, pending, undefined);
   const result: ImportResult = { format: 'splitpoint-jsonl', messages: context, compactions, warnings };
   if (header) {

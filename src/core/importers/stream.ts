@@ -12,11 +12,12 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem, readSessionFile } from './bounds';
-import { importClaudeCode, slimClaudeCodeLine } from './claudeCode';
-import { importCodexRollout } from './codex';
+import { claudeCodeSteps, slimClaudeCodeLine } from './claudeCode';
+import { codexRolloutSteps } from './codex';
 import { classifyLine, SNIFF_LINES, unrecognised } from './detect';
 import { parseJsonLine, parsesAsObject, type JsonLine } from './json';
-import { importSplitpointJsonl } from './splitpoint';
+import { splitpointSteps } from './splitpoint';
+import { runStepsSliced } from './steps';
 import { ImportError, type ImportResult, type SessionFormat } from './types';
 import { importSession } from './whole';
 
@@ -63,18 +64,18 @@ class JsonlCollector {
     }
   }
 
-  /** The import, or undefined when the whole-text path must read the file. */
-  finish(): ImportResult | undefined {
+  /** The import (in slices, the event loop between them), or undefined when the whole-text path must read the file. */
+  finish(): Promise<ImportResult> | undefined {
     // One non-blank line may be a whole JSON document (an object with `messages`).
     if (this.wholeFile || this.nonBlank <= 1) return undefined;
     if (!this.format) throw unrecognised(this.file);
     switch (this.format) {
       case 'splitpoint-jsonl':
-        return importSplitpointJsonl(this.lines, this.file);
+        return runStepsSliced(splitpointSteps(this.lines, this.file));
       case 'claude-code-jsonl':
-        return importClaudeCode(this.lines, this.file);
+        return runStepsSliced(claudeCodeSteps(this.lines, this.file));
       case 'codex-rollout-jsonl':
-        return importCodexRollout(this.lines, this.file);
+        return runStepsSliced(codexRolloutSteps(this.lines, this.file));
       default:
         return undefined;
     }
@@ -159,7 +160,7 @@ export async function importSessionFile(path: string, options: StreamImportOptio
     await handle.close();
   }
   // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
-  return collector.finish() ?? importSession(readSessionFile(path, maxBytes), path);
+  return (await collector.finish()) ?? importSession(readSessionFile(path, maxBytes), path);
 }
 
 async function readChunk(handle: FileHandle, buffer: Buffer, path: string): Promise<{ bytesRead: number }> {

@@ -1,0 +1,228 @@
+// Section 7 ("the host never waits"), one measurement per fresh process: how long the thread that runs
+// Splitpoint is blocked, and how much memory a step takes, on today's path ('old': in-thread counting,
+// whole-text import) and on the new one ('new': the counting worker, the streamed import).
+//
+//   hostwait idle                                the monitors alone (the noise floor of a shared machine)
+//   hostwait first-count <messages> <old|new>    first count of a session as the host does it
+//   hostwait import <file> <old|new>             import a session file
+//   hostwait plan <file> <old|new>               import + count + plan (recursive-summarization)
+//   hostwait first-paint <file> <old|new>        Inspect Session File… up to the first view the panel gets
+// Prints one JSON line. The worker script is dist/countWorker.js (SPLITPOINT_REPO).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { AgentController } from '../../src/agent/controller';
+import { HostCounting } from '../../src/agent/hostCounting';
+import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
+import { loadRecording } from '../../src/agent/recordingLoader';
+import {
+  budgetTrigger,
+  CompactionPipeline,
+  createTokenizer,
+  DEFAULT_PLAN_CONTEXT,
+  DEFAULT_TOKENIZER,
+  importSession,
+  importSessionFile,
+  MemoizedMessageCounter,
+  planWith,
+  readSessionFile,
+  SessionLog,
+  TranscriptStore,
+  type ImportResult,
+  type Message,
+  type MessageTokenCounter,
+} from '../../src/core';
+
+import { newSessionMeta } from '../../src/core/session';
+import { warmupTokenizer } from '../../src/core/tokenizers';
+import { benchSession } from '../sessions';
+
+const REPO = process.env.SPLITPOINT_REPO ?? process.cwd();
+const WORKER = join(REPO, 'dist', 'countWorker.js');
+const quiet = {
+  info: () => undefined,
+  warn: (m: string) => process.stderr.write(`${m}\n`),
+  error: (m: string) => process.stderr.write(`${m}\n`),
+};
+
+/** Longest stall of the thread while `fn` runs: a 1 ms timer chain and perf_hooks' event-loop delay histogram. */
+async function watched<T>(fn: () => Promise<T>): Promise<{ value: T; maxBlockMs: number; eldMaxMs: number; elapsedMs: number }> {
+  const eld = monitorEventLoopDelay({ resolution: 1 });
+  eld.enable();
+  let last = performance.now();
+  let longest = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last - 1);
+    last = now;
+    timer = setTimeout(tick, 1);
+  };
+  timer = setTimeout(tick, 1);
+  // Let the monitors take their first reading before the work starts.
+  await new Promise((r) => setTimeout(r, 5));
+  const t = performance.now();
+  const value = await fn();
+  const elapsedMs = performance.now() - t;
+  // One more turn so a block at the very end is seen.
+  await new Promise((r) => setTimeout(r, 2));
+  clearTimeout(timer);
+  eld.disable();
+  return { value, maxBlockMs: Math.max(longest, performance.now() - last - 1), eldMaxMs: eld.max / 1e6, elapsedMs };
+}
+
+function pipelineFor(messages: Message[], tokens: MessageTokenCounter): CompactionPipeline {
+  return new CompactionPipeline(
+    {
+      session: new SessionLog(newSessionMeta('bench'), messages),
+      transcripts: new TranscriptStore({ dir: join(tmpdir(), 'splitpoint-bench-transcripts') }),
+      ctx: { ...DEFAULT_PLAN_CONTEXT, tokens },
+    },
+    {
+      microCompact: { enabled: true, keepRecent: 3, minChars: 100 },
+      autoCompact: { enabled: true, strategy: 'recursive-summarization', params: {}, trigger: budgetTrigger({ fraction: 0.8 }) },
+    },
+  );
+}
+
+/**
+ * The first count of a session as the host does it. old: the controller's former warmup, a setTimeout
+ * that loads the ranks, then the context meter's synchronous count (pipeline.currentTokens()). new:
+ * HostCounting counts the session on the worker, then the meter's count finds it memoized.
+ */
+async function firstCount(size: number, mode: string): Promise<unknown> {
+  const messages = benchSession({ messages: size });
+  if (mode === 'old') {
+    const tokenizer = createTokenizer(DEFAULT_TOKENIZER);
+    const pipeline = pipelineFor(messages, new MemoizedMessageCounter(tokenizer));
+    const r = await watched(
+      () =>
+        new Promise<number>((resolve) =>
+          setTimeout(() => {
+            warmupTokenizer(tokenizer);
+            resolve(pipeline.currentTokens());
+          }, 0),
+        ),
+    );
+    return { mode, size, tokens: r.value, ...r, value: undefined };
+  }
+  const counting = new HostCounting(quiet, { workerPath: WORKER });
+  const pipeline = pipelineFor(messages, counting.counter);
+  const r = await watched(async () => {
+    await counting.prefill(() => [messages]);
+    return pipeline.currentTokens();
+  });
+  counting.dispose();
+  return { mode, size, tokens: r.value, ...r, value: undefined };
+}
+
+function rssNow(): number {
+  return process.memoryUsage().rss;
+}
+
+function maxRss(): number {
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+async function importOnly(file: string, mode: string): Promise<unknown> {
+  const rssStart = rssNow();
+  const r = await watched(async () => (mode === 'old' ? importSession(readSessionFile(file), file) : await importSessionFile(file)));
+  return { mode, file, messages: r.value.messages.length, rssStart, maxRss: maxRss(), ...r, value: undefined };
+}
+
+async function planFile(file: string, mode: string): Promise<unknown> {
+  const rssStart = rssNow();
+  let counting: HostCounting | undefined;
+  const r = await watched(async () => {
+    let result: ImportResult;
+    let counter: MemoizedMessageCounter;
+    if (mode === 'old') {
+      result = importSession(readSessionFile(file), file);
+      counter = new MemoizedMessageCounter(createTokenizer(DEFAULT_TOKENIZER));
+      counter.countMessages(result.messages);
+    } else {
+      counting = new HostCounting(quiet, { workerPath: WORKER });
+      result = await importSessionFile(file);
+      await counting.prefill(() => [result.messages]);
+      counter = counting.counter;
+    }
+    const plan = planWith('recursive-summarization', result.messages, {}, { ...DEFAULT_PLAN_CONTEXT, tokens: counter });
+    return { messages: result.messages.length, archived: plan.archived.length, tokensBefore: plan.tokensBefore };
+  });
+  counting?.dispose();
+  return { mode, file, ...r.value, rssStart, maxRss: maxRss(), ...r, value: undefined };
+}
+
+/**
+ * Inspect Session File… up to the first InspectorSession the panel gets (what InspectorFeature posts).
+ * The host is warm in both (ranks loaded in the thread for old, the worker ready for new). old: the
+ * whole-text import, then the view counted in the thread. new: loadRecording's first, estimated view.
+ */
+async function firstPaint(file: string, mode: string): Promise<unknown> {
+  const controller = new AgentController({
+    workspaceRoot: undefined,
+    storageDir: mkdtempSync(join(tmpdir(), 'splitpoint-bench-paint-')),
+    settings: DEFAULT_HOST_SETTINGS,
+    getApiKey: () => Promise.resolve(undefined),
+    trusted: true,
+    log: quiet,
+    counting: mode === 'old' ? { mode: 'in-thread' } : { workerPath: WORKER },
+  });
+  await controller.warmup();
+  let firstPaintMs = NaN;
+  let exactMs = NaN;
+  let rows = 0;
+  const t = performance.now();
+  const r = await watched(async () => {
+    if (mode === 'old') {
+      const result = importSession(readSessionFile(file), file);
+      rows = controller.inspectorFor({ source: file, result }).rows.length;
+      firstPaintMs = exactMs = performance.now() - t;
+      return;
+    }
+    await loadRecording(file, {
+      countInBackground: (lists) => controller.countInBackground(lists),
+      show: (recording, estimated) => {
+        rows = controller.inspectorFor(recording).rows.length;
+        if (estimated) firstPaintMs = performance.now() - t;
+        else exactMs = performance.now() - t;
+      },
+    });
+  });
+  controller.dispose();
+  return { mode, file, rows, firstPaintMs, exactMs, ...r, value: undefined };
+}
+
+async function main(): Promise<void> {
+  const [command, a, b] = process.argv.slice(2);
+  let out: unknown;
+  switch (command) {
+    case 'idle':
+      out = await watched(() => new Promise((r) => setTimeout(r, 1000)));
+      break;
+    case 'first-count':
+      out = await firstCount(Number(a), b);
+      break;
+    case 'import':
+      out = await importOnly(a, b);
+      break;
+    case 'plan':
+      out = await planFile(a, b);
+      break;
+    case 'first-paint':
+      out = await firstPaint(a, b);
+      break;
+    default:
+      throw new Error(`unknown hostwait command ${command}`);
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    process.stderr.write(`${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  },
+);
