@@ -1,7 +1,7 @@
 // `npm run bench`: Splitpoint's benchmarks. Writes bench/results/bench-<timestamp>.{md,json} and
 // bench/results/latest.{md,json}, and prints the markdown.
 //
-//   node --import tsx bench/run.ts [--quick] [--only=counting,pipeline,plans,memory,inspector,extension,hostwait]
+//   node --import tsx bench/run.ts [--quick] [--only=counting,pipeline,plans,memory,inspector,extension,hostwait,replay]
 //
 // Every figure is a median of repeated runs and is shown next to a baseline measured in the same
 // run. Measurements that need a fresh process (rank loading, cold counts, peak heap, activation) run
@@ -23,6 +23,7 @@ import { fmtInt, log, REPO, tableMarkdown, type SectionResult } from './lib';
 import { benchMemory } from './memory';
 import { benchPipeline } from './pipeline';
 import { benchPlans } from './plans';
+import { benchReplay } from './replay';
 import { BENCH_SIZES, benchSession, type BenchSize } from './sessions';
 
 const SECTIONS: Array<[string, string, (ctx: BenchContext) => Promise<SectionResult>]> = [
@@ -33,6 +34,7 @@ const SECTIONS: Array<[string, string, (ctx: BenchContext) => Promise<SectionRes
   ['inspector', '5. Inspector', benchInspector],
   ['extension', '6. Extension: activation and sizes', benchExtension],
   ['hostwait', '7. The host never waits', benchHostWait],
+  ['replay', '8. Replay of the real sessions', benchReplay],
 ];
 
 async function main(): Promise<void> {
@@ -60,6 +62,8 @@ async function main(): Promise<void> {
       target: 'node20',
       logLevel: 'error',
       external: ['playwright-core'],
+      // As in esbuild.mjs: jsonc-parser's UMD build requires its parts at run time.
+      alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
       plugins: [tokenizerFilesLikeTheExtension()],
     });
 
