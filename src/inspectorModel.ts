@@ -149,6 +149,7 @@ function buildRows(messages: readonly Message[], effectiveIn: readonly Message[]
     if (truncated) row.truncated = truncated;
     if (m.usage) row.usage = recordedCallView(m.usage);
     if (ctx.pinnedIds?.has(m.id)) row.pinned = true;
+    if (m.serverContext) row.server = { ...m.serverContext };
     rows[i] = row;
     total += tokens;
     if (kind === 'tool-result') toolResults += tokens;
@@ -306,6 +307,10 @@ function previewPiece(b: ContentBlock): string {
     }
     case 'image':
       return '[image]';
+    case 'compaction': {
+      const c = (b as { content?: unknown }).content;
+      return typeof c === 'string' ? `[server compaction] ${c}` : '[server compaction failed]';
+    }
     default:
       return `[${b.type}]`;
   }
@@ -453,6 +458,10 @@ function detailBlock(b: ContentBlock): string {
     }
     case 'image':
       return '[image]';
+    case 'compaction': {
+      const c = (b as { content?: unknown }).content;
+      return typeof c === 'string' ? `[server compaction] ${c}` : '[server compaction failed]';
+    }
     default:
       return `[${b.type}]`;
   }

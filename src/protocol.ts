@@ -24,6 +24,14 @@ export interface PinnableItem {
   pinned?: boolean;
 }
 
+/** What the server reported for one call: tool results it cleared, or its compaction ('failed': a null-content block, a no-op). */
+export interface ServerContextView {
+  strategy: 'server-clear-tool-uses' | 'server-compact';
+  clearedToolUses?: number;
+  clearedInputTokens?: number;
+  compaction?: 'applied' | 'failed';
+}
+
 export type ChatItem =
   /** checkpoint: the files can be restored to before this prompt (a file checkpoint exists). */
   | ({ kind: 'user'; id: string; text: string; checkpoint?: boolean } & PinnableItem)
@@ -161,6 +169,8 @@ export interface MessageRow {
   usage?: RecordedCallView;
   /** Pinned: kept verbatim by every compaction. */
   pinned?: boolean;
+  /** On an assistant message: what server-side context management did for the call that produced it. */
+  server?: ServerContextView;
 }
 
 /** One recorded model call (ground truth): `input` = uncached input + cache read + cache creation. */

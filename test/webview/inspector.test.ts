@@ -45,6 +45,7 @@ const exampleCtx = (): PlanContext => ({
 const PARAMS: Record<string, Record<string, number>> = {
   'turn-window': { maxTurns: 3 },
   'token-budget': { maxTokens: 8_000 },
+  'server-clear-tool-uses': { triggerTokens: 1_000, keepToolUses: 1 },
 };
 
 let browser: Browser;
@@ -309,7 +310,9 @@ describe('every strategy, previewed, applied and undone on the example session',
     }
   });
 
-  for (const def of STRATEGIES) {
+  // server-compact's emulation fires only over its documented 50,000-token floor, which the example does not reach
+  // (inspector-server-context.test.ts and the strategy's unit tests cover it).
+  for (const def of STRATEGIES.filter((d) => d.name !== 'server-compact')) {
     test(`${def.name}: the preview draws the engine's split point, tail-start pointer and archived rows; apply and undo round-trip`, async () => {
       const overrides = PARAMS[def.name] ?? {};
       for (const [name, value] of Object.entries(overrides))

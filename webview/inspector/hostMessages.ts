@@ -13,6 +13,7 @@ import type {
   PlanView,
   RecordedCallView,
   RecordedCompactionView,
+  ServerContextView,
   ReplayConfigView,
   ReplayPointView,
   ReplayView,
@@ -48,7 +49,18 @@ function isRow(v: unknown): v is MessageRow {
     isOpt(v.tools, isStrArray) &&
     isOpt(v.truncated, (t) => isRec(t) && allNum(t, ['originalTokens', 'tokens', 'originalChars'])) &&
     isOpt(v.usage, isCall) &&
-    isOpt(v.pinned, isBool)
+    isOpt(v.pinned, isBool) &&
+    isOpt(v.server, isServerView)
+  );
+}
+
+function isServerView(v: unknown): v is ServerContextView {
+  return (
+    isRec(v) &&
+    (v.strategy === 'server-clear-tool-uses' || v.strategy === 'server-compact') &&
+    isOpt(v.clearedToolUses, isNum) &&
+    isOpt(v.clearedInputTokens, isNum) &&
+    isOpt(v.compaction, (c) => c === 'applied' || c === 'failed')
   );
 }
 

@@ -10,6 +10,7 @@ import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
 import { gapTop, makeLayout, rowAt, rowTop, ROW_HEIGHT, totalHeight, visibleRange, type Gap, type Layout } from '../layout';
 import { ArchivedHistory } from './ArchivedHistory';
 import { PinMarker } from './RowActions';
+import { ServerMarker } from './ServerMarker';
 import { splitKey } from './SplitHere';
 
 const OVERSCAN = 8;
@@ -464,6 +465,7 @@ function Row({ row, top, size, index, planIndex, selected }: RowProps) {
       </span>
       <span class="badges" aria-hidden="true">
         {row.pinned && <PinMarker />}
+        {row.server && <ServerMarker server={row.server} />}
         {row.truncated && (
           <span
             class="badge badge-truncated"
