@@ -16,7 +16,16 @@ import codexLike from '../replay-configs/codex-like.json';
 import noCompaction from '../replay-configs/no-compaction.json';
 import splitpointDefault from '../replay-configs/splitpoint-default.json';
 import { pipelineSettingsFor } from './agent/engineSettings';
-import { budgetTrigger, errorMessage, getStrategy, resolveParams, SplitpointError, type PromptCaching, type ReplayConfig } from './core';
+import {
+  budgetTrigger,
+  errorMessage,
+  getStrategy,
+  resolveParams,
+  SERVER_STRATEGIES,
+  SplitpointError,
+  type PromptCaching,
+  type ReplayConfig,
+} from './core';
 import { settingsFrom, type InspectedSetting, type SettingsSource } from './extension/settingsModel';
 
 /** A configuration file that cannot be used: names the file and the field. */
@@ -189,6 +198,12 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
   const values = validated(file, flatten(json as Record<string, unknown>, file));
   const host = settingsFrom(settingsSource(values));
   const pipeline = pipelineSettingsFor(host, (name) => resolveParams(getStrategy(name), host.strategyParams[name] ?? {}));
+  if ((SERVER_STRATEGIES as readonly string[]).includes(pipeline.autoCompact.strategy))
+    throw new ReplayConfigError(
+      file,
+      'autoCompact.strategy',
+      `${pipeline.autoCompact.strategy} runs on Anthropic's servers (context_management): the replay cannot run it offline`,
+    );
   const headroom = values.get('autoCompact.headroomTokens') as number | undefined;
   if (headroom !== undefined) pipeline.autoCompact.trigger = budgetTrigger({ headroomTokens: headroom });
   const micro = values.get('microCompact.enabled');

@@ -55,6 +55,10 @@ test('bad configuration files name the file and the field', () => {
   assert.throws(bad({ autoCompact: { strategy: 'magic' } }), /c\.json: autoCompact\.strategy: must be one of/);
   assert.throws(bad({ promptCaching: '10m' }), /c\.json: promptCaching: must be one of "off", "5m", "1h"/);
   assert.throws(bad({ transcriptFolder: '/tmp' }), /c\.json: transcriptFolder: is not a compaction setting/);
+  assert.throws(
+    bad({ autoCompact: { strategy: 'server-compact' } }),
+    /c\.json: autoCompact\.strategy: server-compact runs on Anthropic's servers/,
+  );
   assert.throws(bad({ name: '' }), /c\.json: name: must be a non-empty string/);
   assert.throws(() => loadReplayConfig('x.json', () => '{"a":'), /x\.json: not valid JSON/);
 });
