@@ -5,6 +5,7 @@ import {
   blocksOf,
   isTurnStart,
   kindOf,
+  parseMcpToolName,
   recordedInputTokens,
   STRATEGIES,
   toolNamesById,
@@ -145,6 +146,8 @@ function buildRows(messages: readonly Message[], effectiveIn: readonly Message[]
     const row: MessageRow = { id: m.id, index: i, role: m.role, kind, tokens, turn, preview: previewOf(m) };
     const tools = toolsOf(m, names);
     if (tools.length > 0) row.tools = tools;
+    const mcp = tools.flatMap((t) => parseMcpToolName(t) ?? []);
+    if (mcp.length > 0) row.mcp = mcp;
     const truncated = truncationOf(m, e, tokens, ctx);
     if (truncated) row.truncated = truncated;
     if (m.usage) row.usage = recordedCallView(m.usage);

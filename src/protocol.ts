@@ -171,6 +171,8 @@ export interface MessageRow {
   pinned?: boolean;
   /** On an assistant message: what server-side context management did for the call that produced it. */
   server?: ServerContextView;
+  /** Tools of MCP servers this message calls or answers: the server each came from. */
+  mcp?: Array<{ server: string; tool: string }>;
 }
 
 /** One recorded model call (ground truth): `input` = uncached input + cache read + cache creation. */

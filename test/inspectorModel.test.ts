@@ -102,6 +102,23 @@ test('one row per message with its kind, turn, tools and a one-line preview', ()
   assert.equal(s.rows[1].role, 'assistant');
 });
 
+test('a row of an MCP tool call or result names the MCP server it came from', () => {
+  const messages = [
+    user('u1', 'Echo'),
+    call('c1', ['t1', 'mcp__everything__echo'], ['t2', 'read_file']),
+    results('r1', ['t1', 'Echo: hi'], ['t2', 'x']),
+  ];
+  const s = buildInspectorSession(input(messages));
+  assert.deepEqual(s.rows[1].mcp, [{ server: 'everything', tool: 'echo' }]);
+  assert.deepEqual(s.rows[2].mcp, [{ server: 'everything', tool: 'echo' }], 'the result names the server it came from');
+  assert.equal(s.rows[0].mcp, undefined);
+  assert.equal(
+    buildInspectorSession(input(conversation())).rows.find((r) => r.mcp),
+    undefined,
+    'workspace tools have no server',
+  );
+});
+
 test('messages before the first prompt are in turn -1', () => {
   const s = buildInspectorSession(input([summary('s0'), user('u1'), assistant('a1')]));
   assert.deepEqual(

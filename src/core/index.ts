@@ -78,6 +78,9 @@ export {
 } from './conversation';
 export { messageProblem, MessageShapeError } from './messageShape';
 
+// MCP tool names (mcp__server__tool)
+export { MCP_TOOL_PREFIX, parseMcpToolName } from './mcpToolName';
+
 // Events
 export { Emitter, type Disposable, type Event } from './events';
 

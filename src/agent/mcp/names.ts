@@ -2,8 +2,11 @@
 // rule (^[a-zA-Z0-9_-]{1,64}$). The server part never holds "__", so the server a call (or a recorded
 // tool_result) belongs to can be read back from the name alone: the chat card and the inspector do.
 import { createHash } from 'node:crypto';
+import { MCP_TOOL_PREFIX, parseMcpToolName } from '../../core';
 
-export const MCP_PREFIX = 'mcp__';
+export { parseMcpToolName };
+
+export const MCP_PREFIX = MCP_TOOL_PREFIX;
 const MAX_NAME = 64;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -29,15 +32,6 @@ export function namespacedToolName(server: string, tool: string, taken: Readonly
     name = `${head}${clean.slice(0, MAX_NAME - head.length - 7)}_${hash}`;
   }
   return name;
-}
-
-/** The server (its slug) and tool part of an MCP tool name, or undefined for any other tool. */
-export function parseMcpToolName(name: string): { server: string; tool: string } | undefined {
-  if (!name.startsWith(MCP_PREFIX)) return undefined;
-  const rest = name.slice(MCP_PREFIX.length);
-  const i = rest.indexOf('__');
-  if (i <= 0 || i + 2 >= rest.length) return undefined;
-  return { server: rest.slice(0, i), tool: rest.slice(i + 2) };
 }
 
 export function isValidToolName(name: string): boolean {

@@ -44,6 +44,15 @@ export function DetailPane({ row, detailId, detail, archivedBy, actions = [], le
           ✕
         </button>
       </header>
+      {row?.mcp && (
+        <p class="detail-mcp">
+          {row.mcp.map((m) => (
+            <span key={`${m.server}/${m.tool}`} class="tag tag-mcp">
+              MCP server {m.server} · {m.tool}
+            </span>
+          ))}
+        </p>
+      )}
       {row?.usage && <RecordedCall call={row.usage} />}
       {ledger && <LedgerCard ledger={ledger} label="Artifact ledger this compaction carried" which="ledger" />}
       {!detail ? (
