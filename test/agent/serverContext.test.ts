@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, reply, type ValidRequest, type WireMessage } from '../loopback/anthropic-server';
 import { AgentLoop, type AgentEvent } from '../../src/agent/agent';
+import { ChatLog } from '../../src/agent/chatLog';
+import { ChatProjector } from '../../src/agent/chatProjector';
 import { WorkspaceTools } from '../../src/agent/tools';
 import { CalibratedCounter } from '../../src/core/calibration';
 import { toApiMessages } from '../../src/core/conversation';
@@ -180,6 +182,13 @@ test('server-compact: the compaction block round-trips, what precedes it is arch
     });
     assert.equal(msgs[1].serverContext?.compaction, 'applied');
     assert.ok(r.of('notice').some((n) => /The server compacted the conversation/.test(n.message)));
+    // The chat, as the extension projects these events: the notice and a compaction divider of the server's.
+    const chat = new ChatLog(undefined);
+    const projector = new ChatProjector(chat, () => r.pipeline.effectiveMessages());
+    for (const e of r.events) e.type === 'compaction-finished' ? projector.compacted(e.record) : projector.project(e);
+    const items = chat.all();
+    assert.ok(items.some((i) => i.kind === 'compaction' && i.strategy === 'server-compact' && i.archivedCount === record.archivedCount));
+    assert.ok(items.some((i) => i.kind === 'notice' && /The server compacted the conversation/.test(i.message)));
 
     // Next prompt: the block is sent back verbatim; the server sees only what follows it.
     const second = await r.agent.run('Anything else?');

@@ -74,5 +74,8 @@ function planBehindBlock(input: readonly Message[], at: number, params: Record<s
         'messages before it, which the API ignores from now on',
     ],
   });
+  const pins = input.slice(0, at).filter((m) => ctx.pinnedIds?.has(m.id)).length;
+  if (pins > 0)
+    plan.notes.push(`${pins} pinned message${pins === 1 ? '' : 's'} before the block archived too: the server does not know pins`);
   return withFitNote(plan, ctx);
 }
