@@ -185,7 +185,10 @@ test('server-compact: the compaction block round-trips, what precedes it is arch
     // The chat, as the extension projects these events: the notice and a compaction divider of the server's.
     const chat = new ChatLog(undefined);
     const projector = new ChatProjector(chat, () => r.pipeline.effectiveMessages());
-    for (const e of r.events) e.type === 'compaction-finished' ? projector.compacted(e.record) : projector.project(e);
+    for (const e of r.events) {
+      if (e.type === 'compaction-finished') projector.compacted(e.record);
+      else projector.project(e);
+    }
     const items = chat.all();
     assert.ok(items.some((i) => i.kind === 'compaction' && i.strategy === 'server-compact' && i.archivedCount === record.archivedCount));
     assert.ok(items.some((i) => i.kind === 'notice' && /The server compacted the conversation/.test(i.message)));
