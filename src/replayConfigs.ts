@@ -191,6 +191,12 @@ function settingsSource(values: Map<string, unknown>): SettingsSource {
   };
 }
 
+/** The caching a value asks for: one of "off" / "5m" / "1h", or a boolean (on: 5 minutes); anything else: on, 5 minutes. */
+function promptCaching(v: unknown): PromptCaching {
+  if (CACHING.includes(v as PromptCaching)) return v as PromptCaching;
+  return v === false ? 'off' : '5m';
+}
+
 /** Resolve a parsed configuration file into what the replay runs (throws ReplayConfigError). */
 export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
@@ -209,7 +215,7 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
   const micro = values.get('microCompact.enabled');
   if (micro === false) pipeline.microCompact.enabled = false;
   const name = (json as { name?: string }).name?.trim() || file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-  const caching = (values.get('promptCaching') ?? shippedDefault('promptCaching') ?? '5m') as PromptCaching;
+  const caching = promptCaching(values.get('promptCaching') ?? shippedDefault('promptCaching'));
   const description = (json as { description?: string }).description;
   return { name, ...(description ? { description } : {}), pipeline, maxOutputTokens: host.maxOutputTokens, promptCaching: caching };
 }
