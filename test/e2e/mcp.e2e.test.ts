@@ -296,4 +296,20 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
     assert.ok(!names.includes(TOOL), names.join(', '));
     assert.ok(names.includes('read_file'), 'the agent keeps its own tools');
   });
+
+  step(5, 'restart-command', async () => {
+    const frame = await chat();
+    await runCommand(page, 'Splitpoint: Restart MCP Servers');
+    await waitFor('the server to run again', async () => serverPids().length === 1, 60_000);
+    await waitFor(
+      'the restart to be logged',
+      async () => (splitpointLog().match(/MCP server "everything" \(stdio\) started/g) ?? []).length === 2,
+      60_000,
+    );
+    const n = loopback!.messageRequests.length;
+    await send(frame, PROMPT_AUTO);
+    await frame.locator('article.card.tool.status-done').nth(3).waitFor({ timeout: UI_TIMEOUT });
+    await idle(frame);
+    assert.ok(toolNames(loopback!.messageRequests[n]!).includes(TOOL), 'the tool is offered again');
+  });
 });
