@@ -21,7 +21,7 @@ import { requestViolations } from '../../src/core/invariants';
 import { CompactionPipeline, type PipelineSettings } from '../../src/core/pipeline';
 import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
 import { COMPACT_BETA, CONTEXT_MANAGEMENT_BETA, type ServerContextReport } from '../../src/core/serverContext';
-import { newSessionMeta, SessionLog } from '../../src/core/session';
+import { newSessionMeta, SessionFileStore, SessionLog } from '../../src/core/session';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
 import { TranscriptStore } from '../../src/core/transcripts';
 import { budgetTrigger } from '../../src/core/triggers';
@@ -258,4 +258,32 @@ test('server-compact with pause_after_compaction: the paused block is kept and t
   } finally {
     await r.close();
   }
+});
+
+test('what the server did survives a reload: the compaction block and each reply’s report are in the session file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-servercm-file-'));
+  const store = new SessionFileStore(join(dir, 'sessions'));
+  const log = store.create('s');
+  const block = { type: 'compaction', content: 'Summary so far.', encrypted_content: null };
+  log.append(
+    { id: 'ph', role: 'user', content: '[Earlier context compacted]', synthetic: 'placeholder' },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: [block as never, { type: 'text', text: 'Continuing.' }],
+      serverContext: { strategy: 'server-compact', compaction: 'applied' },
+    },
+    { id: 'u1', role: 'user', content: 'Next.' },
+    {
+      id: 'a2',
+      role: 'assistant',
+      content: 'Done.',
+      serverContext: { strategy: 'server-clear-tool-uses', clearedToolUses: 4, clearedInputTokens: 9_000 },
+    },
+  );
+  const { log: loaded, errors } = new SessionFileStore(join(dir, 'sessions')).load('s');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(loaded.messages, log.messages);
+  assert.deepEqual((loaded.messages[1].content as unknown[])[0], block);
+  assert.equal(loaded.messages[3].serverContext?.clearedToolUses, 4);
 });
