@@ -23,7 +23,10 @@
  *     header is required"; with `options.apiKey` set, a different key → 401 "invalid x-api-key".
  *  2. no `anthropic-version` header → 400 `invalid_request_error` "anthropic-version: header is
  *     required" (the real API answers 400 here, not 401).
- *  3. body validation (see `validateMessagesBody`) → 400 `invalid_request_error`.
+ *  3. body validation (see `validateMessagesBody`) → 400 `invalid_request_error`; then server-side
+ *     context management (`context_management`, compaction blocks: see contextManagement.ts) → 400 when
+ *     malformed, else the request is counted as the model sees it (cleared tool results; nothing before
+ *     the last compaction block) and a compaction (summary from `compactionSummaries`) opens the reply.
  *  4. prompt size: input tokens > the model's context window → 400 "prompt is too long: N tokens >
  *     M maximum".
  *  5. the script: the next queued reply, else `options.responder(request)`, else the fallback
