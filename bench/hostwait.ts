@@ -34,7 +34,7 @@ export function realSessionsDir(): string | undefined {
  * A Claude Code session file of about `bytes` bytes: the bench's generated 10,000-message session as
  * Claude Code lines (uuid chain, tool calls and results), repeated with fresh ids until the size is reached.
  */
-function writeClaudeCodeSession(path: string, bytes: number): { size: number; messages: number } {
+export function writeClaudeCodeSession(path: string, bytes: number): { size: number; messages: number } {
   const messages = benchSession({ messages: 10_000, seed: 11 });
   const lines = messages.map((m, i) => {
     const uuid = `@K@-${i}`;

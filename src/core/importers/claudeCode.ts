@@ -107,11 +107,16 @@ const LINK_FIELDS = ['type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid
 
 /**
  * `value` as the import needs it: whole for the lines it reads (user, assistant, attachment, queue-operation
- * and compact-boundary lines), else only its links and type. A streamed import keeps slim lines, so the
+ * and compact-boundary lines; a user line without `toolUseResult`), else only its links and type. A streamed import keeps slim lines, so the
  * progress and snapshot lines of a long session (often most of the file) are not held in memory.
  */
 export function slimClaudeCodeLine(value: Json): Json {
   const type = value.type;
+  if (type === 'user' && 'toolUseResult' in value) {
+    // Claude Code's own copy of a tool's output (often as large as the result itself): the import never reads it.
+    const { toolUseResult: _unread, ...rest } = value;
+    return rest;
+  }
   if (type === 'user' || type === 'assistant' || type === 'attachment' || type === 'queue-operation') return value;
   if (type === 'system' && value.subtype === 'compact_boundary') return value;
   const slim: Json = {};
