@@ -203,6 +203,13 @@ export function createVscodeStub(repo: string, workspace: string): Record<string
     ThemeIcon,
     MarkdownString,
     CancellationTokenSource,
+    RelativePattern: class {
+      constructor(
+        readonly base: unknown,
+        readonly pattern: string,
+      ) {}
+    },
+    FileType: { Unknown: 0, File: 1, Directory: 2, SymbolicLink: 64 },
     StatusBarAlignment: { Left: 1, Right: 2 },
     ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2, Three: 3 },
     ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
