@@ -232,6 +232,29 @@ describe('LoopbackAnthropic with the real SDK', () => {
   describe('validation errors surface as BadRequestError with the real message', () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['missing model', { max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, 'model: Field required'],
+      [
+        'a tool name outside ^[a-zA-Z0-9_-]{1,64}$ (e.g. an MCP tool named with a dot)',
+        {
+          model: MODEL,
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [{ name: 'mcp__fs__read.file', input_schema: { type: 'object' } }],
+        },
+        "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,64}$'",
+      ],
+      [
+        'two tools with one name',
+        {
+          model: MODEL,
+          max_tokens: 10,
+          messages: [{ role: 'user', content: 'hi' }],
+          tools: [
+            { name: 'echo', input_schema: { type: 'object' } },
+            { name: 'echo', input_schema: { type: 'object' } },
+          ],
+        },
+        'tools: Tool names must be unique.',
+      ],
       ['missing max_tokens', { model: MODEL, messages: [{ role: 'user', content: 'hi' }] }, 'max_tokens: Field required'],
       ['missing messages', { model: MODEL, max_tokens: 10 }, 'messages: Field required'],
       [

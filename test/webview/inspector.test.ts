@@ -521,6 +521,26 @@ test('read-only mode: Apply and Undo are gone, Preview works, the banner names t
   await page.close();
 });
 
+test('the detail of an MCP tool result names the MCP server it came from', async () => {
+  const { page, host, errors } = await openInspector(browser, server, exampleCtx());
+  const messages: Message[] = [
+    { id: 'u1', role: 'user', content: 'Echo through MCP' },
+    { id: 'a1', role: 'assistant', content: [{ type: 'tool_use', id: 'tu1', name: 'mcp__everything__echo', input: { message: 'hi' } }] },
+    { id: 'r1', role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: 'Echo: hi' }] },
+    { id: 'a2', role: 'assistant', content: 'It echoed.' },
+  ];
+  await host.showSession({ messages });
+  await waitRowCount(page, messages.length);
+  await page.click('[data-index="2"]');
+  await page.waitForSelector('.detail[data-detail-id="r1"] [data-detail="original"]');
+  assert.equal((await page.textContent('.detail .tag-mcp'))?.trim(), 'MCP server everything · echo');
+  await page.click('[data-index="0"]');
+  await page.waitForSelector('.detail[data-detail-id="u1"] [data-detail="original"]');
+  assert.equal(await page.locator('.detail .tag-mcp').count(), 0);
+  await assertClean(page, host, errors);
+  await page.close();
+});
+
 test('stale plan answers are ignored: only the answer to the latest request is drawn', async () => {
   const { page, host, errors } = await openInspector(browser, server, exampleCtx());
   await host.showSession({ messages: EXAMPLE });
