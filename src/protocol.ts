@@ -143,7 +143,9 @@ export type ChatToHost =
   | { type: 'previewRestore'; messageId: string }
   | { type: 'openRestoreDiff'; messageId: string; path: string }
   | { type: 'restoreFiles'; messageId: string }
-  | { type: 'undoCompaction' };
+  | { type: 'undoCompaction' }
+  /** Open the model picker (the model name in the header). */
+  | { type: 'pickModel' };
 
 // ---------------------------------------------------------------------------------------------
 // Inspector

@@ -35,6 +35,7 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
     case 'setApiKey':
     case 'openInspector':
     case 'undoCompaction':
+    case 'pickModel':
       return onlyKeys(v, ['type']) ? ({ type: v.type } as ChatToHost) : null;
     case 'openDiff':
       return onlyKeys(v, ['type', 'toolUseId']) && nonEmpty(v.toolUseId) ? { type: 'openDiff', toolUseId: v.toolUseId } : null;

@@ -100,6 +100,9 @@ export const LOOKBACK_SEGMENTS = 20;
  * window in the session; these are the fallbacks.
  */
 export const MODEL_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
+  // Every Claude model of BUILTIN_MODELS (models.ts) and those the models endpoint lists.
+  [/^claude-(opus|sonnet|haiku)-4/, 200_000],
+  [/^claude-3-(7|5)-/, 200_000],
   [/^claude-/, 200_000],
   [/^gpt-5/, 400_000],
   [/^(o3|o4-mini|codex-mini)/, 200_000],

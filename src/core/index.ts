@@ -85,6 +85,17 @@ export { MCP_TOOL_PREFIX, parseMcpToolName } from './mcpToolName';
 export { Emitter, type Disposable, type Event } from './events';
 
 // Token counting
+export {
+  base64ImageInfo,
+  IMAGE_MEDIA_TYPES,
+  imageBlockTokens,
+  imageInfo,
+  imageTokensFor,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGE_TOKENS,
+  type ImageInfo,
+  type ImageMediaType,
+} from './images';
 export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './tokens';
 export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './tokenizers';
 export { CachingTextTokenizer } from './textCountCache';

@@ -1,6 +1,7 @@
 // Token counting interfaces. The concrete encoders live in tokenizers.ts; everything in the engine
 // depends only on these two interfaces so the benchmark can decide which encoder is the default.
 import type { Message } from './conversation';
+import { imageBlockTokens } from './images';
 
 /** Counts tokens in a piece of text. Implementations may load their ranks lazily on first use. */
 export interface TextTokenizer {
@@ -25,8 +26,6 @@ export class CharEstimateTokenizer implements TextTokenizer {
 /** Per-message framing the API adds around content (role markers, block headers). */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const BLOCK_OVERHEAD_TOKENS = 3;
-/** Images are opaque to us; the API bills about (w*h)/750 tokens, ~1,600 for a typical screenshot. */
-export const IMAGE_TOKENS = 1600;
 
 /** Tokens of one message under a text tokenizer: text of every block plus framing overhead. */
 export function countMessageWith(tokenizer: TextTokenizer, message: Message): number {
@@ -46,7 +45,7 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
     case 'redacted_thinking':
       return tokenizer.countText(String(b.data ?? ''));
     case 'image':
-      return IMAGE_TOKENS;
+      return imageBlockTokens(b);
     case 'tool_use':
       return tokenizer.countText(String(b.name ?? '')) + tokenizer.countText(JSON.stringify(b.input ?? {}));
     case 'tool_result': {
@@ -60,7 +59,7 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
           (inner.type === 'text'
             ? tokenizer.countText(String(inner.text ?? ''))
             : inner.type === 'image'
-              ? IMAGE_TOKENS
+              ? imageBlockTokens(inner)
               : tokenizer.countText(JSON.stringify(inner)));
       }
       return sum;

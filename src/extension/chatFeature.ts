@@ -112,5 +112,6 @@ function chatHandlers(
     compact: (msg) => compactAndReport(controller, msg.focus),
     openInspector: () => actions.openInspector(),
     openTranscript: (msg) => actions.openTranscript(msg.path),
+    pickModel: () => void vscode.commands.executeCommand('splitpoint.pickModel'),
   };
 }

@@ -13,6 +13,7 @@ import { DiffReview } from './diffReview';
 import { failureSink } from './failureSink';
 import { InspectorFeature } from './inspectorFeature';
 import { McpFeature } from './mcpFeature';
+import { ModelPicker } from './modelPicker';
 import { SessionCommands } from './sessionCommands';
 import { SettingsReader } from './settings';
 import { StatusBar } from './statusBar';
@@ -85,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): void {
     diffReview,
     restore,
     new ConfigurationFeature(controller, chat, log, settings),
+    new ModelPicker(() => requestKey.key(), log),
   );
   log.info(`Splitpoint activated (workspace: ${workspaceRoot ?? 'none'}, trusted: ${vscode.workspace.isTrusted}).`);
 }

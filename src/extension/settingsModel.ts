@@ -7,7 +7,7 @@
 // read, in trusted workspaces too; a workspace or folder value is reported and ignored. The
 // manifest declares them machine-scoped and restricted in untrusted workspaces as well.
 import type { HostSettings } from '../agent/hostSettings';
-import { STRATEGY_NAMES, type StrategyName } from '../core';
+import { contextWindowFor, STRATEGY_NAMES, type StrategyName } from '../core';
 
 /** What `inspect()` on a WorkspaceConfiguration answers (the scopes this module looks at). */
 export interface InspectedSetting<T> {
@@ -55,14 +55,12 @@ export function userOrDefault(
 export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) => void): HostSettings {
   const sensitive = (key: SensitiveSetting): string => userOrDefault(c.inspect<unknown>(key), onIgnored)?.trim() ?? '';
   const model = c.get<string>('model', 'claude-sonnet-4-5').trim() || 'claude-sonnet-4-5';
-  const windows = c.get<Record<string, number>>('contextWindows', {}) ?? {};
-  const defaultWindow = positive(c.get<number>('defaultContextWindow'), 200_000);
   const strategy = c.get<string>('autoCompact.strategy', 'recursive-summarization');
   return {
     model,
     baseUrl: sensitive('baseUrl') || undefined,
     maxOutputTokens: positive(c.get<number>('maxOutputTokens'), 8192),
-    contextWindow: positive(windows[model], defaultWindow),
+    contextWindow: contextWindowOf(c, model),
     autoCompact: {
       enabled: c.get<boolean>('autoCompact.enabled', true),
       threshold: clamp(c.get<number>('autoCompact.threshold', 0.8), 0.1, 0.99),
@@ -98,6 +96,18 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
 /** The tools filter: the non-empty names of a string list (anything else: all tools). */
 function toolNames(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim()) : [];
+}
+
+/**
+ * The context window of `model`: splitpoint.contextWindows[model], else splitpoint.defaultContextWindow
+ * if the user set it, else the built-in table of model windows (core/cost.ts), else 200,000.
+ */
+export function contextWindowOf(c: SettingsSource, model: string): number {
+  const windows = c.get<Record<string, number>>('contextWindows', {}) ?? {};
+  const d = c.inspect<number>('defaultContextWindow');
+  const userDefault = d?.workspaceFolderValue ?? d?.workspaceValue ?? d?.globalValue;
+  const fallback = contextWindowFor(model) ?? positive(c.get<number>('defaultContextWindow'), 200_000);
+  return positive(windows[model], positive(userDefault, fallback));
 }
 
 function positive(v: number | undefined, fallback: number): number {

@@ -80,6 +80,8 @@ import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { countTokens as o200kCount, decode as o200kDecode, encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { compactedBody, defaultCompactionSummary, manageContext, type ManagedContext } from './contextManagement';
+import { imageBlockTokens } from '../../src/core/index';
+import { answerModels, DEFAULT_LOOPBACK_MODELS, type LoopbackModel } from './models';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (loose: they describe what arrives, which need not be valid)
@@ -150,7 +152,7 @@ export interface RecordedRequest {
   /** HTTP status sent, once headers are written. */
   status?: number;
   /** What answered: 'validation' (a 4xx from checks), 'queue', 'responder', 'fallback', 'count_tokens'. */
-  source?: 'validation' | 'queue' | 'responder' | 'fallback' | 'count_tokens';
+  source?: 'validation' | 'queue' | 'responder' | 'fallback' | 'count_tokens' | 'models';
   /** True when the client went away before the response was complete (abort, timeout, drop). */
   aborted: boolean;
 }
@@ -382,6 +384,8 @@ export interface LoopbackOptions {
   requireUserFirst?: boolean;
   /** Send one `ping` event after the first content_block_start (default true). */
   ping?: boolean;
+  /** What `GET /v1/models` lists, newest first (models.ts; default DEFAULT_LOOPBACK_MODELS). */
+  models?: readonly LoopbackModel[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,8 +393,6 @@ export interface LoopbackOptions {
 // ---------------------------------------------------------------------------------------------
 
 const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
-/** Tokens charged per image block (about 1,600 for a typical screenshot at (w×h)/750). */
-export const IMAGE_TOKENS = 1600;
 
 /** o200k_base token count of `text`; special-token strings count as plain text. */
 export function countTextTokens(text: string): number {
@@ -414,7 +416,7 @@ function countBlockRaw(block: WireBlock): number {
       return Array.isArray(c) ? c.reduce((n, b) => n + countBlockRaw(b), 0) : 0;
     }
     case 'image':
-      return IMAGE_TOKENS;
+      return imageBlockTokens(block as { source?: unknown });
     default:
       return countTextTokens(JSON.stringify(block));
   }
@@ -816,7 +818,8 @@ export class LoopbackAnthropic {
     try {
       const isMessages = path === '/v1/messages';
       const isCount = path === '/v1/messages/count_tokens';
-      if (req.method !== 'POST' || (!isMessages && !isCount)) {
+      const isModels = req.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'));
+      if (!isModels && (req.method !== 'POST' || (!isMessages && !isCount))) {
         return this.fail(ex, 404, 'not_found_error', 'Not Found', 'validation');
       }
       // SDK 1.x sends the key as `Authorization: Bearer <key>`; older clients send `x-api-key`.
@@ -829,6 +832,12 @@ export class LoopbackAnthropic {
       }
       if (!headerValue(req.headers['anthropic-version'])) {
         return this.fail(ex, 400, 'invalid_request_error', 'anthropic-version: header is required', 'validation');
+      }
+      if (isModels) {
+        const a = answerModels(req.url ?? path, this.options.models ?? DEFAULT_LOOPBACK_MODELS);
+        if (a.status !== 200) return this.fail(ex, a.status, a.type, a.message, 'models');
+        Object.assign(record, { source: 'models', status: 200 });
+        return this.sendJson(res, 200, a.body, { 'request-id': record.requestId });
       }
       if (parseError !== undefined) {
         return this.fail(ex, 400, 'invalid_request_error', `There was an error parsing the body: ${parseError}`, 'validation');

@@ -163,6 +163,9 @@ export class ChatStore {
 
   undoCompaction = (): void => this.post({ type: 'undoCompaction' });
 
+  /** Opens the model picker (a QuickPick on the host). */
+  pickModel = (): void => this.post({ type: 'pickModel' });
+
   // --- Host messages and view-only state. --------------------------------------------------
 
   apply(msg: HostToChat): void {

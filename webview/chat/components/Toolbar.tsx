@@ -21,7 +21,17 @@ export function Toolbar({
       <div class="toolbar-row">
         <div class="session-title" title={model ? `${title || 'New chat'} · ${model}` : title || 'New chat'}>
           <span class="title-text">{title || 'New chat'}</span>
-          {model ? <span class="model">{model}</span> : null}
+          {model ? (
+            <button
+              type="button"
+              class="model model-button"
+              onClick={store.pickModel}
+              title="Choose the model"
+              aria-label={`Model: ${model}. Choose the model`}
+            >
+              {model}
+            </button>
+          ) : null}
         </div>
         <nav class="actions" aria-label="Chat actions">
           <button type="button" class="tb-button" onClick={store.newChat} title="Start a new chat">
