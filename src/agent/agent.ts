@@ -253,6 +253,7 @@ export class AgentLoop implements Disposable {
       s.steps++;
       const step = s.steps;
 
+      await this.tools.ready?.(signal); // e.g. MCP servers still starting (bounded)
       const prepared = await this.pipeline.beforeModelCall(signal);
       if (signal.aborted) return this.result(s, 'cancelled');
       const estimatedRaw = this.calibration

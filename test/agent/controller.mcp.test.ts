@@ -17,7 +17,7 @@ import type { ChatItem } from '../../src/protocol';
 const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
-async function rig(opts: { trusted?: boolean; autoApprove?: string[] } = {}) {
+async function rig(opts: { trusted?: boolean; autoApprove?: string[]; awaitStart?: boolean } = {}) {
   const server = new LoopbackAnthropic({ consecutiveRoles: 'reject' });
   const { baseURL } = await server.start();
   const storage = mkdtempSync(join(tmpdir(), 'sp-mcp-store-'));
@@ -47,7 +47,8 @@ async function rig(opts: { trusted?: boolean; autoApprove?: string[] } = {}) {
     mcp,
   });
   chat.notice = (m) => c.chatNotice(m);
-  await mcp.reload({ workspaceRoot: workspace, trusted, userServers: undefined });
+  const started = mcp.reload({ workspaceRoot: workspace, trusted, userServers: undefined });
+  if (opts.awaitStart ?? true) await started;
   /** Answer the next approval card with `decide`. */
   const onApproval = (decide: (item: ToolItem) => void) => {
     const sub = c.onDidChangeChat((ch) => {
@@ -99,6 +100,18 @@ test('an MCP tool is offered with its schema, runs after approval, and its resul
     assert.equal(results[0]!.is_error, undefined);
     const done = r.c.chatState(true).items.find((i): i is ToolItem => i.kind === 'tool')!;
     assert.deepEqual([done.status, done.server, done.output], ['done', 'everything', 'Echo: hello MCP']);
+  } finally {
+    await r.close();
+  }
+});
+
+test('a prompt sent while the servers are still starting waits for them: the first request offers their tools', async () => {
+  const r = await rig({ awaitStart: false });
+  try {
+    assert.equal(r.mcp.tools().length, 0, 'not started yet');
+    r.server.queue.text('hello');
+    await r.c.send('Hi.');
+    assert.ok(toolNames(r.server.messageRequests[0]!.body).includes('mcp__everything__echo'));
   } finally {
     await r.close();
   }

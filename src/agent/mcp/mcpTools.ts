@@ -13,6 +13,8 @@ export interface McpToolHost {
   autoApprove(): readonly string[];
   /** The user chose "Always allow" for this tool. */
   allowAlways(server: string, tool: string): void;
+  /** Resolves once servers that are starting have started or failed (bounded); never rejects. */
+  whenReady?(signal: AbortSignal): Promise<void>;
 }
 
 export function isAutoApproved(list: readonly string[], server: string, tool: string): boolean {
@@ -27,6 +29,11 @@ export class ToolsWithMcp implements ToolExecutor {
 
   get readOnly(): boolean {
     return this.base.readOnly;
+  }
+
+  async ready(signal: AbortSignal): Promise<void> {
+    await this.base.ready?.(signal);
+    await this.mcp.whenReady?.(signal);
   }
 
   definitions(): ToolDefinition[] {

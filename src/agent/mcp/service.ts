@@ -40,6 +40,24 @@ export class McpService implements McpToolHost, Disposable {
     return this.reloading;
   }
 
+  /**
+   * Resolves when the servers being (re)started have started or failed, after at most `maxWaitMs`
+   * (a request does not wait forever for a slow server: its tools join a later request), or on abort.
+   */
+  whenReady(signal: AbortSignal, maxWaitMs = 15_000): Promise<void> {
+    return new Promise<void>((resolveReady) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolveReady();
+      };
+      const timer = setTimeout(done, maxWaitMs);
+      signal.addEventListener('abort', done, { once: true });
+      if (signal.aborted) done();
+      void this.reloading.then(done, done);
+    });
+  }
+
   tools(): McpToolEntry[] {
     return this.manager.tools();
   }

@@ -72,6 +72,8 @@ export interface ToolExecutor {
   /** True when only read-only tools are offered and executable. */
   readonly readOnly: boolean;
   definitions(): ToolDefinition[];
+  /** Resolves when the tool set is ready for a request (e.g. MCP servers that are starting); never rejects. */
+  ready?(signal: AbortSignal): Promise<void>;
   /** Never rejects: failures come back as { isError: true }. */
   execute(call: ToolCall, ctx: ToolCallContext): Promise<ToolResult>;
 }
