@@ -195,7 +195,8 @@ export function emulateClearToolUses(messages: readonly Message[], edit: ClearTo
     return cleared;
   });
   const atLeast = edit.clear_at_least?.value ?? 0;
-  if (clearedTokens < atLeast) return { ...none, fired: true, belowClearAtLeast: true, clearedTokens };
+  // clear_at_least, when set: the edit applies only if it removes at least that many tokens.
+  if (atLeast > 0 && clearedTokens < atLeast) return { ...none, fired: true, belowClearAtLeast: true, clearedTokens };
   return { inputTokens, trigger: edit.trigger.value, fired: true, cleared: candidates, clearedTokens, belowClearAtLeast: false, output };
 }
 

@@ -99,7 +99,11 @@ export function manageContext(
       const r = clearToolUses(current, edit.spec, tokens, count);
       if (r) {
         current = r.body;
-        applied.push({ type: 'clear_tool_uses_20250919', cleared_tool_uses: r.cleared, cleared_input_tokens: tokens - count(current) });
+        applied.push({
+          type: 'clear_tool_uses_20250919',
+          cleared_tool_uses: r.cleared,
+          cleared_input_tokens: Math.max(0, tokens - count(current)),
+        });
       }
     } else if (tokens > edit.spec.trigger && !compaction) {
       compaction = { pause: edit.spec.pause, instructions: edit.spec.instructions, messages: current.messages ?? [], inputTokens: tokens };
@@ -302,7 +306,7 @@ function clearToolUses(
     };
   });
   const out = { ...body, messages: next };
-  if (tokens - count(out) < edit.clearAtLeast) return undefined;
+  if (edit.clearAtLeast > 0 && tokens - count(out) < edit.clearAtLeast) return undefined;
   return { body: out, cleared: clear.length };
 }
 
