@@ -141,15 +141,27 @@ export class PrefixCache {
 
   /**
    * One request: `breakpoints` are indices of the segments that carry cache_control (at most
-   * MAX_CACHE_BREAKPOINTS are honoured, the first ones). Returns what the API would bill and
-   * updates the cache (reads refresh, writes add entries).
+   * MAX_CACHE_BREAKPOINTS are honoured, the first ones). `ttl` is the TTL of every breakpoint, or one
+   * per breakpoint (parallel to `breakpoints`). Returns what the API would bill and updates the
+   * cache (reads refresh, writes add entries).
    */
-  call(segments: readonly CacheSegment[], breakpoints: readonly number[], now = 0, ttl: CacheTtl = '5m'): CacheOutcome {
+  call(
+    segments: readonly CacheSegment[],
+    breakpoints: readonly number[],
+    now = 0,
+    ttl: CacheTtl | readonly CacheTtl[] = '5m',
+  ): CacheOutcome {
     const prefixKeys = prefixHashes(segments);
     const cumulative: number[] = [];
     let sum = 0;
     for (const s of segments) cumulative.push((sum += s.tokens));
     const total = sum;
+    const ttlOf = new Map<number, CacheTtl>();
+    breakpoints.forEach((b, i) => {
+      const t = typeof ttl === 'string' ? ttl : (ttl[i] ?? '5m');
+      // The same segment marked twice: the longer TTL wins.
+      if (ttlOf.get(b) !== '1h') ttlOf.set(b, t);
+    });
     const marks = [...new Set(breakpoints.filter((b) => b >= 0 && b < segments.length))]
       .sort((a, b) => a - b)
       .slice(0, MAX_CACHE_BREAKPOINTS);
@@ -173,7 +185,8 @@ export class PrefixCache {
     let written = read;
     for (const b of marks) {
       if (b <= hit || cumulative[b] < this.minTokens) continue;
-      this.entries.set(prefixKeys[b], { expiresAt: now + TTL_MS[ttl], ttlMs: TTL_MS[ttl] });
+      const ms = TTL_MS[ttlOf.get(b) ?? '5m'];
+      this.entries.set(prefixKeys[b], { expiresAt: now + ms, ttlMs: ms });
       written = Math.max(written, cumulative[b]);
     }
     return { cacheReadTokens: read, cacheWriteTokens: written - read, inputTokens: total - written, cachedSegments: hit + 1 };

@@ -80,8 +80,9 @@ import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { countTokens as o200kCount, decode as o200kDecode, encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { compactedBody, defaultCompactionSummary, manageContext, type ManagedContext } from './contextManagement';
-import { imageBlockTokens } from '../../src/core/index';
+import { imageBlockTokens, minCacheableTokens, PrefixCache, type CacheOutcome } from '../../src/core/index';
 import { answerModels, DEFAULT_LOOPBACK_MODELS, type LoopbackModel } from './models';
+import { cacheLayout, type CacheBreakpoint, type CacheLayout } from './promptCache';
 
 // ---------------------------------------------------------------------------------------------
 // Wire types (loose: they describe what arrives, which need not be valid)
@@ -164,6 +165,8 @@ export interface ValidRequest extends RecordedRequest {
   inputTokens: number;
   /** Server-side context management (contextManagement.ts): what the model saw, what was applied. */
   managed?: ManagedContext;
+  /** What the prompt cache served and wrote, once a message reply was played (see promptCache.ts). */
+  cache?: CacheOutcome & { breakpoints: CacheBreakpoint[]; cacheWrite1hTokens: number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,6 +389,11 @@ export interface LoopbackOptions {
   ping?: boolean;
   /** What `GET /v1/models` lists, newest first (models.ts; default DEFAULT_LOOPBACK_MODELS). */
   models?: readonly LoopbackModel[];
+  /**
+   * The prompt cache (one per server and model). `minTokens`: the minimum cacheable prefix (default
+   * core's minCacheableTokens per model); `now`: its clock (default Date.now).
+   */
+  promptCache?: { minTokens?: number | Record<string, number>; now?: () => number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,7 +407,7 @@ export function countTextTokens(text: string): number {
   return text ? o200kCount(text, NO_SPECIALS) : 0;
 }
 
-function countBlockRaw(block: WireBlock): number {
+export function countBlockRaw(block: WireBlock): number {
   switch (block.type) {
     case 'text':
       return countTextTokens(String(block.text ?? ''));
@@ -432,18 +440,20 @@ function countContentRaw(content: unknown): number {
 /** Unscaled token count of system + tools + messages, by the rule in the file header. */
 export function countRawRequestTokens(body: MessagesRequestBody): number {
   let n = countContentRaw(body.system);
-  for (const tool of Array.isArray(body.tools) ? body.tools : []) {
-    if (tool && tool.input_schema !== undefined) {
-      n +=
-        countTextTokens(String(tool.name ?? '')) +
-        countTextTokens(String(tool.description ?? '')) +
-        countTextTokens(JSON.stringify(tool.input_schema));
-    } else {
-      n += countTextTokens(JSON.stringify(tool));
-    }
-  }
+  for (const tool of Array.isArray(body.tools) ? body.tools : []) n += countToolRaw(tool);
   for (const m of Array.isArray(body.messages) ? body.messages : []) n += countContentRaw(m?.content);
   return n;
+}
+
+/** Unscaled tokens of one tool definition (a tool without input_schema, e.g. a server tool: its JSON). */
+export function countToolRaw(tool: WireTool): number {
+  if (!tool || typeof tool !== 'object') return 0;
+  if (tool.input_schema === undefined) return countTextTokens(JSON.stringify(tool));
+  return (
+    countTextTokens(String(tool.name ?? '')) +
+    countTextTokens(String(tool.description ?? '')) +
+    countTextTokens(JSON.stringify(tool.input_schema))
+  );
 }
 
 /** Input tokens as this server reports them: round(tokenScale × (raw + overhead)). */
@@ -669,6 +679,7 @@ export class LoopbackAnthropic {
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private server: Server | undefined;
   private url: string | undefined;
+  private readonly caches = new Map<string, PrefixCache>();
 
   constructor(options: LoopbackOptions = {}) {
     this.options = options;
@@ -779,6 +790,63 @@ export class LoopbackAnthropic {
     return this.options.contextWindows?.[model] ?? this.options.defaultContextWindow ?? 200_000;
   }
 
+  /** The minimum cacheable prefix for `model` (options.promptCache.minTokens, else core's table). */
+  minCacheableTokensFor(model: string): number {
+    const m = this.options.promptCache?.minTokens;
+    if (typeof m === 'number') return m;
+    return m?.[model] ?? minCacheableTokens(model);
+  }
+
+  /** Forget every cached prefix (as if the TTLs had run out). */
+  clearPromptCache(): void {
+    this.caches.clear();
+  }
+
+  /** Segments and breakpoints of a body for the prompt cache, or the API's error for its cache_control. */
+  cacheLayout(body: MessagesRequestBody): CacheLayout | { error: string } {
+    return cacheLayout(body, {
+      block: countBlockRaw,
+      tool: countToolRaw,
+      text: countTextTokens,
+      scale: this.options.tokenScale ?? 1,
+      perRequest: this.options.tokenOverhead?.perRequest ?? 0,
+      perMessage: this.options.tokenOverhead?.perMessage ?? 0,
+    });
+  }
+
+  private applyCache(request: ValidRequest, layout: CacheLayout): NonNullable<ValidRequest['cache']> {
+    const model = request.body.model;
+    let cache = this.caches.get(model);
+    if (!cache) this.caches.set(model, (cache = new PrefixCache(this.minCacheableTokensFor(model))));
+    const now = this.options.promptCache?.now?.() ?? Date.now();
+    const marks = layout.breakpoints;
+    const outcome = cache.call(
+      layout.segments,
+      marks.map((b) => b.segment),
+      now,
+      marks.map((b) => b.ttl),
+    );
+    // Whole tokens, as the API reports them; what is neither read nor written is uncached input.
+    const read = Math.round(outcome.cacheReadTokens);
+    const write = Math.min(Math.round(outcome.cacheReadTokens + outcome.cacheWriteTokens) - read, request.inputTokens - read);
+    // The 1h share of the write: up to the furthest 1h breakpoint that was written (1h ones come first).
+    let cumulative = 0;
+    const upTo: number[] = layout.segments.map((s) => (cumulative += s.tokens));
+    const min = this.minCacheableTokensFor(model);
+    const written1h = marks
+      .filter((b) => b.ttl === '1h' && b.segment >= outcome.cachedSegments && upTo[b.segment] >= min)
+      .map((b) => upTo[b.segment]);
+    const write1h = written1h.length > 0 && write > 0 ? Math.min(write, Math.max(0, Math.round(Math.max(...written1h)) - read)) : 0;
+    return {
+      ...outcome,
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+      inputTokens: Math.max(0, request.inputTokens - read - write),
+      cacheWrite1hTokens: write1h,
+      breakpoints: marks,
+    };
+  }
+
   // -------------------------------------------------------------------------------------------
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -848,6 +916,8 @@ export class LoopbackAnthropic {
         requireUserFirst: this.options.requireUserFirst ?? true,
       });
       if (problem) return this.fail(ex, 400, 'invalid_request_error', problem, 'validation');
+      const layout = this.cacheLayout(body);
+      if ('error' in layout) return this.fail(ex, 400, 'invalid_request_error', layout.error, 'validation');
 
       const managed = manageContext(body, req.headers, (b) => this.countTokens(b));
       if (managed.error) return this.fail(ex, 400, 'invalid_request_error', managed.error, 'validation');
@@ -906,7 +976,9 @@ export class LoopbackAnthropic {
       record.source = source;
       if (script.kind === 'message' && compaction.length > 0 && script.content[0]?.type !== 'compaction')
         script = { ...script, content: [...compaction, ...script.content] };
-      await this.play(ex, valid, script);
+      // The cache sees what the model saw: the body after server-side context management.
+      const served = this.cacheLayout(summary ? compactedBody(managed.body, summary) : managed.body);
+      await this.play(ex, valid, script, 'error' in served ? layout : served);
     } finally {
       this.exchanges.delete(ex);
     }
@@ -961,7 +1033,7 @@ export class LoopbackAnthropic {
     res.end(text);
   }
 
-  private async play(ex: Exchange, request: ValidRequest, script: ScriptedReply): Promise<void> {
+  private async play(ex: Exchange, request: ValidRequest, script: ScriptedReply, layout?: CacheLayout): Promise<void> {
     await ex.sleep(script.delayMs ?? 0);
     if (ex.closed) return;
     switch (script.kind) {
@@ -981,6 +1053,8 @@ export class LoopbackAnthropic {
         return;
       }
       case 'message':
+        // Only a request that is answered reads and writes the cache (as an error, hang or drop does not).
+        if (layout) request.cache = this.applyCache(request, layout);
         return request.body.stream === true ? this.playStream(ex, request, script) : this.playJson(ex, request, script);
     }
   }
@@ -1009,14 +1083,18 @@ export class LoopbackAnthropic {
     const scripts = blocks.map((b) => b.script);
     const hasToolUse = scripts.some((b) => b.type === 'tool_use');
     const stopReason: StopReason = script.stopReason ?? (cut ? 'max_tokens' : hasToolUse ? 'tool_use' : 'end_turn');
+    const cache = request.cache;
     const usage = {
-      input_tokens: script.usage?.input_tokens ?? request.inputTokens,
-      cache_creation_input_tokens: script.usage?.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: script.usage?.cache_read_input_tokens ?? 0,
+      input_tokens: script.usage?.input_tokens ?? cache?.inputTokens ?? request.inputTokens,
+      cache_creation_input_tokens: script.usage?.cache_creation_input_tokens ?? cache?.cacheWriteTokens ?? 0,
+      cache_read_input_tokens: script.usage?.cache_read_input_tokens ?? cache?.cacheReadTokens ?? 0,
       output_tokens: script.usage?.output_tokens ?? this.countOutputTokens(scripts),
     };
     const cm = request.managed?.response ? { context_management: request.managed.response } : {};
-    return { blocks, stopReason, usage, model: script.model ?? request.body.model, id: newMessageId(), cm };
+    // The API's split of the cache write by TTL (consistent with an overridden total: all of it 5m).
+    const write1h = script.usage?.cache_creation_input_tokens === undefined ? (cache?.cacheWrite1hTokens ?? 0) : 0;
+    const cacheCreation = { ephemeral_5m_input_tokens: usage.cache_creation_input_tokens - write1h, ephemeral_1h_input_tokens: write1h };
+    return { blocks, stopReason, usage, cacheCreation, model: script.model ?? request.body.model, id: newMessageId(), cm };
   }
 
   private playJson(ex: Exchange, request: ValidRequest, script: Extract<ScriptedReply, { kind: 'message' }>): void {
@@ -1029,7 +1107,7 @@ export class LoopbackAnthropic {
       content: m.blocks.map((b) => b.wire),
       stop_reason: m.stopReason,
       stop_sequence: null,
-      usage: { ...m.usage, service_tier: 'standard' },
+      usage: { ...m.usage, cache_creation: m.cacheCreation, service_tier: 'standard' },
       ...m.cm,
     };
     ex.record.status = 200;
@@ -1055,6 +1133,7 @@ export class LoopbackAnthropic {
           input_tokens: m.usage.input_tokens,
           cache_creation_input_tokens: m.usage.cache_creation_input_tokens,
           cache_read_input_tokens: m.usage.cache_read_input_tokens,
+          cache_creation: m.cacheCreation,
           output_tokens: 1,
           service_tier: 'standard',
         },
