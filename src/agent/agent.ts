@@ -14,6 +14,7 @@ import {
   type ContentBlock,
   type Disposable,
   type Message,
+  type RecordedUsage,
   type SessionLog,
   type TextTokenizer,
   type ToolResultBlock,
@@ -24,6 +25,7 @@ import { cacheStateFromUsage } from './cacheState';
 import { toLlmError } from './anthropicClient';
 import { defaultSystemPrompt, messageStreamParams, requestOverheadTokens } from './modelRequest';
 import { streamModelReply } from './modelStream';
+import type { PromptCaching } from './promptCache';
 import { normalizeBlocks, toolResultBlock } from './replyBlocks';
 import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
 import { executeToolCalls, type ToolCallServices } from './toolCalls';
@@ -54,6 +56,8 @@ export interface AgentLoopOptions {
   contextWindow?: number;
   /** Most model calls per run (default 200). */
   maxSteps?: number;
+  /** Prompt-cache breakpoints: their TTL, or 'off' (default '5m'). */
+  promptCaching?: PromptCaching;
   onEvent: (e: AgentEvent) => void;
   now?: () => number;
 }
@@ -109,6 +113,7 @@ export class AgentLoop implements Disposable {
   readonly system: string;
   readonly maxSteps: number;
   readonly contextWindow?: number;
+  readonly promptCaching: PromptCaching;
 
   constructor(options: AgentLoopOptions) {
     this.client = options.client;
@@ -129,6 +134,7 @@ export class AgentLoop implements Disposable {
     this.system = options.system ?? defaultSystemPrompt({ readOnly: options.tools.readOnly });
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.contextWindow = options.contextWindow;
+    this.promptCaching = options.promptCaching ?? '5m';
     const runId = () => this.current?.runId;
     this.subscriptions.push(
       this.pipeline.onWillCompact((e) =>
@@ -274,6 +280,7 @@ export class AgentLoop implements Disposable {
         system: this.system,
         tools,
         messages: prepared.messages,
+        caching: this.promptCaching,
       });
       const server = serverCallFor(this.pipeline.settings.autoCompact);
       const outcome = await streamModelReply(this.client, params, { runId: s.runId, step }, signal, (e) => this.emit(e), server?.request);
@@ -301,6 +308,7 @@ export class AgentLoop implements Disposable {
           role: 'assistant',
           content,
           createdAt: this.now(),
+          usage: recordedUsageOf(reply),
           ...(report ? { serverContext: report } : {}),
         };
         this.session.append(assistant);
@@ -410,4 +418,16 @@ export class AgentLoop implements Disposable {
       console.error(`splitpoint: agent event listener failed on ${e.type}:`, err);
     }
   }
+}
+
+/** What the API reported for a reply, as stored on its assistant message (input excludes cache reads and writes). */
+export function recordedUsageOf(reply: Anthropic.Message): RecordedUsage {
+  const u = reply.usage;
+  return {
+    inputTokens: u.input_tokens ?? 0,
+    cacheReadTokens: u.cache_read_input_tokens ?? 0,
+    cacheCreationTokens: u.cache_creation_input_tokens ?? 0,
+    outputTokens: u.output_tokens ?? 0,
+    ...(reply.model ? { model: reply.model } : {}),
+  };
 }

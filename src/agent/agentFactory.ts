@@ -32,6 +32,11 @@ export interface AgentRequest {
   onEvent: (e: AgentEvent) => void;
 }
 
+/** Settings an agent is built with: a change needs a new agent (and, for the model, its calibration). */
+export function agentSettingsChanged(a: HostSettings, b: HostSettings): boolean {
+  return a.model !== b.model || a.baseUrl !== b.baseUrl || a.maxOutputTokens !== b.maxOutputTokens || a.promptCaching !== b.promptCaching;
+}
+
 export class AgentFactory {
   private staticOverhead: { key: string; system: number; tools: number } | undefined;
 
@@ -52,6 +57,7 @@ export class AgentFactory {
       calibration: r.calibration,
       tokenizer: this.deps.tokenizer,
       contextWindow: settings.contextWindow,
+      promptCaching: settings.promptCaching,
       onEvent: r.onEvent,
     });
   }

@@ -26,7 +26,7 @@ import {
 } from '../core';
 import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../protocol';
 import type { AgentEvent, AgentLoop } from './agent';
-import { AgentFactory } from './agentFactory';
+import { AgentFactory, agentSettingsChanged } from './agentFactory';
 import { ApprovalBroker, type DecisionOutcome } from './approvalBroker';
 import { CalibrationStore } from './calibrationStore';
 import { HostCounting } from './hostCounting';
@@ -205,8 +205,7 @@ export class AgentController implements Disposable {
   /** Apply changed settings without a reload. */
   updateSettings(settings: HostSettings): void {
     const old = this.settings;
-    const modelChanged =
-      settings.model !== old.model || settings.baseUrl !== old.baseUrl || settings.maxOutputTokens !== old.maxOutputTokens;
+    const modelChanged = agentSettingsChanged(old, settings);
     this.settings = settings;
     this.scope.applySettings(settings, this.pipelineSettings());
     if (modelChanged && !this.busy) {

@@ -1,6 +1,7 @@
 // The settings the controller needs, independent of where they come from (VS Code settings in the
 // extension, plain objects in tests).
 import type { MicroCompactSettings, StrategyName } from '../core';
+import type { PromptCaching } from './promptCache';
 
 export interface HostSettings {
   model: string;
@@ -31,6 +32,8 @@ export interface HostSettings {
   commandTimeoutMs: number;
   /** File checkpoints before a prompt's first change (absent: on, with the defaults). */
   checkpoints?: { enabled: boolean; maxCount: number; maxFileKB: number; maxStorageMB: number };
+  /** Prompt-cache breakpoints on every model call: their TTL, or 'off'. */
+  promptCaching: PromptCaching;
 }
 
 export const DEFAULT_HOST_SETTINGS: HostSettings = {
@@ -46,4 +49,5 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   transcriptFolder: '.transcripts',
   commandTimeoutMs: 120_000,
   checkpoints: { enabled: true, maxCount: 50, maxFileKB: 1024, maxStorageMB: 500 },
+  promptCaching: '5m',
 };

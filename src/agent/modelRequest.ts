@@ -2,6 +2,7 @@
 // what they cost in tokens, and the streamed request that carries them with the messages.
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ApiMessage, TextTokenizer } from '../core';
+import { withPromptCaching, type PromptCaching } from './promptCache';
 import type { ToolDefinition } from './tools';
 
 /** Tokens a request spends outside its messages: the system prompt and the tool definitions. */
@@ -44,15 +45,18 @@ export interface ModelRequest {
   system: string;
   tools: readonly ToolDefinition[];
   messages: readonly ApiMessage[];
+  /** Prompt-cache breakpoints (default 'off': none). */
+  caching?: PromptCaching;
 }
 
-/** The Messages API request for one model call (tools omitted when there are none). */
+/** The Messages API request for one model call (tools omitted when there are none), with its cache breakpoints. */
 export function messageStreamParams(r: ModelRequest): Anthropic.MessageStreamParams {
-  return {
+  const params: Anthropic.MessageStreamParams = {
     model: r.model,
     max_tokens: r.maxTokens,
     system: r.system,
     ...(r.tools.length > 0 ? { tools: r.tools as Anthropic.Tool[] } : {}),
     messages: r.messages as Anthropic.MessageParam[],
   };
+  return withPromptCaching(params, r.caching ?? 'off');
 }

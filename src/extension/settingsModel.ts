@@ -7,6 +7,7 @@
 // read, in trusted workspaces too; a workspace or folder value is reported and ignored. The
 // manifest declares them machine-scoped and restricted in untrusted workspaces as well.
 import type { HostSettings } from '../agent/hostSettings';
+import { PROMPT_CACHING_VALUES, type PromptCaching } from '../agent/promptCache';
 import { contextWindowFor, STRATEGY_NAMES, type StrategyName } from '../core';
 
 /** What `inspect()` on a WorkspaceConfiguration answers (the scopes this module looks at). */
@@ -90,6 +91,7 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
       maxFileKB: positive(c.get<number>('checkpoints.maxFileSizeKB'), 1024),
       maxStorageMB: positive(c.get<number>('checkpoints.maxStorageMB'), 500),
     },
+    promptCaching: promptCachingOf(c.get<unknown>('promptCaching', '5m')),
   };
 }
 
@@ -108,6 +110,11 @@ export function contextWindowOf(c: SettingsSource, model: string): number {
   const userDefault = d?.workspaceFolderValue ?? d?.workspaceValue ?? d?.globalValue;
   const fallback = contextWindowFor(model) ?? positive(c.get<number>('defaultContextWindow'), 200_000);
   return positive(windows[model], positive(userDefault, fallback));
+}
+
+/** `splitpoint.promptCaching`: "5m", "1h" or "off"; anything else is the default "5m". */
+export function promptCachingOf(v: unknown): PromptCaching {
+  return (PROMPT_CACHING_VALUES as readonly unknown[]).includes(v) ? (v as PromptCaching) : '5m';
 }
 
 function positive(v: number | undefined, fallback: number): number {
