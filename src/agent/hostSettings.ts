@@ -44,7 +44,15 @@ export const DEFAULT_HOST_SETTINGS: HostSettings = {
   strategyParams: {},
   // Cache-aware batching ships on: old results are cleared in one batch when it pays back the re-written cache.
   // Batches of at least 20,000 tokens, over 25,000 tokens of old results: tuned with splitpoint replay.
-  microCompact: { keepRecent: 3, minChars: 100, triggerTokens: 25_000, clearAtLeast: 20_000, tools: [], cacheAware: true, horizonTurns: 10 },
+  microCompact: {
+    keepRecent: 3,
+    minChars: 100,
+    triggerTokens: 25_000,
+    clearAtLeast: 20_000,
+    tools: [],
+    cacheAware: true,
+    horizonTurns: 10,
+  },
   serverContext: { excludeTools: [], instructions: '' },
   transcriptFolder: '.transcripts',
   commandTimeoutMs: 120_000,
