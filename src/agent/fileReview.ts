@@ -47,6 +47,8 @@ export class FileReview implements Disposable {
   private readonly stores = new Map<string, CheckpointStore>();
   /** The session message id of the prompt whose turn runs, per scope. */
   private readonly prompts = new WeakMap<SessionScope, string>();
+  /** Prompts whose checkpoint failed (the chat was told once). */
+  private readonly failed = new Set<string>();
   private readonly proposalsChanged = new Emitter<void>();
   private readonly checkpointsChanged = new Emitter<void>();
   /** A proposal was added or settled. */
@@ -156,15 +158,18 @@ export class FileReview implements Disposable {
   /** Before the first approved change of a turn: snapshot the workspace for its prompt. Never blocks the change. */
   private async checkpoint(scope: SessionScope): Promise<void> {
     const promptId = this.prompts.get(scope);
-    const store = this.store(scope);
-    if (!promptId || !store || store.forPrompt(promptId)) return;
+    if (!promptId || this.failed.has(promptId)) return;
     const started = Date.now();
     try {
+      const store = this.store(scope);
+      if (!store || store.forPrompt(promptId)) return;
       await store.ensure(promptId);
       this.deps.log.info(`File checkpoint for ${promptId} in ${Date.now() - started} ms.`);
       this.markPrompts(scope, store);
       this.checkpointsChanged.fire();
     } catch (e) {
+      // Said once per prompt; the approved change is never held back by a checkpoint.
+      this.failed.add(promptId);
       scope.chat.notice(`No file checkpoint was taken for this prompt (${errorMessage(e)}); the change goes ahead without one.`);
     }
   }

@@ -144,3 +144,27 @@ test('checkpoints of sessions whose files are gone are removed at start', async 
     await r.close();
   }
 });
+
+test('a checkpoint that cannot be taken (an unreadable manifest) never holds back the approved change; the chat says so once', async () => {
+  const r = await rig();
+  try {
+    const c = r.make();
+    const dir = join(r.storage, 'checkpoints', c.session.id.replace(/[^A-Za-z0-9_-]/g, '_'));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'checkpoints.json'), '{not json');
+    r.server.queue
+      .toolUse('edit_file', { path: 'app.ts', old_string: '41', new_string: '42' })
+      .toolUse('write_file', { path: 'b.txt', content: 'b\n' })
+      .text('Done.');
+    const sub = approveAll(c, []);
+    await c.send('Two changes.');
+    sub.dispose();
+    assert.equal(r.file('app.ts'), 'export const answer = 42;\n');
+    assert.equal(r.file('b.txt'), 'b\n');
+    const notices = c.chatState(true).items.filter((i) => i.kind === 'notice' && /No file checkpoint was taken/.test(i.message));
+    assert.equal(notices.length, 1);
+    assert.match((notices[0] as { message: string }).message, /checkpoints\.json: invalid JSON/);
+  } finally {
+    await r.close();
+  }
+});
