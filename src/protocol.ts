@@ -33,8 +33,11 @@ export interface ServerContextView {
 }
 
 export type ChatItem =
-  /** checkpoint: the files can be restored to before this prompt (a file checkpoint exists). */
-  | ({ kind: 'user'; id: string; text: string; checkpoint?: boolean } & PinnableItem)
+  /**
+   * checkpoint: the files can be restored to before this prompt (a file checkpoint exists).
+   * files: the @-mentioned files attached to it; images: its images as data: URLs (image/png|jpeg|gif|webp only).
+   */
+  | ({ kind: 'user'; id: string; text: string; checkpoint?: boolean; files?: string[]; images?: string[] } & PinnableItem)
   | ({
       kind: 'assistant';
       id: string;
@@ -107,7 +110,15 @@ export type HostToChat =
   /** Edits waiting for approval (each openable in VS Code's diff editor). */
   | { type: 'proposals'; items: PendingEdit[] }
   /** What "Restore files to before this prompt" would change (files null: nothing to show; error: why). */
-  | { type: 'restorePlan'; messageId: string; files: RestoreFileView[] | null; error?: string };
+  | { type: 'restorePlan'; messageId: string; files: RestoreFileView[] | null; error?: string }
+  /** The workspace files the @-mention picker offers (.gitignore honoured; `truncated`: capped). */
+  | { type: 'files'; files: string[]; truncated: boolean };
+
+/** An image pasted or dropped into the composer: base64 data of one of the API's image types. */
+export interface ImageAttachment {
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  data: string;
+}
 
 export interface PendingEdit {
   toolUseId: string;
@@ -123,7 +134,10 @@ export interface RestoreFileView {
 
 export type ChatToHost =
   | { type: 'ready' }
-  | { type: 'send'; text: string }
+  /** mentions: workspace-relative paths whose content goes with the prompt; images: pasted or dropped images. */
+  | { type: 'send'; text: string; mentions?: string[]; images?: ImageAttachment[] }
+  /** The @-mention picker opened: the host answers with 'files'. */
+  | { type: 'listFiles' }
   | { type: 'stop' }
   /** `alwaysAllow`: an MCP tool the user allows from now on (added to splitpoint.mcp.autoApprove). */
   | { type: 'approve'; toolUseId: string; alwaysAllow?: true }

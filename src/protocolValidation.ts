@@ -1,7 +1,7 @@
 // Validation of what the webviews send, on the host (the types are in protocol.ts, shared with the
 // webviews; this module is host-only). Webviews are untrusted: a compromised webview must not be
 // able to make the host do anything outside the protocol's shapes.
-import type { ChatToHost, InspectorToHost } from './protocol';
+import type { ChatToHost, ImageAttachment, InspectorToHost } from './protocol';
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what webviews send (they are untrusted: a compromised webview must not be able to
@@ -36,6 +36,7 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
     case 'openInspector':
     case 'undoCompaction':
     case 'pickModel':
+    case 'listFiles':
       return onlyKeys(v, ['type']) ? ({ type: v.type } as ChatToHost) : null;
     case 'openDiff':
       return onlyKeys(v, ['type', 'toolUseId']) && nonEmpty(v.toolUseId) ? { type: 'openDiff', toolUseId: v.toolUseId } : null;
@@ -47,7 +48,7 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
         ? { type: 'openRestoreDiff', messageId: v.messageId, path: v.path }
         : null;
     case 'send':
-      return onlyKeys(v, ['type', 'text']) && str(v.text, MAX_TEXT) && v.text.trim().length > 0 ? { type: 'send', text: v.text } : null;
+      return parseSend(v);
     case 'approve':
       return onlyKeys(v, ['type', 'toolUseId', 'alwaysAllow']) &&
         nonEmpty(v.toolUseId) &&
@@ -70,6 +71,41 @@ export function parseChatToHost(v: unknown): ChatToHost | null {
     default:
       return null;
   }
+}
+
+const MAX_MENTIONS = 20;
+const MAX_IMAGES = 10;
+/** base64 of at most 5 MB (the API's image limit), with padding. */
+const MAX_IMAGE_BASE64 = Math.ceil((5 * 1024 * 1024) / 3) * 4;
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function image(v: unknown): v is ImageAttachment {
+  return (
+    isRec(v) &&
+    onlyKeys(v, ['mediaType', 'data']) &&
+    IMAGE_TYPES.includes(v.mediaType as string) &&
+    nonEmpty(v.data, MAX_IMAGE_BASE64) &&
+    v.data.length % 4 === 0 &&
+    BASE64.test(v.data)
+  );
+}
+
+/** A prompt: non-empty text (or images alone), at most 20 mentioned paths, at most 10 images of the API's types and size. */
+function parseSend(v: Rec): ChatToHost | null {
+  if (!onlyKeys(v, ['type', 'text', 'mentions', 'images']) || !str(v.text, MAX_TEXT)) return null;
+  const mentions = v.mentions;
+  const images = v.images;
+  if (mentions !== undefined && !(Array.isArray(mentions) && mentions.length <= MAX_MENTIONS && mentions.every((m) => nonEmpty(m, 4_096))))
+    return null;
+  if (images !== undefined && !(Array.isArray(images) && images.length <= MAX_IMAGES && images.every(image))) return null;
+  if (v.text.trim().length === 0 && !(images as unknown[] | undefined)?.length) return null;
+  return {
+    type: 'send',
+    text: v.text,
+    ...(mentions?.length ? { mentions: mentions as string[] } : {}),
+    ...(images?.length ? { images: images as ImageAttachment[] } : {}),
+  };
 }
 
 /** A pin or unpin intent: exactly `type` and a non-empty `id` of at most MAX_ID characters. */

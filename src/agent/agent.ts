@@ -25,6 +25,7 @@ import { cacheStateFromUsage } from './cacheState';
 import { toLlmError } from './anthropicClient';
 import { defaultSystemPrompt, messageStreamParams, requestOverheadTokens } from './modelRequest';
 import { streamModelReply } from './modelStream';
+import { promptContent } from './promptAttachments';
 import type { PromptCaching } from './promptCache';
 import { normalizeBlocks, toolResultBlock } from './replyBlocks';
 import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
@@ -181,10 +182,12 @@ export class AgentLoop implements Disposable {
   }
 
   /** Send a prompt and work until the model ends its turn. Rejects with AgentBusyError if a run is in progress. */
-  async run(prompt: string): Promise<AgentRunResult> {
+  /** `extra`: blocks after the prompt's text (@-mentioned files, images); with them the text may be empty. */
+  async run(prompt: string, extra: readonly ContentBlock[] = []): Promise<AgentRunResult> {
     if (this.current) throw new AgentBusyError();
-    if (typeof prompt !== 'string' || prompt.trim() === '') throw new AgentStateError('The prompt is empty.');
-    const message: Message = { id: newMessageId('u'), role: 'user', content: prompt, createdAt: this.now() };
+    if (typeof prompt !== 'string' || (prompt.trim() === '' && extra.length === 0)) throw new AgentStateError('The prompt is empty.');
+    const content = promptContent(prompt, extra);
+    const message: Message = { id: newMessageId('u'), role: 'user', content, createdAt: this.now() };
     this.session.append(message);
     this.pipeline.noteEvent('message');
     return this.drive('prompt', message.id);

@@ -2,7 +2,8 @@
 // and thinking as deltas, tool cards with their status, input, output and approval state),
 // compactions become dividers, and tool cards whose results micro-compaction now replaces in what
 // the model sees get a "truncated" badge. It writes to one ChatLog; it never talks to the model.
-import { newMessageId, type CompactionFailure, type CompactionRecord, type Message } from '../core';
+import { newMessageId, type CompactionFailure, type CompactionRecord, type ContentBlock, type Message } from '../core';
+import { imageDataUrls } from './promptAttachments';
 import type { AgentEvent } from './agentEvents';
 import { MAX_CARD_OUTPUT, type ChatLog } from './chatLog';
 import { parseMcpToolName } from './mcp/names';
@@ -125,9 +126,12 @@ export class ChatProjector {
     this.notice(`Undid the last compaction: the history is back from ${undone.transcriptPath}.`);
   }
 
-  userPrompt(text: string): void {
+  /** extra: the prompt's attachments (the item lists the files and shows the images). */
+  userPrompt(text: string, extra?: { files: string[]; blocks: readonly ContentBlock[] }): void {
     this.promptItem = newMessageId('chat_u');
-    this.chat.upsert({ kind: 'user', id: this.promptItem, text });
+    const images = extra ? imageDataUrls(extra.blocks) : [];
+    const files = extra?.files ?? [];
+    this.chat.upsert({ kind: 'user', id: this.promptItem, text, ...(files.length ? { files } : {}), ...(images.length ? { images } : {}) });
   }
 
   notice(message: string): void {

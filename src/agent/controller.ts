@@ -35,6 +35,7 @@ import type { HostSettings } from './hostSettings';
 import { FileReview } from './fileReview';
 import { InspectorService, type InspectedRecording, type InspectorTarget } from './inspectorService';
 import { MissingApiKeyError } from './missingApiKeyError';
+import { promptContent, type PromptAttachments } from './promptAttachments';
 import { RequestCount } from './requestCount';
 import { SessionScope } from './sessionScope';
 import { SummaryDrafts } from './summaryDrafts';
@@ -272,9 +273,9 @@ export class AgentController implements Disposable {
   }
 
   /** Send a prompt. Errors (no key, busy) become chat items; nothing throws to the view. */
-  async send(text: string): Promise<void> {
-    const prompt = text.trim();
-    if (!prompt) return;
+  async send(text: string, extra: Pick<PromptAttachments, 'blocks' | 'files'> = { blocks: [], files: [] }): Promise<void> {
+    const prompt = text.trim(); // with extra: @-mentioned files' content and images (promptAttachments.ts)
+    if (!prompt && extra.blocks.length === 0) return;
     let agent: AgentLoop;
     try {
       agent = await this.ensureAgent();
@@ -289,16 +290,16 @@ export class AgentController implements Disposable {
     this.sending = true;
     const session = this.scope.session;
     if (session.messages.length === 0 && session.meta.title === 'New chat') {
-      session.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60));
+      session.setTitle(prompt.replace(/\s+/g, ' ').slice(0, 60) || 'Image');
       // The chat view shows the title from its state: send it again.
       this.chatReset.fire();
     }
-    this.scope.chat.userPrompt(prompt);
+    this.scope.chat.userPrompt(prompt, extra);
     this.fireBusy(true);
     try {
-      await this.requestCount.measureFirstRequest(this.scope, this.scope.pipeline.effectiveMessages(), prompt);
+      await this.requestCount.measureFirstRequest(this.scope, this.scope.pipeline.effectiveMessages(), promptContent(prompt, extra.blocks));
       this.fireContext();
-      await agent.run(prompt);
+      await agent.run(prompt, extra.blocks);
     } catch (e) {
       this.scope.chat.error(errorMessage(e), false);
     } finally {

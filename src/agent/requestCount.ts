@@ -39,7 +39,7 @@ export class RequestCount {
    * Once per `session`: count_tokens for the request `history` + `prompt` would make, fed to the
    * calibration as an observation. Never throws.
    */
-  async measureFirstRequest(session: object, history: readonly Message[], prompt: string): Promise<void> {
+  async measureFirstRequest(session: object, history: readonly Message[], prompt: Message['content']): Promise<void> {
     if (this.measured.has(session)) return;
     this.measured.add(session);
     try {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentController } from '../agent/controller';
 import type { ChatToHost, HostToChat } from '../protocol';
 import { ChatViewProvider } from './chatView';
+import { composerHandlers } from './composerRouting';
 import { Disposable } from './lifecycle';
 import { pinHandlers, pinnedIdsOf } from './pinRouting';
 import { reviewHandlers, type ChatReview } from './reviewRouting';
@@ -36,12 +37,15 @@ export class ChatFeature extends Disposable {
     super();
     const route = createRouter<ChatToHost>(
       'Chat view',
-      chatHandlers(
-        controller,
-        actions,
-        () => this.sendState(),
-        (force) => this.sendPins(controller, force),
-      ),
+      {
+        ...chatHandlers(
+          controller,
+          actions,
+          () => this.sendState(),
+          (force) => this.sendPins(controller, force),
+        ),
+        ...composerHandlers(controller, (m) => this.view.post(m), log),
+      },
       sink,
     );
     const state = async () => controller.chatState(!!(await actions.getApiKey()));
@@ -93,7 +97,7 @@ function chatHandlers(
   actions: ChatActions,
   sendState: () => void,
   sendPins: (force: boolean) => void,
-): MessageHandlers<ChatToHost> {
+): MessageHandlers<Exclude<ChatToHost, { type: 'send' | 'listFiles' }>> {
   return {
     ready: () => {
       sendState();
@@ -102,7 +106,6 @@ function chatHandlers(
     },
     ...pinHandlers(controller, () => sendPins(false)),
     ...reviewHandlers(controller, actions.review),
-    send: (msg) => controller.send(msg.text),
     stop: () => controller.stop(),
     retry: () => controller.retry(),
     approve: (msg) => void controller.approve(msg.toolUseId, msg.alwaysAllow),

@@ -23,7 +23,7 @@ export function App({ store }: { store: ChatStore }) {
       </Conversation>
       <PendingEdits items={snap.proposals} />
       <StatusLine busy={chat.busy} compacting={chat.compacting} announcement={snap.announcement} />
-      <Composer busy={chat.busy} compacting={chat.compacting} />
+      <Composer busy={chat.busy} compacting={chat.compacting} files={snap.files} />
     </div>
   );
 }

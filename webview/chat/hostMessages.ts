@@ -77,6 +77,10 @@ export function parseHostToChat(v: unknown): HostToChat | null {
         (m.error === undefined || typeof m.error === 'string')
         ? (m as unknown as HostToChat)
         : null;
+    case 'files':
+      return Array.isArray(m.files) && m.files.every((f) => typeof f === 'string') && typeof m.truncated === 'boolean'
+        ? { type: 'files', files: m.files as string[], truncated: m.truncated }
+        : null;
     default:
       return null;
   }

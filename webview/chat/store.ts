@@ -3,7 +3,7 @@
 // immutable: an item object changes identity only when that item changed, so memoized item
 // components skip everything else. Each user action is a method here: components call it, it posts
 // the intent to the host and updates what the view keeps.
-import type { ChatItem, ChatState, ChatToHost, HostToChat, PendingEdit, RestoreFileView } from '../../src/protocol';
+import type { ChatItem, ChatState, ChatToHost, HostToChat, ImageAttachment, PendingEdit, RestoreFileView } from '../../src/protocol';
 import { frameScheduler } from '../shared/frame';
 import { isItem } from './hostMessages';
 
@@ -21,6 +21,8 @@ export interface ChatSnapshot {
   readonly proposals: readonly PendingEdit[];
   /** The restore preview shown under a prompt (by its message id), while the user decides. */
   readonly restore: RestorePanel | null;
+  /** The workspace files the @-mention picker offers (null: not asked for yet). */
+  readonly files: { readonly list: readonly string[]; readonly truncated: boolean } | null;
 }
 
 export interface RestorePanel {
@@ -65,6 +67,7 @@ export class ChatStore {
   private pins: ReadonlySet<string> = new Set();
   private proposals: readonly PendingEdit[] = [];
   private restore: RestorePanel | null = null;
+  private files: ChatSnapshot['files'] = null;
   private readonly frame = frameScheduler(() => this.flush());
   readonly ui: UiState;
 
@@ -102,11 +105,19 @@ export class ChatStore {
   /** Tells the host the view is listening; it answers with 'state'. */
   ready = (): void => this.post({ type: 'ready' });
 
-  /** Sends a prompt; the draft it came from is cleared. */
-  send = (text: string): void => {
-    this.post({ type: 'send', text });
+  /** Sends a prompt (with @-mentioned files and images, if any); the draft it came from is cleared. */
+  send = (text: string, mentions: readonly string[] = [], images: readonly ImageAttachment[] = []): void => {
+    this.post({
+      type: 'send',
+      text,
+      ...(mentions.length ? { mentions: [...mentions] } : {}),
+      ...(images.length ? { images: images.map((i) => ({ mediaType: i.mediaType, data: i.data })) } : {}),
+    });
     this.setDraft('');
   };
+
+  /** The @-mention picker opened: ask the host for the workspace's files (answered with 'files'). */
+  listFiles = (): void => this.post({ type: 'listFiles' });
 
   stop = (): void => this.post({ type: 'stop' });
 
@@ -216,6 +227,9 @@ export class ChatStore {
       case 'proposals':
         this.proposals = msg.items;
         break;
+      case 'files':
+        this.files = { list: msg.files, truncated: msg.truncated };
+        break;
       case 'restorePlan':
         if (msg.files === null && !msg.error) this.restore = null;
         else this.restore = { messageId: msg.messageId, files: msg.files, ...(msg.error ? { error: msg.error } : {}) };
@@ -254,6 +268,7 @@ export class ChatStore {
       pins: this.pins,
       proposals: this.proposals,
       restore: this.restore,
+      files: this.files,
     };
   }
 

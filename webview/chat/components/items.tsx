@@ -1,5 +1,6 @@
 // One component per conversation item kind (tool calls are in ToolCard.tsx). All text from the host
 // is rendered as text, except assistant markdown, which goes through the sanitizer.
+import { AttachmentList } from './Attachments';
 import { memo } from '../../shared/memo';
 import { useState } from 'preact/hooks';
 import type { ChatItem } from '../../../src/protocol';
@@ -56,6 +57,7 @@ function UserMessage({ item, pinned, restore }: { item: Of<'user'>; pinned: bool
       </div>
       {item.messageId ? <PinButton messageId={item.messageId} pinned={pinned} who="your" /> : null}
       <div class="user-text">{item.text}</div>
+      <AttachmentList files={item.files ?? []} images={item.images ?? []} />
       {item.checkpoint && item.messageId && !restore ? <RestoreButton messageId={item.messageId} /> : null}
       {restore ? <RestorePreview panel={restore} /> : null}
     </article>
