@@ -1,11 +1,14 @@
 // What the context inspector shows, built from the engine's data: one row per message, the usage
 // breakdown against the window, past compactions, the strategies with their parameters, plans and
 // message details. Pure (no `vscode` import): the host calls it, the webview only renders the result.
+import { cacheBoundaryOf } from './cacheBoundary';
 import {
   blocksOf,
+  callCostUSD,
   isTurnStart,
   kindOf,
   parseMcpToolName,
+  priceFor,
   recordedInputTokens,
   STRATEGIES,
   toolNamesById,
@@ -104,6 +107,8 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
   if (a.windowSource && a.windowSource !== 'settings') usage.windowSource = a.windowSource;
   const recorded = lastRecordedCall(a.messages);
   if (recorded) usage.recorded = recorded;
+  const boundary = cacheBoundaryOf(a.messages, rows, system + tools);
+  if (boundary) usage.cacheBoundary = boundary;
   const session: InspectorSession = {
     source: a.source,
     readOnly: a.readOnly,
@@ -168,6 +173,15 @@ export function recordedCallView(u: RecordedUsage): RecordedCallView {
     cacheReadTokens: u.cacheReadTokens,
     cacheCreationTokens: u.cacheCreationTokens,
     outputTokens: u.outputTokens,
+    costUSD: callCostUSD(
+      {
+        inputTokens: u.inputTokens,
+        cacheReadTokens: u.cacheReadTokens,
+        cacheWriteTokens: u.cacheCreationTokens,
+        outputTokens: u.outputTokens,
+      },
+      priceFor(u.model),
+    ),
   };
   if (u.model) view.model = u.model;
   return view;

@@ -83,6 +83,27 @@ export interface ContextMeter {
   window: number;
   /** Auto-compact threshold in tokens (null when auto-compact is off). */
   threshold: number | null;
+  /** Prompt-cache usage: the last call and the session's calls (absent before the first call). */
+  cache?: CacheMeter;
+}
+
+/** One call's (or a sum of calls') input split by the prompt cache, its output and its cost. */
+export interface CallUsageView {
+  /** Input tokens read from the cache. */
+  read: number;
+  /** Input tokens written to the cache. */
+  write: number;
+  /** Input tokens neither read nor written (full price). */
+  uncached: number;
+  output: number;
+  costUSD: number;
+}
+
+export interface CacheMeter {
+  /** The splitpoint.promptCaching setting the writes are priced with. */
+  caching: 'off' | '5m' | '1h';
+  last: CallUsageView;
+  session: CallUsageView & { calls: number };
 }
 
 export interface ChatState {
@@ -199,6 +220,19 @@ export interface RecordedCallView {
   cacheCreationTokens: number;
   outputTokens: number;
   model?: string;
+  /** What the call cost (core's price of its model; cache writes priced as 5-minute writes). */
+  costUSD?: number;
+}
+
+/** Up to where the last call was served from the prompt cache (see src/cacheBoundary.ts). */
+export interface CacheBoundaryView {
+  /** The cached prefix ends after this message (null: within the system prompt and tools). */
+  afterId: string | null;
+  readTokens: number;
+  /** The assistant message of the call that read it. */
+  callMessageId: string;
+  /** 'breakpoint': exactly where an earlier call's request (its breakpoint) ended; 'estimate': from the rows' token estimates. */
+  source: 'breakpoint' | 'estimate';
 }
 
 export interface UsageBreakdown {
@@ -220,6 +254,8 @@ export interface UsageBreakdown {
   windowSource?: 'settings' | 'recording' | 'model';
   /** The last recorded call's real input (ground truth), when the messages shown record usage. */
   recorded?: { call: RecordedCallView; messageId: string };
+  /** The last call's cached prefix, when it read from the cache. */
+  cacheBoundary?: CacheBoundaryView;
 }
 
 export interface CompactionView {

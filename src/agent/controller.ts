@@ -245,6 +245,7 @@ export class AgentController implements Disposable {
       used: this.counting.settled ? this.scope.pipeline.currentTokens() : 0,
       window: this.settings.contextWindow,
       threshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
+      cache: this.scope.usage.meter(this.settings.promptCaching, this.settings.model),
     };
   }
 

@@ -30,6 +30,7 @@ import { ChatLog, type ChatLogChange } from './chatLog';
 import { ChatProjector } from './chatProjector';
 import { planContextFor } from './engineSettings';
 import type { HostSettings } from './hostSettings';
+import { UsageTally } from './usageTally';
 
 export type Summarizer = (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult>;
 
@@ -71,6 +72,8 @@ export class SessionScope implements Disposable {
   readonly pipeline: CompactionPipeline;
   /** The plan context the pipeline uses; settings changes update it in place. */
   readonly ctx: PlanContext;
+  /** Every model call's usage (the context meter's cache view). */
+  readonly usage: UsageTally;
   private current: { agent: AgentLoop; key: string } | undefined;
   private subscriptions: Disposable[];
   private disposed = false;
@@ -98,7 +101,10 @@ export class SessionScope implements Disposable {
     this.chat = new ChatProjector(this.chatLog, () => this.pipeline.effectiveMessages());
     for (const n of opened.notices) this.chat.notice(n);
     const { hooks } = o;
+    const usage = UsageTally.of(this.session);
+    this.usage = usage.tally;
     this.subscriptions = [
+      usage,
       this.chatLog.onDidChange((c) => hooks.chatChanged(c)),
       this.session.onDidChange(() => hooks.sessionChanged()),
       this.pipeline.onWillCompact((e) => hooks.compactionStarted(e)),

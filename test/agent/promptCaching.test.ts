@@ -208,3 +208,60 @@ test("promptCaching 'off' sends no cache_control; '1h' sends ttl 1h; a settings 
     await r.close();
   }
 });
+
+test('the context meter and the inspector show the cache: last call, session totals, cost, per-call cost and the cache boundary', async () => {
+  const r = await rig();
+  try {
+    const c = r.make();
+    assert.equal(c.contextMeter().cache, undefined, 'nothing before the first call');
+    r.server.queue.toolUse('read_file', { path: 'app.ts' }, { text: 'Let me look.' }).text('It is 41.');
+    await c.send('What is the answer?');
+    r.server.queue.text('Still 41.');
+    await c.send('And now?');
+    const calls = [r.call(0), r.call(1), r.call(2)].map((q) => q.cache);
+    const out = c.session.messages.filter((m) => m.role === 'assistant').map((m) => m.usage!.outputTokens);
+    const cache = c.contextMeter().cache!;
+    assert.equal(cache.caching, '5m');
+    assert.deepEqual(
+      [cache.last.read, cache.last.write, cache.last.uncached, cache.last.output],
+      [calls[2].cacheReadTokens, calls[2].cacheWriteTokens, calls[2].inputTokens, out[2]],
+    );
+    const sum = (f: (k: number) => number) => f(0) + f(1) + f(2);
+    assert.equal(cache.session.calls, 3);
+    assert.equal(
+      cache.session.read,
+      sum((k) => calls[k].cacheReadTokens),
+    );
+    assert.equal(
+      cache.session.write,
+      sum((k) => calls[k].cacheWriteTokens),
+    );
+    // Sonnet 4.5: $3/M input, $0.30/M cache read, $3.75/M 5-minute write, $15/M output.
+    const cost = (k: number) =>
+      (calls[k].inputTokens * 3 + calls[k].cacheReadTokens * 0.3 + calls[k].cacheWriteTokens * 3.75 + out[k] * 15) / 1e6;
+    assert.ok(Math.abs(cache.last.costUSD - cost(2)) < 1e-12);
+    assert.ok(Math.abs(cache.session.costUSD - sum(cost)) < 1e-12);
+
+    // The inspector: each assistant row's call with its cost; the boundary where call 2's request ended.
+    const inspector = c.inspectorSession();
+    const costs = inspector.rows.filter((row) => row.usage).map((row) => row.usage!.costUSD!);
+    assert.deepEqual(
+      costs.map((x) => x.toFixed(9)),
+      [0, 1, 2].map((k) => cost(k).toFixed(9)),
+    );
+    const boundary = inspector.usage.cacheBoundary!;
+    assert.equal(boundary.source, 'breakpoint');
+    assert.equal(boundary.readTokens, calls[2].cacheReadTokens);
+    assert.equal(boundary.afterId, c.session.messages[2].id, 'after the tool result call 2 ended with');
+
+    // After a compaction the next call reads only tools + system: the boundary is at the top (estimated).
+    await c.compactNow({ strategy: 'sliding-window', params: { maxEvents: 2 } });
+    r.server.queue.text('After.');
+    await c.send('After the compaction?');
+    const after = c.inspectorSession().usage.cacheBoundary!;
+    assert.deepEqual([after.afterId, after.source], [null, 'estimate']);
+    assert.equal(c.contextMeter().cache!.session.calls, 4, 'the archived calls still count');
+  } finally {
+    await r.close();
+  }
+});

@@ -32,7 +32,26 @@ const ITEM_KINDS = new Set(['user', 'assistant', 'thinking', 'tool', 'compaction
 export function isContextMeter(v: unknown): v is ContextMeter {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return typeof r.used === 'number' && typeof r.window === 'number' && (r.threshold === null || typeof r.threshold === 'number');
+  return (
+    typeof r.used === 'number' &&
+    typeof r.window === 'number' &&
+    (r.threshold === null || typeof r.threshold === 'number') &&
+    (r.cache === undefined || isCacheMeter(r.cache))
+  );
+}
+
+const USAGE_FIELDS = ['read', 'write', 'uncached', 'output', 'costUSD'] as const;
+
+function isCallUsage(v: unknown, extra: readonly string[] = []): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return [...USAGE_FIELDS, ...extra].every((k) => typeof r[k] === 'number' && Number.isFinite(r[k]) && (r[k] as number) >= 0);
+}
+
+function isCacheMeter(v: unknown): v is ContextMeter['cache'] {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (r.caching === 'off' || r.caching === '5m' || r.caching === '1h') && isCallUsage(r.last) && isCallUsage(r.session, ['calls']);
 }
 
 export function isChatState(v: unknown): v is ChatState {

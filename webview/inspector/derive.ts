@@ -1,5 +1,5 @@
 // Lookups computed once per session and once per plan (never per row render).
-import type { InspectorSession, MessageRow, PlanView, RowKind } from '../../src/protocol';
+import type { CacheBoundaryView, InspectorSession, MessageRow, PlanView, RowKind } from '../../src/protocol';
 import { archivedRowsById } from './archive';
 
 export interface SessionIndex {
@@ -17,6 +17,8 @@ export interface SessionIndex {
   turns: number;
   /** Rows of the archived history (recorded compactions), by id, with the compaction that archived them. */
   archived: Map<string, { row: MessageRow; compaction: number }>;
+  /** Up to where the last call was served from the prompt cache (the timeline's marker). */
+  cacheBoundary?: CacheBoundaryView;
 }
 
 export function indexSession(session: InspectorSession): SessionIndex {
@@ -35,7 +37,8 @@ export function indexSession(session: InspectorSession): SessionIndex {
   }
   const tailIndex = session.tailStartId !== null ? (indexById.get(session.tailStartId) ?? null) : null;
   const splitIndex = lastSynthetic >= 0 ? lastSynthetic : tailIndex !== null && tailIndex > 0 ? tailIndex : null;
-  return { indexById, maxTokens, tailIndex, splitIndex, turns, archived: archivedRowsById(session.archived) };
+  const cacheBoundary = session.usage.cacheBoundary;
+  return { indexById, maxTokens, tailIndex, splitIndex, turns, archived: archivedRowsById(session.archived), cacheBoundary };
 }
 
 export interface PlanIndex {

@@ -65,7 +65,22 @@ function isServerView(v: unknown): v is ServerContextView {
 }
 
 function isCall(v: unknown): v is RecordedCallView {
-  return isRec(v) && allNum(v, ['input', 'inputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'outputTokens']) && isOpt(v.model, isStr);
+  return (
+    isRec(v) &&
+    allNum(v, ['input', 'inputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'outputTokens']) &&
+    isOpt(v.model, isStr) &&
+    isOpt(v.costUSD, isNum)
+  );
+}
+
+function isCacheBoundary(v: unknown): boolean {
+  return (
+    isRec(v) &&
+    (v.afterId === null || isStr(v.afterId)) &&
+    isNum(v.readTokens) &&
+    isStr(v.callMessageId) &&
+    (v.source === 'breakpoint' || v.source === 'estimate')
+  );
 }
 
 const isOneOf =
@@ -80,7 +95,8 @@ function isUsage(v: unknown): v is UsageBreakdown {
     (v.threshold === null || isNum(v.threshold)) &&
     isOpt(v.overheadSource, isOneOf('agent', 'fitted', 'unknown')) &&
     isOpt(v.windowSource, isOneOf('settings', 'recording', 'model')) &&
-    isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId))
+    isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId)) &&
+    isOpt(v.cacheBoundary, isCacheBoundary)
   );
 }
 

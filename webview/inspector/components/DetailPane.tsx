@@ -110,6 +110,14 @@ function RecordedCall({ call }: { call: RecordedCallView }) {
       <dd data-stat="call-cache-creation">{fmtInt(call.cacheCreationTokens)}</dd>
       <dt>output</dt>
       <dd data-stat="call-output">{fmtInt(call.outputTokens)}</dd>
+      {call.costUSD !== undefined && (
+        <>
+          <dt>cost</dt>
+          <dd data-stat="call-cost" title="At the model's list price; cache writes priced as 5-minute writes">
+            ${call.costUSD < 1 ? call.costUSD.toFixed(4) : call.costUSD.toFixed(2)}
+          </dd>
+        </>
+      )}
       {call.model && (
         <>
           <dt>model</dt>

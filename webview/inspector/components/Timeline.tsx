@@ -9,6 +9,7 @@ import { barScale, type PlanIndex, type SessionIndex } from '../derive';
 import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
 import { gapTop, makeLayout, rowAt, rowTop, ROW_HEIGHT, totalHeight, visibleRange, type Gap, type Layout } from '../layout';
 import { ArchivedHistory } from './ArchivedHistory';
+import { CacheBoundaryMarker } from './CacheBoundary';
 import { PinMarker } from './RowActions';
 import { ServerMarker } from './ServerMarker';
 import { splitKey } from './SplitHere';
@@ -163,6 +164,7 @@ export function Timeline(p: TimelineProps) {
           />
         ))}
         {items}
+        <CacheBoundaryMarker boundary={index.cacheBoundary} rows={rows} layout={layout} />
       </div>
       {n === 0 && <div class="timeline-empty">No messages yet.</div>}
     </div>
