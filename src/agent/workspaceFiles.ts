@@ -1,5 +1,5 @@
 // The workspace's files for the @-mention picker: `rg --files` (ripgrep honours .gitignore, .ignore
-// and hidden files the way the search tool does), sorted, at most `cap` paths. Killed after a
+// and hidden files the way the search tool does; .gitignore outside a git repository too), sorted, at most `cap` paths. Killed after a
 // timeout; a missing or failing rg rejects (the caller falls back to VS Code's findFiles).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ export function listWorkspaceFiles(rgPath: string, root: string, cap = MAX_LISTE
   return new Promise((resolve, reject) => {
     const env = { ...process.env };
     delete env.RIPGREP_CONFIG_PATH;
-    const child = spawn(rgPath, ['--files', '--no-config', '--no-messages', '--glob', '!.git/'], {
+    const child = spawn(rgPath, ['--files', '--no-config', '--no-messages', '--no-require-git', '--glob', '!.git/'], {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'ignore'],

@@ -125,6 +125,11 @@ test("send validation: mentions and images within the protocol's caps, else the 
 test('the file list: rg --files honours .gitignore, sorted, capped', { skip: !findRipgrep() && 'no rg' }, async () => {
   const { root } = workspace();
   writeFileSync(join(root, '.gitignore'), 'big.txt\n');
+  assert.deepEqual(
+    await listWorkspaceFiles(findRipgrep()!, root),
+    { files: ['blob.bin', 'src/a.ts'], truncated: false },
+    'not a git repository',
+  );
   mkdirSync(join(root, '.git'));
   writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
   const all = await listWorkspaceFiles(findRipgrep()!, root);

@@ -21,10 +21,12 @@ export function Toolbar({
       <div class="toolbar-row">
         <div class="session-title" title={model ? `${title || 'New chat'} · ${model}` : title || 'New chat'}>
           <span class="title-text">{title || 'New chat'}</span>
+        </div>
+        <nav class="actions" aria-label="Chat actions">
           {model ? (
             <button
               type="button"
-              class="model model-button"
+              class="tb-button model-button"
               onClick={store.pickModel}
               title="Choose the model"
               aria-label={`Model: ${model}. Choose the model`}
@@ -32,8 +34,6 @@ export function Toolbar({
               {model}
             </button>
           ) : null}
-        </div>
-        <nav class="actions" aria-label="Chat actions">
           <button type="button" class="tb-button" onClick={store.newChat} title="Start a new chat">
             New chat
           </button>
