@@ -3,8 +3,11 @@
 // message details. Pure (no `vscode` import): the host calls it, the webview only renders the result.
 import { cacheBoundaryOf } from './cacheBoundary';
 import {
+  base64ImageInfo,
   blocksOf,
   callCostUSD,
+  imageTokensFor,
+  MAX_IMAGE_TOKENS,
   isTurnStart,
   kindOf,
   parseMcpToolName,
@@ -323,7 +326,7 @@ function previewPiece(b: ContentBlock): string {
       return `${r.is_error ? 'error: ' : ''}${toolResultText(r)}`;
     }
     case 'image':
-      return '[image]';
+      return imageLabel(b);
     case 'compaction': {
       const c = (b as { content?: unknown }).content;
       return typeof c === 'string' ? `[server compaction] ${c}` : '[server compaction failed]';
@@ -474,7 +477,7 @@ function detailBlock(b: ContentBlock): string {
       return `[tool_result ${r.tool_use_id}${r.is_error ? ' · error' : ''}]\n${toolResultText(r)}`;
     }
     case 'image':
-      return '[image]';
+      return imageLabel(b);
     case 'compaction': {
       const c = (b as { content?: unknown }).content;
       return typeof c === 'string' ? `[server compaction] ${c}` : '[server compaction failed]';
@@ -482,4 +485,12 @@ function detailBlock(b: ContentBlock): string {
     default:
       return `[${b.type}]`;
   }
+}
+
+/** An image block as the inspector names it: its size and what it costs (size unknown: the cap). */
+function imageLabel(b: ContentBlock): string {
+  const s = b.source as { type?: unknown; data?: unknown } | undefined;
+  const info = s?.type === 'base64' && typeof s.data === 'string' ? base64ImageInfo(s.data) : undefined;
+  if (!info) return `[image · ${MAX_IMAGE_TOKENS.toLocaleString('en-US')} tokens, size unknown]`;
+  return `[image ${info.width}×${info.height} · ${imageTokensFor(info.width, info.height).toLocaleString('en-US')} tokens]`;
 }

@@ -133,7 +133,11 @@ test('previews collapse whitespace, stay within 160 characters and never split a
   const p = previewOf({ content: emoji });
   assert.ok(p.length <= PREVIEW_CHARS);
   assert.ok(!/[\ud800-\udbff]…$/.test(p), 'no lone high surrogate before the ellipsis');
-  assert.equal(previewOf({ content: [{ type: 'image', source: {} }] }), '[image]');
+  assert.equal(previewOf({ content: [{ type: 'image', source: {} }] }), '[image · 1,600 tokens, size unknown]');
+  // A 2x1 PNG: its size from the header, and what the API bills for it.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGBkBAAAA//8DAAb/Af8AAAAASUVORK5CYII=';
+  const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } };
+  assert.equal(previewOf({ content: [{ type: 'text', text: 'look' }, image] }), 'look · [image 2×1 · 1 tokens]');
   assert.equal(previewOf({ content: [{ type: 'tool_result', tool_use_id: 't', content: 'boom', is_error: true }] }), 'error: boom');
 });
 
