@@ -419,6 +419,10 @@ export function planToView(plan: CompactionPlan, requestId: number, computeMs: n
     ...(plan.lost !== undefined
       ? { lost: plan.lost && { ...ledgerView(plan.lost), images: plan.lost.images, thinkingBlocks: plan.lost.thinkingBlocks } }
       : {}),
+    ...(plan.cost ? { cost: { ...plan.cost, nextRequestUSD: { ...plan.cost.nextRequestUSD } } } : {}),
+    ...(plan.microCompaction
+      ? { microCompaction: { ...plan.microCompaction, cache: plan.microCompaction.cache && { ...plan.microCompaction.cache } } }
+      : {}),
   };
 }
 

@@ -2,6 +2,8 @@
 // context inspector). Both sides import these types; the host validates every message it receives
 // with the `parse…` functions of protocolValidation.ts and ignores (and logs) anything malformed.
 // No `vscode` import: this module is bundled into the webviews too.
+import type { MicroDecisionView, PlanCostView } from './protocolCost';
+export type { MicroDecisionView, PlanCostView } from './protocolCost';
 
 // ---------------------------------------------------------------------------------------------
 // Chat
@@ -388,6 +390,9 @@ export interface PlanView {
   ledger?: LedgerView | null;
   /** What would leave the model's view without surviving anywhere (absent or null: not reported). */
   lost?: LossView | null;
+  cost?: PlanCostView;
+  /** micro-compact only: the batch decision. */
+  microCompaction?: MicroDecisionView;
 }
 
 export interface MessageDetail {

@@ -12,10 +12,12 @@ import {
   autoCompactThreshold,
   canUndo,
   compactionInEffect,
+  costNote,
   errorMessage,
   fittedOverhead,
   importSession,
   microCompactedView,
+  planCostOnView,
   planTokensOnView,
   planWith,
   recordedWindow,
@@ -26,6 +28,7 @@ import {
   type Message,
   type MessageTokenCounter,
   type PlanContext,
+  type PlanCost,
   type RecordedCompaction,
   type SessionLog,
   type SessionMeta,
@@ -162,8 +165,13 @@ export class InspectorService {
     const c = this.resolve(target);
     const plan = planWith(strategy, c.messages, params, splitAtId === undefined ? c.ctx : { ...c.ctx, splitAtId });
     const view = planToView(plan, requestId, performance.now() - started);
-    // Before/after on what the model sees (micro-compacted), so the figures agree with the rows.
-    if (c.microView) Object.assign(view, planTokensOnView(plan, c.effective, this.deps.settings().microCompact, c.ctx));
+    // Before/after on what the model sees (micro-compacted), so the figures agree with the rows; the cost too.
+    if (c.microView) {
+      const totals = planTokensOnView(plan, c.effective, this.deps.settings().microCompact, c.ctx);
+      Object.assign(view, totals);
+      if (plan.strategy !== 'micro-compact' && !plan.noop)
+        viewCost(view, planCostOnView(plan.output, c.messages, c.effective, totals, c.ctx));
+    }
     view.computeMs = performance.now() - started;
     return view;
   }
@@ -210,7 +218,16 @@ export class InspectorService {
       target.at,
       records.map((c, k) => ownPoint(c, k + 1)),
     );
-    if (chosen === null) return { messages: session.messages, effective: pipeline.effectiveMessages(), archived: [], ctx, microView: true };
+    if (chosen === null) {
+      // The live history: the last call's cache state and what micro-compaction cleared (its batches).
+      return {
+        messages: session.messages,
+        effective: pipeline.effectiveMessages(),
+        archived: [],
+        ctx: { ...ctx, ...pipeline.liveContext() },
+        microView: true,
+      };
+    }
     const messages = this.transcript(records[chosen - 1].transcriptPath);
     return { messages, effective: messages, archived: [], ctx, microView: false };
   }
@@ -263,6 +280,12 @@ export class InspectorService {
       strategyParams,
     };
   }
+}
+
+/** The view's cost (and its cost note) replaced by `cost`. */
+function viewCost(view: PlanView, cost: PlanCost): void {
+  view.cost = { ...cost, nextRequestUSD: { ...cost.nextRequestUSD } };
+  view.notes = view.notes.map((n) => (n.startsWith('cache: ') ? costNote(cost) : n));
 }
 
 /** `at` if it names one of the points, else null (the current context). */

@@ -61,6 +61,8 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
     contextWindow: window ?? session.contextWindow ?? DEFAULT_PLAN_CONTEXT.contextWindow,
     maxOutputTokens: maxOutput,
     tokens: new MemoizedMessageCounter(createTokenizer(tokenizerName)),
+    // Prices the plan's cost (the recording's model; unknown: the default price).
+    ...(modelOf(session) ? { model: modelOf(session) } : {}),
     // The CLI shows what a host would send: the artifact ledger and the loss report are on.
     ledger: true,
     ...(steer.pinnedIds.size > 0 ? { pinnedIds: steer.pinnedIds } : {}),
@@ -73,6 +75,11 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
     io.stdout(planToTable({ file, format: session.format, at, input, plan, ctx }));
   }
   return EXIT_OK;
+}
+
+/** The model a recording names (the import's, else the last recorded call's). */
+function modelOf(session: ImportResult): string | undefined {
+  return session.model ?? [...session.messages].reverse().find((m) => m.usage?.model)?.usage?.model;
 }
 
 export function planToJson(file: string, format: string, tokenizer: string, ctx: PlanContext, plan: CompactionPlan) {
@@ -102,6 +109,9 @@ export function planToJson(file: string, format: string, tokenizer: string, ctx:
     /** Exactly what would be sent: roles alternate, merged as the agent sends them. */
     request: { messages: planRequest(plan) },
     ...steeringJson(plan),
+    /** With the prompt cache: cached tokens invalidated, the next request's USD before/after, turns to pay back (null: never). */
+    cost: plan.cost ?? null,
+    ...(plan.microCompaction ? { microCompaction: plan.microCompaction } : {}),
   };
 }
 
@@ -139,6 +149,15 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
       `summarizer input ${plan.summarizerInput.tokens} tokens (${plan.summarizerInput.toSummarize.length} messages, ` +
         `${plan.summarizerInput.priorSummaries.length} prior summaries, ${plan.summarizerInput.overlap.length} overlap)`,
     );
+  if (plan.cost) {
+    const c = plan.cost;
+    const payback =
+      c.paybackTurns === null ? 'never pays back' : c.paybackTurns === 0 ? 'cheaper at once' : `pays back in ${c.paybackTurns} turns`;
+    lines.push(
+      `cost       next request $${c.nextRequestUSD.before.toFixed(4)} -> $${c.nextRequestUSD.after.toFixed(4)}; ` +
+        `invalidates ${c.invalidatedCachedTokens} of ${c.cachedPrefixTokens} cached tokens${c.cacheAssumed ? ' (assumed)' : ''}; ${payback}`,
+    );
+  }
   for (const l of steeringLines(plan)) lines.push(oneLine(l));
   for (const n of plan.notes) lines.push(`note       ${oneLine(n)}`);
   lines.push('');

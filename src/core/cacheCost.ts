@@ -115,6 +115,25 @@ export function planCostFor(
   return withoutSaving(cost);
 }
 
+/**
+ * A plan's cost measured on the request view: `view` is what the model sees of `messages` (the plan's
+ * input, same length), `totals` the plan's tokens before and after counted on the view.
+ */
+export function planCostOnView(
+  output: readonly Message[],
+  messages: readonly Message[],
+  view: readonly Message[],
+  totals: { tokensBefore: number; tokensAfter: number },
+  ctx: PlanContext,
+): PlanCost {
+  const overhead = ctx.overheadTokens ?? 0;
+  let common = overhead;
+  for (let i = 0; i < Math.min(output.length, messages.length, view.length) && output[i] === messages[i]; i++)
+    common += ctx.tokens.countMessage(view[i]);
+  const t = { before: overhead + totals.tokensBefore, after: overhead + totals.tokensAfter, commonPrefix: common };
+  return withoutSaving(rewriteCost(t, resolveCache(view, ctx)));
+}
+
 export function withoutSaving(c: PlanCost): PlanCost {
   return {
     invalidatedCachedTokens: c.invalidatedCachedTokens,

@@ -38,7 +38,7 @@ export {
   type ModelPrice,
   type PriceOverrides,
 } from './cost';
-export { costNote, planCostFor, rewriteCost, type CacheState, type PlanCost } from './cacheCost';
+export { costNote, planCostFor, planCostOnView, rewriteCost, type CacheState, type PlanCost } from './cacheCost';
 export {
   CLAUDE_CODE_MICRO_COMPACT,
   DEFAULT_HORIZON_TURNS,

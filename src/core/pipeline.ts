@@ -147,6 +147,18 @@ export class CompactionPipeline {
     return { ...c.state, cachedPrefixTokens: f === 1 ? c.state.cachedPrefixTokens : Math.round(c.state.cachedPrefixTokens / f) };
   }
 
+  /** What plans of the live history know: the last call's cache state, what micro-compaction cleared and its tools filter. */
+  liveContext(): Pick<PlanContext, 'cache' | 'microCleared' | 'microCompactTools'> {
+    const cache = this.cacheState();
+    const micro = this.settings.microCompact;
+    if (micro.enabled) this.microView();
+    return {
+      ...(cache ? { cache } : {}),
+      ...(micro.enabled ? { microCleared: this.micro.cleared } : {}),
+      ...(micro.enabled && micro.tools && micro.tools.length > 0 ? { microCompactTools: micro.tools } : {}),
+    };
+  }
+
   /** The micro-compactor's last batch decision (cleared or held, with its numbers); null when none was needed. */
   microDecision(): MicroCompactDecision | null {
     return this.settings.microCompact.enabled ? this.micro.lastDecision : null;
@@ -285,25 +297,12 @@ export class CompactionPipeline {
     return planWith(strategy, this.deps.session.messages, params, this.planContext());
   }
 
-  /**
-   * The plan context with the request overhead (system prompt, tools) counted against the window, the
-   * session's pins, the last call's cache state, and what micro-compaction has cleared (its batches).
-   */
+  /** The plan context with the request overhead (system prompt, tools) counted against the window, the pins, and liveContext(). */
   planContext(): PlanContext {
     const overheadTokens = this.deps.overheadTokens?.() ?? 0;
-    let ctx = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    const base = overheadTokens > 0 && this.deps.ctx.overheadTokens === undefined ? { ...this.deps.ctx, overheadTokens } : this.deps.ctx;
+    let ctx: PlanContext = { ...base, ...this.liveContext() };
     if (this.settings.autoCompact.serverContext) ctx = { ...ctx, serverContext: this.settings.autoCompact.serverContext };
-    const cache = this.cacheState();
-    if (cache) ctx = { ...ctx, cache };
-    const micro = this.settings.microCompact;
-    if (micro.enabled) {
-      this.microView();
-      ctx = {
-        ...ctx,
-        microCleared: this.micro.cleared,
-        ...(micro.tools && micro.tools.length > 0 ? { microCompactTools: micro.tools } : {}),
-      };
-    }
     return withLedger(withSessionPins(ctx, this.deps.session.pinnedIds()), this.deps.session.meta.compactions);
   }
 

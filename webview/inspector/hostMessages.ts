@@ -10,6 +10,8 @@ import type {
   LossView,
   MessageDetail,
   MessageRow,
+  MicroDecisionView,
+  PlanCostView,
   PlanView,
   RecordedCallView,
   RecordedCompactionView,
@@ -181,7 +183,40 @@ export function isPlanView(v: unknown): v is PlanView {
     isOpt(v.pinned, isStrArray) &&
     isOpt(v.pinnedTokens, isNum) &&
     isOpt(v.ledger, (l) => l === null || isLedger(l)) &&
-    isOpt(v.lost, (l) => l === null || isLoss(l))
+    isOpt(v.lost, (l) => l === null || isLoss(l)) &&
+    isOpt(v.cost, isPlanCost) &&
+    isOpt(v.microCompaction, isMicroDecision)
+  );
+}
+
+const isTurns = (v: unknown): v is number | null => v === null || (Number.isSafeInteger(v) && (v as number) >= 0);
+
+/** A preview's cost with the prompt cache. */
+export function isPlanCost(v: unknown): v is PlanCostView {
+  return (
+    isRec(v) &&
+    allNum(v, ['invalidatedCachedTokens', 'cachedPrefixTokens']) &&
+    isRec(v.nextRequestUSD) &&
+    allNum(v.nextRequestUSD, ['before', 'after']) &&
+    isTurns(v.paybackTurns) &&
+    isBool(v.cacheAssumed) &&
+    isStrOrNull(v.model)
+  );
+}
+
+const MICRO_ACTIONS = isOneOf('cleared', 'held', 'none');
+const isMicroCache = (v: unknown): boolean =>
+  isRec(v) && allNum(v, ['cachedPrefixTokens', 'invalidatedCachedTokens', 'costNowUSD', 'savingPerTurnUSD']) && isTurns(v.paybackTurns);
+
+/** Micro-compaction's batch decision. */
+export function isMicroDecision(v: unknown): v is MicroDecisionView {
+  return (
+    isRec(v) &&
+    MICRO_ACTIONS(v.action) &&
+    isStr(v.reason) &&
+    allNum(v, ['candidates', 'clearableTokens', 'savedTokens', 'triggerTokens', 'clearAtLeast', 'horizonTurns']) &&
+    isBool(v.cacheAware) &&
+    (v.cache === null || isMicroCache(v.cache))
   );
 }
 

@@ -1,5 +1,5 @@
 // Anthropic Messages JSON: an array of MessageParam objects, or a saved request body with `messages`
-// (`system`, `tools`, `model`… are ignored). Messages get the deterministic ids imp_0, imp_1, ….
+// (`system`, `tools`… are ignored; a string `model` is kept, it prices plans). Messages get the deterministic ids imp_0, imp_1, ….
 import { toApiMessages, type Message } from '../conversation';
 import { requestViolations } from '../invariants';
 import { checkContent, checkRole } from '../messageShape';
@@ -21,5 +21,6 @@ export function importAnthropicJson(json: unknown, file: string): ImportResult {
     messages.length === 0
       ? [`${file}: the file holds no messages`]
       : requestViolations(toApiMessages(messages)).map((v) => `${file}: not a valid Messages API request: ${v}`);
-  return { format: 'anthropic-json', messages, compactions: [], warnings };
+  const model = isObject(json) && typeof json.model === 'string' && json.model.trim() !== '' ? json.model : undefined;
+  return { format: 'anthropic-json', messages, compactions: [], warnings, ...(model ? { model } : {}) };
 }

@@ -3,6 +3,7 @@
 import type { PlanView } from '../../../src/protocol';
 import { fmtDelta, fmtInt, fmtMs, fmtTokens, plural } from '../format';
 import { countsText, LedgerCard, ledgerCounts } from './LedgerCard';
+import { MicroDecisionCard, PlanCostCard } from './PlanCost';
 
 export interface PlanSummaryProps {
   plan: PlanView | null;
@@ -37,6 +38,7 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
       {!plan && !error && <p class="muted">{pending ? 'Computing…' : 'No preview.'}</p>}
       {plan && (
         <div class={stale || pending ? 'plan-body stale' : 'plan-body'}>
+          {plan.microCompaction && <MicroDecisionCard decision={plan.microCompaction} />}
           {plan.noop ? (
             <p class="plan-noop" data-stat="noop">
               No change: {plan.notes.join('; ') || 'nothing to compact'}
@@ -80,6 +82,7 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
                   </div>
                 )}
               </dl>
+              {plan.cost && <PlanCostCard cost={plan.cost} />}
               <PlanLedger plan={plan} />
               {plan.needsSummary && (
                 <p data-stat="summarizer">
