@@ -4,11 +4,13 @@ import type { ImportResult } from '../importers';
 import { DEFAULT_PLAN_CONTEXT } from '../plan';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../tokenizers';
 import { MemoizedMessageCounter } from '../tokens';
+import type { Message } from '../conversation';
 import {
   calibratedForRecording,
   recordedSummaryTokens,
   recordedTimeline,
   recordedTotals,
+  recordingContexts,
   recordingModel,
   recordingWindow,
 } from './recording';
@@ -28,6 +30,8 @@ export async function replaySession(
 ): Promise<ReplayReport> {
   const tokenizer = options.tokenizer ?? createTokenizer(DEFAULT_TOKENIZER);
   const raw = new MemoizedMessageCounter(tokenizer);
+  // A host waits on nothing long: the first (o200k) counts, the slow part, are taken a few messages at a time.
+  if (options.yieldEvery) await precount(recordingContexts(result), raw, options.yieldEvery);
   const { counter, overhead } = calibratedForRecording(result, raw);
   const window = options.contextWindow ?? recordingWindow(result);
   const model = recordingModel(result);
@@ -72,3 +76,21 @@ export async function replaySession(
 
 /** Output tokens of a summary when the recording has none to measure: the plans' own estimate. */
 export const DEFAULT_SUMMARY_ESTIMATE = DEFAULT_PLAN_CONTEXT.summaryMaxTokens;
+
+/** Messages counted between two yields when a host asked to be yielded to. */
+const PRECOUNT_BATCH = 16;
+
+async function precount(
+  contexts: readonly (readonly Message[])[],
+  raw: MemoizedMessageCounter,
+  yieldEvery: () => Promise<void>,
+): Promise<void> {
+  let n = 0;
+  for (const context of contexts) {
+    for (const m of context) {
+      if (raw.peek(m) !== undefined) continue;
+      raw.countMessage(m);
+      if (++n % PRECOUNT_BATCH === 0) await yieldEvery();
+    }
+  }
+}

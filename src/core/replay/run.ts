@@ -22,8 +22,8 @@ import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions }
 /** The summarizer's max_tokens cap, as the agent's SummaryRunner sets it (min(max output, this)). */
 export const MAX_SUMMARY_OUTPUT = 4_096;
 
-/** A host's yield is awaited every this many calls. */
-const YIELD_CALLS = 8;
+/** A host's yield is awaited before every call (a call with a compaction can take a while on its own). */
+const YIELD_CALLS = 1;
 
 /** Failed compactions are noted up to this many times (a trigger that keeps firing would repeat itself). */
 const MAX_NOTES = 20;
