@@ -10,28 +10,9 @@
 import { minCacheableTokens, priceFor, type CacheTtl, type ModelPrice, type PriceOverrides } from './cost';
 import type { Message } from './conversation';
 import type { PlanContext } from './plan';
+import type { PlanCost } from './cacheTypes';
 
-/** What the last model call left in the prompt cache (the agent fills it from the call's usage). */
-export interface CacheState {
-  /** Tokens of the request prefix served from or written to the cache: cache read + cache write. */
-  cachedPrefixTokens: number;
-  model?: string;
-  ttl?: CacheTtl;
-}
-
-export interface PlanCost {
-  /** Tokens of the cached prefix the plan's first change invalidates. */
-  invalidatedCachedTokens: number;
-  /** The next request's input cost, USD, without and with the plan (output excluded: the same either way). */
-  nextRequestUSD: { before: number; after: number };
-  /** Turns until the per-turn saving pays for the extra cost of the next request: 0 immediate, null never. */
-  paybackTurns: number | null;
-  /** The cached prefix the figures assume (overhead included), and whether it was assumed (no cache state known). */
-  cachedPrefixTokens: number;
-  cacheAssumed: boolean;
-  /** The model priced (null: unknown, the default price). */
-  model: string | null;
-}
+export type { CacheState, PlanCost } from './cacheTypes';
 
 export interface RewriteTokens {
   /** The request before the rewrite, overhead included. */

@@ -13,6 +13,9 @@ import type { MessageTokenCounter } from './tokens';
 import type { Message, ToolResultBlock } from './conversation';
 import { resolveCache, rewriteCost } from './cacheCost';
 import type { PlanContext } from './plan';
+import type { MicroCompactDecision } from './cacheTypes';
+
+export type { MicroCompactDecision } from './cacheTypes';
 import { previousToolPlaceholder, worthReplacing } from './strategies/common';
 
 export interface MicroCompactSettings {
@@ -93,33 +96,6 @@ export function placeholderTokens(toolName: string, counter: MessageTokenCounter
     byName.set(toolName, n);
   }
   return n;
-}
-
-export interface MicroCompactDecision {
-  action: 'cleared' | 'held' | 'none';
-  reason: string;
-  /** Old results from eligible tools not cleared yet. */
-  candidates: number;
-  /** Their tokens. */
-  clearableTokens: number;
-  /** Tokens the batch removes from the request (results minus their placeholders). */
-  savedTokens: number;
-  triggerTokens: number;
-  clearAtLeast: number;
-  cacheAware: boolean;
-  horizonTurns: number;
-  /** The cache weighing (cacheAware with a known cache state), else null. */
-  cache: {
-    cachedPrefixTokens: number;
-    /** Cached tokens after the batch's first changed message: re-written by the next request. */
-    invalidatedCachedTokens: number;
-    /** Extra cost of the next request if the batch is cleared (negative: cheaper at once). */
-    costNowUSD: number;
-    /** What every later request saves (the saved tokens, read from the cache). */
-    savingPerTurnUSD: number;
-    /** 0: at once; null: never. */
-    paybackTurns: number | null;
-  } | null;
 }
 
 export interface BatchFigures {

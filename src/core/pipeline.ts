@@ -9,8 +9,8 @@ import { isTurnStart, newMessageId, toApiMessages, type ApiMessage, type Message
 import { errorMessage } from './errors';
 import { Emitter } from './events';
 import { assertPlanValid } from './invariants';
-import type { CacheState } from './cacheCost';
-import type { MicroCompactDecision } from './microBatch';
+import type { CacheState } from './cacheTypes';
+import type { MicroCompactDecision } from './cacheTypes';
 import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
 import { withLedger, withSessionPins } from './planContexts';

@@ -1,8 +1,8 @@
 // CompactionPlan: the one artifact every strategy produces. `plan()` is pure (what preview shows);
 // `applyPlan()` yields the new message list (filling the summary slot for LLM strategies).
-import type { CacheState, PlanCost } from './cacheCost';
+import type { CacheState, PlanCost } from './cacheTypes';
 import type { ArtifactLedger, LossReport } from './ledger';
-import type { MicroCompactDecision } from './microBatch';
+import type { MicroCompactDecision } from './cacheTypes';
 import { kindOf, newMessageId, type Message, type MessageKind } from './conversation';
 import { SplitpointError } from './errors';
 import type { ReplacementCache } from './replacementCache';

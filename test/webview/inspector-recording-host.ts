@@ -24,7 +24,7 @@ export class RecordingHost extends InspectorHost {
       meta: { id: 'none', title: '', createdAt: 0, updatedAt: 0, compactions: [] },
       pinnedIds: () => new Set<string>(),
     } as unknown as SessionLog;
-    const pipeline = { effectiveMessages: () => [] } as unknown as CompactionPipeline;
+    const pipeline = { effectiveMessages: () => [], liveContext: () => ({}) } as unknown as CompactionPipeline;
     this.service = new InspectorService({
       current: () => ({ session, pipeline, ctx }),
       settings: () => ({ ...DEFAULT_HOST_SETTINGS, contextWindow: ctx.contextWindow }),

@@ -62,7 +62,7 @@ test('the inspector service previews split-at at a chosen message of the current
   const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
   const settings = DEFAULT_HOST_SETTINGS;
   const ctx = planContextFor(settings, counter);
-  const pipeline = { effectiveMessages: () => session.messages } as unknown as CompactionPipeline;
+  const pipeline = { effectiveMessages: () => session.messages, liveContext: () => ({}) } as unknown as CompactionPipeline;
   const service = new InspectorService({
     current: () => ({ session, pipeline, ctx }),
     settings: () => settings,
