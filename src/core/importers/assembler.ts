@@ -8,6 +8,7 @@ import {
   type SyntheticKind,
   type ToolResultBlock,
 } from '../conversation';
+import { LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
 
 interface Draft {
   id: string;
@@ -118,15 +119,23 @@ export class Assembler {
   }
 
   finish(): Message[] {
+    return runSteps(this.finishSteps());
+  }
+
+  /** finish() as steps (see steps.ts). */
+  *finishSteps(): ImportSteps<Message[]> {
     this.closeOpen();
-    return this.drafts
-      .filter((d) => d.blocks.length > 0)
-      .map((d) => {
-        const message: Message = { id: d.id, role: d.role, content: d.text !== undefined ? d.text : d.blocks };
-        if (d.synthetic) message.synthetic = d.synthetic;
-        if (d.createdAt !== undefined) message.createdAt = d.createdAt;
-        return message;
-      });
+    const out: Message[] = [];
+    let n = 0;
+    for (const d of this.drafts) {
+      if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
+      if (d.blocks.length === 0) continue;
+      const message: Message = { id: d.id, role: d.role, content: d.text !== undefined ? d.text : d.blocks };
+      if (d.synthetic) message.synthetic = d.synthetic;
+      if (d.createdAt !== undefined) message.createdAt = d.createdAt;
+      out.push(message);
+    }
+    return out;
   }
 
   private closeOpen(): void {

@@ -25,7 +25,7 @@
 import { activeBranch, relinkResults } from './claudeCodeBranch';
 import { ClaudeCodeReader, parseClaudeEntry } from './claudeCodeReader';
 import type { Json, JsonLine } from './json';
-import { LINES_PER_STEP, runSteps, type ImportSteps } from './steps';
+import { LINES_PER_STEP, LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
 
 const NOT_CONTEXT = new Set([
@@ -48,22 +48,32 @@ export function importClaudeCode(lines: readonly JsonLine[], file: string): Impo
 /** importClaudeCode as steps (see steps.ts). */
 export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
   const warnings: string[] = [];
-  const entries = firstOccurrences(lines, file, warnings);
-  yield;
-  const allMessageLines = entries.filter((l) => l.value.type === 'user' || l.value.type === 'assistant');
+  const entries = yield* firstOccurrences(lines, file, warnings);
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
-  const sidechain = allMessageLines.length > 0 && allMessageLines.every((l) => l.value.isSidechain === true);
+  const allMessageLines: JsonLine[] = [];
+  let allSidechain = true;
+  let n = 0;
+  for (const l of entries) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
+    if (l.value.type !== 'user' && l.value.type !== 'assistant') continue;
+    allMessageLines.push(l);
+    if (l.value.isSidechain !== true) allSidechain = false;
+  }
+  const sidechain = allMessageLines.length > 0 && allSidechain;
   const onChain = (l: JsonLine): boolean => (l.value.isSidechain === true) === sidechain;
-  const messageLines = allMessageLines.filter(onChain);
-  const active = activeBranch(entries, messageLines, sidechain);
-  yield;
+  const messageLines: JsonLine[] = [];
+  for (const l of allMessageLines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
+    if (onChain(l)) messageLines.push(l);
+  }
+  const active = yield* activeBranch(entries, messageLines, sidechain);
   const onBranch = (l: JsonLine): boolean => !active || typeof l.value.uuid !== 'string' || active.has(l.value.uuid);
 
   const reader = new ClaudeCodeReader(file, warnings);
   const abandoned: number[] = [];
   const unknownTypes = new Map<string, number[]>();
   let handled = 0;
-  for (const l of relinkResults(entries, file, warnings)) {
+  for (const l of yield* relinkResults(entries, file, warnings)) {
     if (++handled % LINES_PER_STEP === 0) yield;
     const type = l.value.type;
     if (type === 'user' || type === 'assistant') {
@@ -87,7 +97,7 @@ export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): Impo
       else unknownTypes.set(key, [l.line]);
     }
   }
-  const { messages, compactions, model } = reader.finish();
+  const { messages, compactions, model } = yield* reader.finish();
   for (const [type, at] of unknownTypes) {
     warnings.push(`${file}:${at[0]}: skipped ${at.length} line(s) of unknown type ${type} (lines ${listLines(at)})`);
   }
@@ -125,10 +135,12 @@ export function slimClaudeCodeLine(value: Json): Json {
 }
 
 /** Every line with a uuid, first occurrence only (resumed sessions can repeat lines). */
-function firstOccurrences(lines: readonly JsonLine[], file: string, warnings: string[]): JsonLine[] {
+function* firstOccurrences(lines: readonly JsonLine[], file: string, warnings: string[]): ImportSteps<JsonLine[]> {
   const firstLine = new Map<string, number>();
   const entries: JsonLine[] = [];
+  let n = 0;
   for (const l of lines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const uuid = l.value.uuid;
     if (typeof uuid === 'string') {
       const first = firstLine.get(uuid);

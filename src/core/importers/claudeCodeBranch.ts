@@ -2,6 +2,7 @@
 // (parentUuid links), and in which order to read them (a tool_result line written before its tool_use
 // line is read right after it).
 import { isObject, type Json, type JsonLine } from './json';
+import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
 
 /**
  * The uuids of the lines on the conversation's current branch, or undefined when every line is to be kept
@@ -12,15 +13,26 @@ import { isObject, type Json, type JsonLine } from './json';
  * message.id) and the results of its tool calls (parallel calls hang their results off different lines, so
  * the chain is a tree there).
  */
-export function activeBranch(entries: readonly JsonLine[], messageLines: readonly JsonLine[], sidechain: boolean): Set<string> | undefined {
-  if (messageLines.length === 0 || messageLines.some((l) => typeof l.value.uuid !== 'string')) return undefined;
+export function* activeBranch(
+  entries: readonly JsonLine[],
+  messageLines: readonly JsonLine[],
+  sidechain: boolean,
+): ImportSteps<Set<string> | undefined> {
+  let n = 0;
+  if (messageLines.length === 0) return undefined;
+  for (const l of messageLines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
+    if (typeof l.value.uuid !== 'string') return undefined;
+  }
   const byUuid = new Map<string, JsonLine>();
   for (const l of entries) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (typeof l.value.uuid === 'string' && (l.value.isSidechain === true) === sidechain) byUuid.set(l.value.uuid, l);
   }
   const kept = new Set<string>();
   let current: JsonLine | undefined = messageLines[messageLines.length - 1];
   while (current) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const uuid = current.value.uuid as string;
     if (kept.has(uuid)) return undefined;
     kept.add(uuid);
@@ -49,20 +61,24 @@ export function activeBranch(entries: readonly JsonLine[], messageLines: readonl
 
   const responseIds = new Set<string>();
   for (const l of messageLines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const id = assistantMessageId(l);
     if (id !== undefined && kept.has(l.value.uuid as string)) responseIds.add(id);
   }
   for (const l of messageLines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const id = assistantMessageId(l);
     if (id !== undefined && responseIds.has(id)) kept.add(l.value.uuid as string);
   }
   const callIds = new Set<string>();
   for (const l of messageLines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (l.value.type === 'assistant' && kept.has(l.value.uuid as string)) {
       for (const b of rawBlocks(l)) if (b.type === 'tool_use' && typeof b.id === 'string') callIds.add(b.id);
     }
   }
   for (const l of messageLines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (l.value.type !== 'user') continue;
     if (rawBlocks(l).some((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string' && callIds.has(b.tool_use_id))) {
       kept.add(l.value.uuid as string);
@@ -86,24 +102,29 @@ function lastMessageLineBefore(messageLines: readonly JsonLine[], line: number):
  * is read right after that line. Claude Code sometimes writes a result before its call; the parentUuid
  * chain is right, the file order is not. Each move is reported in `warnings`.
  */
-export function relinkResults(entries: readonly JsonLine[], file: string, warnings: string[]): JsonLine[] {
+export function* relinkResults(entries: readonly JsonLine[], file: string, warnings: string[]): ImportSteps<readonly JsonLine[]> {
+  let n = 0;
   const position = new Map<string, number>();
   const callPosition = new Map<string, number>();
-  entries.forEach((l, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
+    const l = entries[i];
     if (typeof l.value.uuid === 'string') position.set(l.value.uuid, i);
     if (l.value.type === 'assistant') {
       for (const b of rawBlocks(l))
         if (b.type === 'tool_use' && typeof b.id === 'string' && !callPosition.has(b.id)) callPosition.set(b.id, i);
     }
-  });
+  }
   const deferred = new Map<number, number[]>();
   const moved = new Set<number>();
-  entries.forEach((l, i) => {
-    if (l.value.type !== 'user') return;
+  for (let i = 0; i < entries.length; i++) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
+    const l = entries[i];
+    if (l.value.type !== 'user') continue;
     const resultIds = rawBlocks(l)
       .filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')
       .map((b) => b.tool_use_id as string);
-    if (resultIds.length === 0) return;
+    if (resultIds.length === 0) continue;
     let anchor = -1;
     const parent = typeof l.value.parentUuid === 'string' ? position.get(l.value.parentUuid) : undefined;
     if (parent !== undefined && parent > i) anchor = parent;
@@ -111,22 +132,24 @@ export function relinkResults(entries: readonly JsonLine[], file: string, warnin
       const call = callPosition.get(id);
       if (call !== undefined && call > i) anchor = Math.max(anchor, call);
     }
-    if (anchor < 0) return;
+    if (anchor < 0) continue;
     moved.add(i);
     const waiting = deferred.get(anchor);
     if (waiting) waiting.push(i);
     else deferred.set(anchor, [i]);
     warnings.push(`${file}:${l.line}: tool result written before the line it answers (line ${entries[anchor].line}); read after it`);
-  });
-  if (moved.size === 0) return [...entries];
+  }
+  // Nothing moved: the file order is the reading order (the caller only iterates it).
+  if (moved.size === 0) return entries;
   const out: JsonLine[] = [];
   const emit = (i: number): void => {
     out.push(entries[i]);
     for (const d of deferred.get(i) ?? []) emit(d);
   };
-  entries.forEach((_, i) => {
+  for (let i = 0; i < entries.length; i++) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (!moved.has(i)) emit(i);
-  });
+  }
   return out;
 }
 

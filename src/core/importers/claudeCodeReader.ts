@@ -18,6 +18,7 @@ import { artefactKindOf, isCommandStub, userText } from './claudeCodeArtefacts';
 import { PromptQueue } from './claudeCodeQueue';
 import { recordedModel, recordedUsage } from './claudeCodeUsage';
 import { describe, failAt, isObject, timestampMs, type JsonLine } from './json';
+import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
 import type { RecordedCompaction } from './types';
 
 /** A user or assistant line, parsed. */
@@ -150,12 +151,14 @@ export class ClaudeCodeReader {
     this.openStretch({ source: 'claude-code-jsonl', trigger, preTokens, line: l.line, at: timestampMs(l.value.timestamp) });
   }
 
-  finish(): ReadResult {
+  /** The messages and compactions read, as steps (see steps.ts). */
+  *finish(): ImportSteps<ReadResult> {
     this.flushQueued();
     if (this.current.awaitingSummary) this.ensureSummary(this.current.compaction?.line ?? 0);
     this.queue.finish();
     this.warnings.push(...this.skippedAttachments.warnings(this.file));
-    const contexts = this.stretches.map((s) => this.decorate(s.assembler.finish()));
+    const contexts: Message[][] = [];
+    for (const s of this.stretches) contexts.push(yield* this.decorate(yield* s.assembler.finishSteps()));
     const compactions: RecordedCompaction[] = [];
     for (let i = 1; i < this.stretches.length; i++) {
       const s = this.stretches[i];
@@ -215,8 +218,10 @@ export class ClaudeCodeReader {
     }
   }
 
-  private decorate(messages: Message[]): Message[] {
+  private *decorate(messages: Message[]): ImportSteps<Message[]> {
+    let n = 0;
     for (const m of messages) {
+      if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
       const artefact = m.role === 'user' && !m.synthetic && !hasToolResults(m) ? this.artefacts.get(m.id) : undefined;
       if (artefact) m.artefact = artefact;
       const usage = m.role === 'assistant' ? this.usage.get(m.id) : undefined;
