@@ -89,7 +89,8 @@ function pipelineFor(messages: Message[], tokens: MessageTokenCounter): Compacti
 /**
  * The first count of a session as the host does it. old: the controller's former warmup, a setTimeout
  * that loads the ranks, then the context meter's synchronous count (pipeline.currentTokens()). new:
- * HostCounting counts the session on the worker, then the meter's count finds it memoized.
+ * HostCounting counts the session on the worker, the pipeline builds its micro-compacted view in slices
+ * (warmView), then the meter's count finds both ready.
  */
 async function firstCount(size: number, mode: string): Promise<unknown> {
   const messages = benchSession({ messages: size });
@@ -110,7 +111,9 @@ async function firstCount(size: number, mode: string): Promise<unknown> {
   const counting = new HostCounting(quiet, { workerPath: WORKER });
   const pipeline = pipelineFor(messages, counting.counter);
   const r = await watched(async () => {
+    // As the controller's warmup: count on the worker, build the micro-compacted view in slices, then read.
     await counting.prefill(() => [messages]);
+    await pipeline.warmView();
     return pipeline.currentTokens();
   });
   counting.dispose();

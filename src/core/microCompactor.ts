@@ -12,6 +12,11 @@ import { replacedWithPlaceholders } from './strategies/common';
 
 export type { MicroCompactSettings } from './microBatch';
 
+/** Units of work syncSteps does between two yields: a message counted (memoized: cheap) is one unit. */
+const WORK_PER_STEP = 1024;
+/** A placeholder copy made and counted (the copy is new: its blocks are counted) is this many units. */
+const COPY_WORK = 8;
+
 /** What the batch decision may read of the plan context (the cache state, the overhead, the model). */
 export type MicroDecisionContext = Pick<PlanContext, 'cache' | 'overheadTokens' | 'model'>;
 
@@ -40,6 +45,8 @@ export class IncrementalMicroCompactor {
   private names = new Map<string, string>();
   private total = 0;
   private truncatedCount = 0;
+  /** Work done since syncSteps last yielded. */
+  private work = 0;
 
   constructor(
     private settings: MicroCompactSettings,
@@ -53,12 +60,24 @@ export class IncrementalMicroCompactor {
    * batch decision the cache state (absent: unknown, the cache is not weighed).
    */
   sync(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): void {
+    const steps = this.syncSteps(messages, generation, ctx);
+    while (!steps.next().done);
+  }
+
+  /**
+   * sync() as steps: yields every WORK_PER_STEP units of work (a message counted, a result checked), so a
+   * host can build a long history's first view with its event loop running between the steps
+   * (CompactionPipeline.warmView). The state between two steps is partial: nothing else may sync until
+   * the steps are run to the end.
+   */
+  *syncSteps(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): Generator<void, void, void> {
     const n = this.effective.length;
     const appendedOnly =
       generation === this.generation && messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
     if (!appendedOnly) this.reset();
     this.generation = generation;
     for (let i = this.effective.length; i < messages.length; i++) {
+      if (this.tick(1)) yield;
       const m = messages[i];
       this.effective.push(m);
       this.total += this.tokens.countMessage(m);
@@ -70,7 +89,7 @@ export class IncrementalMicroCompactor {
     }
     this.first = messages[0];
     this.last = messages[messages.length - 1];
-    this.compactOld(ctx);
+    yield* this.compactOld(ctx);
   }
 
   /** Change the settings: the view is rebuilt on the next sync. */
@@ -99,6 +118,14 @@ export class IncrementalMicroCompactor {
     return this.decision;
   }
 
+  /** Adds `units` of work; true when a step is full (syncSteps then yields). */
+  private tick(units: number): boolean {
+    this.work += units;
+    if (this.work < WORK_PER_STEP) return false;
+    this.work = 0;
+    return true;
+  }
+
   private reset(): void {
     this.first = undefined;
     this.last = undefined;
@@ -114,9 +141,10 @@ export class IncrementalMicroCompactor {
     this.truncatedCount = 0;
   }
 
-  private compactOld(ctx: MicroDecisionContext): void {
+  private *compactOld(ctx: MicroDecisionContext): Generator<void, void, void> {
     const out = Math.max(0, this.results.length - this.settings.keepRecent);
     for (; this.checked < out; this.checked++) {
+      if (this.tick(1)) yield;
       const r = this.results[this.checked];
       if (isCandidate(r.block, this.names, this.settings)) {
         this.pending.push(r);
@@ -125,16 +153,17 @@ export class IncrementalMicroCompactor {
     }
     if (this.pending.length === 0) return;
     const full: PlanContext = { ...DEFAULT_PLAN_CONTEXT, ...ctx, tokens: this.tokens };
-    const f = (this.figures ??= this.measure());
+    const f = (this.figures ??= yield* this.measure());
     this.decision = decideBatch({ ...f, viewTokens: this.total }, this.settings, full, this.effective);
-    if (this.decision.action === 'cleared') this.apply(f);
+    if (this.decision.action === 'cleared') yield* this.apply(f);
   }
 
   /** The pending batch's figures: what clearing it saves, and the view's tokens before its first message. */
-  private measure(): Figures {
+  private *measure(): Generator<void, Figures, void> {
     const byMessage = new Map<number, Set<string>>();
     let placeholders = 0;
     for (const { index, block } of this.pending) {
+      if (this.tick(1)) yield;
       let ids = byMessage.get(index);
       if (!ids) byMessage.set(index, (ids = new Set()));
       ids.add(block.tool_use_id);
@@ -143,18 +172,23 @@ export class IncrementalMicroCompactor {
     const after = new Map<number, Message>();
     let savedTokens = 0;
     for (const [index, ids] of byMessage) {
+      if (this.tick(COPY_WORK)) yield;
       const before = this.effective[index];
       const copy = replacedWithPlaceholders(before, ids, this.names, this.copies);
       after.set(index, copy);
       savedTokens += this.tokens.countMessage(before) - this.tokens.countMessage(copy);
     }
     let unchangedPrefixTokens = 0;
-    for (let i = 0; i < this.pending[0].index; i++) unchangedPrefixTokens += this.tokens.countMessage(this.effective[i]);
+    for (let i = 0; i < this.pending[0].index; i++) {
+      if (this.tick(1)) yield;
+      unchangedPrefixTokens += this.tokens.countMessage(this.effective[i]);
+    }
     return { candidates: this.pending.length, clearableTokens: savedTokens + placeholders, savedTokens, unchangedPrefixTokens, after };
   }
 
-  private apply(f: Figures): void {
+  private *apply(f: Figures): Generator<void, void, void> {
     for (const [index, copy] of f.after) {
+      if (this.tick(2)) yield;
       this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);
       this.effective[index] = copy;
     }

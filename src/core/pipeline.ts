@@ -4,100 +4,45 @@
 //   3. manual compact: the model's compact(focus) tool or the user's command, applied after the
 //      current tool batch.
 // Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
+import type { CacheState, MicroCompactDecision } from './cacheTypes';
 import { undoTarget } from './compactionHistory';
-import { isTurnStart, newMessageId, toApiMessages, type ApiMessage, type Message } from './conversation';
+import { isTurnStart, newMessageId, toApiMessages, type Message } from './conversation';
 import { errorMessage } from './errors';
 import { Emitter } from './events';
 import { assertPlanValid } from './invariants';
-import type { CacheState } from './cacheTypes';
-import type { MicroCompactDecision } from './cacheTypes';
-import { IncrementalMicroCompactor, type MicroCompactSettings } from './microCompactor';
-import { applyPlan, type CompactionPlan, type PlanContext, type SummarizerInput } from './plan';
+import { IncrementalMicroCompactor } from './microCompactor';
+import { applyPlan, type CompactionPlan, type PlanContext } from './plan';
 import { withLedger, withSessionPins } from './planContexts';
-import { isServerStrategy, type ServerContextOptions } from './serverContext';
+import type {
+  CompactionFailure,
+  CompactionOutcome,
+  CompactionTriggerSource,
+  CompactOptions,
+  PipelineDeps,
+  PipelineSettings,
+  PreparedRequest,
+  UndoOutcome,
+} from './pipelineTypes';
+import { isServerStrategy } from './serverContext';
 import type { CompactionRecord, SessionLog } from './session';
-import { planWith, type StrategyName } from './strategies';
-import type { SummaryResult } from './summarize';
-import { finalSummaryText, type SummaryReviewer } from './summaryDraft';
-import { restoreTranscript, type TranscriptStore } from './transcripts';
-import type { Trigger, TriggerState } from './triggers';
+import { SlicedWork } from './slicedWork';
+import { planWith } from './strategies';
+import { finalSummaryText } from './summaryDraft';
+import { restoreTranscript } from './transcripts';
+import type { TriggerState } from './triggers';
 
-export interface AutoCompactSettings {
-  enabled: boolean;
-  strategy: StrategyName;
-  params: Record<string, number>;
-  trigger: Trigger;
-  /** 'always': auto (and tool) compactions that summarize ask the reviewer before committing. */
-  review?: 'never' | 'always';
-  serverContext?: ServerContextOptions; // the server strategies' exclude_tools and instructions
-}
-
-export interface PipelineSettings {
-  microCompact: MicroCompactSettings & { enabled: boolean };
-  autoCompact: AutoCompactSettings;
-}
-
-export type Summarizer = (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult>;
-
-export interface PipelineDeps {
-  session: SessionLog;
-  transcripts: TranscriptStore;
-  ctx: PlanContext;
-  summarizer?: Summarizer;
-  /** Asked between summarizing and committing when a compaction is run with `review` (the summary draft). */
-  reviewer?: SummaryReviewer;
-  /** Tokens outside the messages (system prompt, tool definitions), counted against the window. */
-  overheadTokens?: () => number;
-  /**
-   * Calibration factor (API-reported / local estimate) applied to the request size the trigger and
-   * the context meter see; plans keep the raw local counts.
-   */
-  scale?: () => number;
-  now?: () => number;
-}
-
-export interface PreparedRequest {
-  messages: ApiMessage[];
-  /** Tokens of the micro-compacted messages plus the overhead. */
-  tokens: number;
-  truncatedResults: number;
-}
-
-export type CompactionTriggerSource = CompactionRecord['trigger'];
-
-export interface CompactOptions {
-  strategy: string;
-  params?: Record<string, number | string>;
-  focus?: string;
-  trigger: CompactionTriggerSource;
-  signal?: AbortSignal;
-  /** Two phases: summarize -> the reviewer sees the draft -> commit its final text (or discard). */
-  review?: boolean;
-  /** The split-at strategy's chosen message (PlanContext.splitAtId). */
-  splitAtId?: string;
-}
-
-export type CompactionOutcome =
-  | { ok: true; record: CompactionRecord; plan: CompactionPlan; carriedOver: number }
-  | {
-      ok: false;
-      reason:
-        'noop' | 'cancelled' | 'discarded' | 'summary-failed' | 'transcript-failed' | 'conflict' | 'no-summarizer' | 'invalid' | 'busy';
-      message: string;
-      plan?: CompactionPlan;
-    };
-
-/** What an undo did: the compaction it reverted and the record it wrote (trigger 'undo'). */
-export type UndoOutcome =
-  | { ok: true; record: CompactionRecord; undone: CompactionRecord; messages: readonly Message[]; carriedOver: number }
-  | { ok: false; reason: 'noop' | 'busy' | 'invalid' | 'transcript-failed' | 'conflict'; message: string };
-
-export interface CompactionFailure {
-  strategy: string;
-  trigger: CompactionTriggerSource;
-  reason: Exclude<CompactionOutcome, { ok: true }>['reason'];
-  message: string;
-}
+export type {
+  AutoCompactSettings,
+  CompactionFailure,
+  CompactionOutcome,
+  CompactionTriggerSource,
+  CompactOptions,
+  PipelineDeps,
+  PipelineSettings,
+  PreparedRequest,
+  Summarizer,
+  UndoOutcome,
+} from './pipelineTypes';
 
 export class CompactionPipeline {
   private readonly micro: IncrementalMicroCompactor;
@@ -121,13 +66,33 @@ export class CompactionPipeline {
     this.micro = new IncrementalMicroCompactor(settings.microCompact, deps.ctx.tokens, deps.ctx.copies);
   }
 
+  /** The micro-compacted view while warmView() builds it. */
+  private readonly warming = new SlicedWork();
+
   get session(): SessionLog {
     return this.deps.session;
   }
 
   updateSettings(settings: PipelineSettings): void {
+    this.warming.finish();
     this.settings = settings;
     this.micro.configure(settings.microCompact);
+  }
+
+  /**
+   * Build the micro-compacted view in slices, the event loop running between them (the first view of a
+   * long session is thousands of placeholder copies to make and count). A synchronous read meanwhile
+   * (currentTokens, prepareRequest, a settings change) finishes it at once: no one reads a partial view.
+   */
+  async warmView(): Promise<void> {
+    if (this.settings.microCompact.enabled) await this.warming.run(this.micro.syncSteps(...this.microSyncArgs()));
+  }
+
+  private microSyncArgs(): Parameters<IncrementalMicroCompactor['sync']> {
+    const session = this.deps.session;
+    const cache = this.cacheState();
+    const overheadTokens = this.deps.overheadTokens?.() ?? this.deps.ctx.overheadTokens ?? 0;
+    return [session.messages, session.rewriteVersion, { overheadTokens, model: this.deps.ctx.model, ...(cache ? { cache } : {}) }];
   }
 
   /**
@@ -161,6 +126,7 @@ export class CompactionPipeline {
 
   /** The micro-compactor's last batch decision (cleared or held, with its numbers); null when none was needed. */
   microDecision(): MicroCompactDecision | null {
+    this.warming.finish();
     return this.settings.microCompact.enabled ? this.micro.lastDecision : null;
   }
 
@@ -190,9 +156,8 @@ export class CompactionPipeline {
   /** The micro-compacted view with the pinned messages restored verbatim (pins survive layer 1 too). */
   private microView(): { messages: readonly Message[]; tokens: number; truncatedResults: number } {
     const session = this.deps.session;
-    const cache = this.cacheState();
-    const overheadTokens = this.deps.overheadTokens?.() ?? this.deps.ctx.overheadTokens ?? 0;
-    this.micro.sync(session.messages, session.rewriteVersion, { overheadTokens, model: this.deps.ctx.model, ...(cache ? { cache } : {}) });
+    this.warming.finish();
+    this.micro.sync(...this.microSyncArgs());
     const out = { messages: this.micro.messages, tokens: this.micro.tokenTotal, truncatedResults: this.micro.truncatedResults };
     const pins = session.pinnedIds();
     if (pins.size === 0) return out;

@@ -225,7 +225,7 @@ export interface AsyncTextCounter {
 }
 
 export interface WorkerCountOptions {
-  /** Characters sent to the worker per batch (default 1,000,000). */
+  /** Characters sent to the worker per batch (default 250,000: the reply of one batch is handled on the calling thread in a few ms). */
   batchChars?: number;
   /** Stops between batches (messages counted so far stay memoized). */
   signal?: AbortSignal;
@@ -253,7 +253,7 @@ export async function countMessagesInWorker(
   messages: readonly Message[],
   options: WorkerCountOptions = {},
 ): Promise<WorkerCountResult> {
-  const batchChars = options.batchChars ?? 1_000_000;
+  const batchChars = options.batchChars ?? 250_000;
   let batch: Array<{ message: Message; texts: string[] }> = [];
   let chars = 0;
   let batches = 0;
