@@ -32,6 +32,24 @@ const lazyTokenizer = {
   },
 };
 
+// The Anthropic and MCP SDKs are most of the extension's code: src/agent/sdks.ts requires them on first
+// use, and in the extension bundle those requires load dist/vendor/*.js (never at activation).
+const VENDOR = {
+  '@anthropic-ai/sdk': { name: 'anthropic-sdk', stdin: `module.exports = require('@anthropic-ai/sdk');` },
+  './mcp/sdkExports': { name: 'mcp-sdk', entry: 'src/agent/mcp/sdkExports.ts' },
+};
+const lazyVendor = {
+  name: 'lazy-vendor',
+  setup(build) {
+    build.onResolve({ filter: /^(@anthropic-ai\/sdk|\.\/mcp\/sdkExports)$/ }, (args) =>
+      // Only sdks.ts's requires: type imports are erased, and nothing else may import the SDKs' values.
+      args.importer.endsWith('src/agent/sdks.ts') && args.kind === 'require-call'
+        ? { path: `./vendor/${VENDOR[args.path].name}.js`, external: true }
+        : undefined,
+    );
+  },
+};
+
 // A production build starts clean so no stale source map or bundle ends up in the .vsix.
 if (production) rmSync('dist', { recursive: true, force: true });
 
@@ -47,6 +65,15 @@ const builds = [
     target: 'node20',
     entryPoints: [],
   })),
+  ...Object.values(VENDOR).map(({ name, stdin, entry }) => ({
+    ...common,
+    sourcemap: false,
+    ...(stdin ? { stdin: { contents: stdin, resolveDir: '.', loader: 'js' }, entryPoints: [] } : { entryPoints: [entry] }),
+    outfile: `dist/vendor/${name}.js`,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  })),
   {
     ...common,
     entryPoints: ['src/extension/extension.ts'],
@@ -55,7 +82,7 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [lazyTokenizer],
+    plugins: [lazyTokenizer, lazyVendor],
     // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow: bundle its ESM build.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   },

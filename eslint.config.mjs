@@ -80,7 +80,8 @@ export default tseslint.config(
   {
     // The tokenizer's ranks are megabytes: required on first use, never at activation (esbuild.mjs
     // maps these requires to dist/tokenizer/*.js). A static import would load them eagerly.
-    files: ['src/core/tokenizers.ts'],
+    // The same for the Anthropic and MCP SDKs (dist/vendor/*.js), required by src/agent/sdks.ts on first use.
+    files: ['src/core/tokenizers.ts', 'src/agent/sdks.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -82,6 +82,8 @@ async function main(): Promise<void> {
   const longestBlockMs = await longestTimerGap(2_000);
   gc();
   const heapAfter2s = process.memoryUsage().heapUsed;
+  // The files loaded on first use only (the SDKs, the tokenizer's ranks): none may be loaded by now.
+  const lazyLoaded = Object.keys(M._cache).filter((f) => /[\\/]dist[\\/](vendor|tokenizer)[\\/]/.test(f));
   try {
     await ext.deactivate?.();
     for (const d of context.subscriptions as Array<{ dispose(): unknown }>) d.dispose();
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
       heapAfter2sBytes: heapAfter2s - heapStart,
       maxEventLoopDelayAfterMs: longestBlockMs,
       subscriptions: (context.subscriptions as unknown[]).length,
+      lazyLoaded,
       error,
     })}\n`,
   );

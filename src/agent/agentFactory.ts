@@ -1,7 +1,8 @@
 // How the host builds an agent loop: the Anthropic client for a key, the workspace tools (read-only
 // in an untrusted workspace or without a folder), the system prompt, and what those cost in tokens
 // per request (known before any agent exists, for the context meter and the inspector).
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from './sdks';
 import type { ApiMessage, CachingTextTokenizer, CalibratedCounter, CompactionPipeline } from '../core';
 import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
 import { countRequestTokens } from './anthropicClient';
@@ -75,7 +76,7 @@ export class AgentFactory {
   private client(apiKey: string, settings: HostSettings): Anthropic {
     return this.deps.createClient
       ? this.deps.createClient(apiKey, settings.baseUrl)
-      : new Anthropic({ apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
+      : new (anthropicSdk())({ apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
   }
 
   /** System prompt and tool definitions, in tokens (the agent sends exactly these). Computed again when the tools change (MCP). */

@@ -1,7 +1,8 @@
 // The LlmClient the summarizer uses, implemented over @anthropic-ai/sdk. SDK-level retries are off
 // here: the summarizer retries itself so retry-after is honoured, progress is reported and the user
 // can cancel between attempts.
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from './sdks';
 import { LlmError, parsePromptTooLong, type ApiMessage, type LlmClient, type LlmRequest, type LlmResponse } from '../core';
 
 export interface AnthropicClientOptions {
@@ -16,7 +17,7 @@ export class AnthropicLlmClient implements LlmClient {
   private readonly client: Anthropic;
 
   constructor(private readonly options: AnthropicClientOptions) {
-    this.client = new Anthropic({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
+    this.client = new (anthropicSdk())({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 0, timeout: options.timeoutMs });
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
@@ -83,10 +84,11 @@ export async function countRequestTokens(
 /** Classify an SDK error so callers know whether to retry, trim or give up. */
 export function toLlmError(e: unknown): LlmError {
   if (e instanceof LlmError) return e;
-  if (e instanceof Anthropic.APIUserAbortError) return new LlmError('aborted', 'The request was cancelled.');
-  if (e instanceof Anthropic.APIConnectionTimeoutError) return new LlmError('timeout', 'The request timed out.');
-  if (e instanceof Anthropic.APIConnectionError) return new LlmError('server', `Could not reach the API: ${e.message}${causes(e)}`);
-  if (e instanceof Anthropic.APIError) {
+  const sdk = anthropicSdk();
+  if (e instanceof sdk.APIUserAbortError) return new LlmError('aborted', 'The request was cancelled.');
+  if (e instanceof sdk.APIConnectionTimeoutError) return new LlmError('timeout', 'The request timed out.');
+  if (e instanceof sdk.APIConnectionError) return new LlmError('server', `Could not reach the API: ${e.message}${causes(e)}`);
+  if (e instanceof sdk.APIError) {
     const status = e.status;
     const retryAfterMs = retryAfter(e.headers);
     const message = apiMessage(e);

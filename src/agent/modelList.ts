@@ -2,7 +2,7 @@
 // against the configured base URL), or a built-in list when the endpoint cannot be reached (no key,
 // offline, an error), with the reason. Each model's context window comes from the caller (the table
 // in core/cost.ts, overridable by the settings).
-import Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from './sdks';
 import { toLlmError } from './anthropicClient';
 
 export interface ModelChoice {
@@ -49,7 +49,7 @@ export async function listModels(o: ListModelsOptions): Promise<ModelList> {
   });
   if (!o.apiKey) return builtin('no API key is set');
   try {
-    const client = new Anthropic({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: o.timeoutMs ?? 10_000 });
+    const client = new (anthropicSdk())({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: o.timeoutMs ?? 10_000 });
     const models: ModelChoice[] = [];
     for await (const m of client.models.list({ limit: 100 })) {
       models.push(choice(m.id, m.display_name || m.id));

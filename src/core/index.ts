@@ -172,7 +172,7 @@ export {
   type PreparedRequest,
   type UndoOutcome,
 } from './pipeline';
-export { autoCompactThreshold, budgetTrigger, type Trigger } from './triggers';
+export { autoCompactThreshold, budgetTrigger, formatTokens, type Trigger } from './triggers';
 export { finalSummaryText, MAX_SUMMARY_TEXT, type SummaryDecision, type SummaryDraft, type SummaryReviewer } from './summaryDraft';
 export {
   SessionFileStore,

@@ -3,11 +3,10 @@
 // names, calls forwarded. A server that fails to start or stops unexpectedly is reported (notice)
 // and its tools leave the list, so the next request no longer offers them; the others keep working.
 // No `vscode` import: runs (and is tested) in plain Node against real servers.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { mcpSdk } from '../sdks';
 import { errorMessage, type Disposable } from '../../core';
 import { CANCELLED_BY_USER, type ToolDefinition, type ToolResult } from '../tools';
 import type { McpServerConfig } from './config';
@@ -137,7 +136,7 @@ export class McpManager implements Disposable {
       return toolResultFromMcp(result as McpCallResult, this.options.limits ?? DEFAULT_MCP_RESULT_LIMITS);
     } catch (e) {
       if (signal.aborted) return { content: CANCELLED_BY_USER, isError: true };
-      if (!(e instanceof McpError) && conn.config.type === 'http' && conn.status === 'running') {
+      if (!(e instanceof mcpSdk().McpError) && conn.config.type === 'http' && conn.status === 'running') {
         // The HTTP server cannot be reached: like a crashed process, it leaves until restarted.
         this.failed(conn, `stopped answering (${errorMessage(e)})`);
       }
@@ -153,7 +152,7 @@ export class McpManager implements Disposable {
 
   private async connect(conn: Connection): Promise<void> {
     const { config } = conn;
-    const client = new Client({ name: 'splitpoint', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: {} });
+    const client = new (mcpSdk().Client)({ name: 'splitpoint', version: this.options.clientVersion ?? '0.1.0' }, { capabilities: {} });
     conn.client = client;
     let transport: Transport;
     try {
@@ -177,7 +176,7 @@ export class McpManager implements Disposable {
     if (conn.closing) return;
     conn.status = 'running';
     this.options.log.info(`MCP server "${config.name}" (${config.type}) started with ${conn.tools.length} tools.`);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    client.setNotificationHandler(mcpSdk().ToolListChangedNotificationSchema, async () => {
       try {
         conn.tools = await this.listTools(conn, client);
         this.changed();
@@ -190,8 +189,9 @@ export class McpManager implements Disposable {
 
   private transportFor(conn: Connection): Transport {
     const config = conn.config;
-    if (config.type === 'http') return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
-    const transport = new StdioClientTransport({
+    if (config.type === 'http')
+      return new (mcpSdk().StreamableHTTPClientTransport)(new URL(config.url), { requestInit: { headers: config.headers } });
+    const transport = new (mcpSdk().StdioClientTransport)({
       command: config.command,
       args: config.args,
       env: config.env,
