@@ -35,6 +35,7 @@
 // the edit and records what the server reported; the server's answer is the truth.
 import { blocksOf, toolNamesById, type ContentBlock, type Message, type ToolResultBlock, type ToolUseBlock } from './conversation';
 import type { PlanContext } from './plan';
+import type { ReplacementCache } from './replacementCache';
 import type { ServerContextOptions, ServerContextReport, ServerStrategyName } from './serverContextTypes';
 
 export type { ServerContextOptions, ServerContextReport, ServerStrategyName } from './serverContextTypes';
@@ -190,7 +191,7 @@ export function emulateClearToolUses(messages: readonly Message[], edit: ClearTo
   const names = toolNamesById(messages);
   let clearedTokens = 0;
   const output = messages.map((m) => {
-    const cleared = clearedCopy(m, ids, names, edit.clear_tool_inputs === true);
+    const cleared = cachedClearedCopy(m, ids, names, edit.clear_tool_inputs === true, ctx.copies);
     if (cleared !== m) clearedTokens += ctx.tokens.countMessage(m) - ctx.tokens.countMessage(cleared);
     return cleared;
   });
@@ -203,6 +204,26 @@ export function emulateClearToolUses(messages: readonly Message[], edit: ClearTo
 function toolUse(b: ContentBlock): { toolUseId: string; name: string } {
   const u = b as ToolUseBlock;
   return { toolUseId: u.id, name: u.name };
+}
+
+/**
+ * clearedCopy through the session's ReplacementCache, so planning again over the same history returns the
+ * same copy objects and the token memo already knows them (a preview at 1M tokens re-plans thousands).
+ */
+function cachedClearedCopy(
+  m: Message,
+  ids: ReadonlySet<string>,
+  names: ReadonlyMap<string, string>,
+  inputs: boolean,
+  cache: ReplacementCache | undefined,
+): Message {
+  if (!cache || typeof m.content === 'string') return clearedCopy(m, ids, names, inputs);
+  let key = '';
+  for (const b of m.content) {
+    if (b.type === 'tool_result' && ids.has((b as ToolResultBlock).tool_use_id)) key += `r:${(b as ToolResultBlock).tool_use_id}\u0000`;
+    else if (inputs && b.type === 'tool_use' && ids.has((b as ToolUseBlock).id)) key += `u:${(b as ToolUseBlock).id}\u0000`;
+  }
+  return key === '' ? m : cache.get(m, `server-clear:${key}`, () => clearedCopy(m, ids, names, inputs));
 }
 
 /** A copy with the given tool uses' results (and, with `inputs`, their inputs) cleared; the message itself when none is in it. */

@@ -14,6 +14,7 @@ import {
   serverContextRequest,
 } from '../../../src/core/serverContext';
 import { getStrategy, planWith, resolveParams, StrategyParamError } from '../../../src/core/strategies';
+import { ReplacementCache } from '../../../src/core/replacementCache';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../../src/core/tokens';
 
 const ctx = (o: Partial<PlanContext> = {}): PlanContext => ({
@@ -173,4 +174,27 @@ test('the request extras and the report of what the server did', () => {
   assert.deepEqual(cleared, { strategy: 'server-clear-tool-uses', clearedToolUses: 6, clearedInputTokens: 12_400 });
   assert.equal(serverContextReport('server-compact', { content: [{ type: 'compaction', content: null }] })?.compaction, 'failed');
   assert.equal(serverContextReport('server-compact', { content: [{ type: 'compaction', content: 'S' }] })?.compaction, 'applied');
+});
+
+test('server-clear-tool-uses: with the session ReplacementCache, planning again returns the same copies; inputs cleared or not are different copies', () => {
+  const msgs = history(8);
+  const copies = new ReplacementCache();
+  const c = ctx({ copies });
+  const first = planWith('server-clear-tool-uses', msgs, { triggerTokens: 100, keepToolUses: 2 }, c);
+  const again = planWith('server-clear-tool-uses', msgs, { triggerTokens: 100, keepToolUses: 2 }, c);
+  const changed = first.output.filter((m, i) => m !== msgs[i]);
+  assert.equal(changed.length, 6, 'the 6 oldest results cleared');
+  assert.ok(
+    first.output.every((m, i) => m === again.output[i]),
+    'the same objects: the token memo knows them',
+  );
+  assert.deepEqual(
+    first.output,
+    planWith('server-clear-tool-uses', msgs, { triggerTokens: 100, keepToolUses: 2 }, ctx()).output,
+    'same as without the cache',
+  );
+  const withInputs = planWith('server-clear-tool-uses', msgs, { triggerTokens: 100, keepToolUses: 2, clearToolInputs: 1 }, c);
+  assert.notEqual(withInputs.output[1], first.output[1], 'a cleared input is another copy');
+  assert.deepEqual((withInputs.output[1].content as ToolUseBlock[])[0].input, {});
+  assert.equal(resultOf(again.output[2]), CLEARED_TOOL_RESULT_TEXT);
 });
