@@ -109,6 +109,17 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
   const reps = ctx.quick ? 1 : 3;
   const child = (args: string[], timeoutMs = 600_000) =>
     runChild<Record<string, number>>(ctx.hostwaitScript, args, { timeoutMs, nodeArgs: ['--max-old-space-size=8192'] });
+  /** `reps` fresh processes each way, alternating: today's path ('old') and the new one. */
+  const bothWays = (args: string[]) => {
+    const r = { old: [] as Array<Record<string, number>>, now: [] as Array<Record<string, number>> };
+    for (let i = 0; i < reps; i++) {
+      r.old.push(child([...args, 'old']));
+      r.now.push(child([...args, 'new']));
+    }
+    return r;
+  };
+  /** The median of field `k` over runs. */
+  const m = (xs: Array<Record<string, number>>, k: string) => median(xs.map((x) => x[k]));
   const rows: string[][] = [];
   const targets: TargetResult[] = [];
   const data: Record<string, unknown> = {};
@@ -176,14 +187,9 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
 
   // --- First count of the ~1M-token session.
   const size = ctx.sizes[ctx.sizes.length - 1];
-  const fc = { old: [] as Array<Record<string, number>>, now: [] as Array<Record<string, number>> };
-  for (let i = 0; i < reps; i++) {
-    fc.old.push(child(['first-count', String(size), 'old']));
-    fc.now.push(child(['first-count', String(size), 'new']));
-  }
+  const fc = bothWays(['first-count', String(size)]);
   data.firstCount = fc;
   const tok = ctx.tokens.get(size) ?? NaN;
-  const m = (xs: Array<Record<string, number>>, k: string) => median(xs.map((x) => x[k]));
   row(
     `first count of a ${(tok / 1e6).toFixed(2)}M-token session: max host-thread block`,
     m(fc.old, 'maxBlockMs'),
@@ -207,31 +213,14 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
   log(`hostwait: wrote ${fmtBytes(fileSize)} (${generated.messages} message lines)`);
   const mem = (r: Record<string, number>) => (r.maxRss - r.rssStart) / fileSize;
   // Imports: `reps` each (a single one is at the mercy of one scheduling hiccup on a shared machine), medians.
-  const imports = { old: [] as Array<Record<string, number>>, now: [] as Array<Record<string, number>> };
-  for (let i = 0; i < reps; i++) {
-    imports.old.push(child(['import', file, 'old']));
-    imports.now.push(child(['import', file, 'new']));
-  }
-  data.import = imports;
-  const medOf = (xs: Array<Record<string, number>>, f: (r: Record<string, number>) => number) => median(xs.map(f));
-  const imp = {
-    old: {
-      maxBlockMs: medOf(imports.old, (r) => r.maxBlockMs),
-      elapsedMs: medOf(imports.old, (r) => r.elapsedMs),
-      mem: medOf(imports.old, mem),
-    },
-    now: {
-      maxBlockMs: medOf(imports.now, (r) => r.maxBlockMs),
-      elapsedMs: medOf(imports.now, (r) => r.elapsedMs),
-      mem: medOf(imports.now, mem),
-    },
-  };
-  row(`import of the ${fmtBytes(fileSize)} session: max host-thread block`, imp.old.maxBlockMs, imp.now.maxBlockMs, fmtMs, {
+  const imp = bothWays(['import', file]);
+  data.import = imp;
+  row(`import of the ${fmtBytes(fileSize)} session: max host-thread block`, m(imp.old, 'maxBlockMs'), m(imp.now, 'maxBlockMs'), fmtMs, {
     limit: BLOCK_TARGET_MS,
     label: `≤ ${BLOCK_TARGET_MS} ms`,
   });
-  row('  same, wall time', imp.old.elapsedMs, imp.now.elapsedMs, fmtMs);
-  row('import: peak memory / file size', imp.old.mem, imp.now.mem, (x) => `${x.toFixed(2)}x`, {
+  row('  same, wall time', m(imp.old, 'elapsedMs'), m(imp.now, 'elapsedMs'), fmtMs);
+  row('import: peak memory / file size', median(imp.old.map(mem)), median(imp.now.map(mem)), (x) => `${x.toFixed(2)}x`, {
     limit: MEMORY_TARGET,
     label: `< ${MEMORY_TARGET}x`,
   });
@@ -253,11 +242,7 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
         .sort((a, b) => statSync(b).size - statSync(a).size)[0]
     : undefined;
   if (real) {
-    const fp = { old: [] as Array<Record<string, number>>, now: [] as Array<Record<string, number>> };
-    for (let i = 0; i < reps; i++) {
-      fp.old.push(child(['first-paint', real, 'old']));
-      fp.now.push(child(['first-paint', real, 'new']));
-    }
+    const fp = bothWays(['first-paint', real]);
     data.firstPaint = { file: real, ...fp };
     const label = `${real.split('/').pop()} (${fmtBytes(statSync(real).size)})`;
     row(`Inspect file… first paint, ${label}`, m(fp.old, 'firstPaintMs'), m(fp.now, 'firstPaintMs'), fmtMs, {

@@ -49,7 +49,6 @@ export class AgentController implements Disposable {
   private readonly store: SessionFileStore;
   /** Token counting on a worker thread (the memo and short-text cache answer the engine's synchronous counts). */
   private readonly counting: HostCounting;
-  private viewsWarming = 0; // warmup()s under way: the meter waits for them rather than build the view at once
   private readonly calibrations: CalibrationStore;
   private readonly agents: AgentFactory;
   private readonly summaries: SummaryRunner;
@@ -243,7 +242,7 @@ export class AgentController implements Disposable {
   contextMeter(): ContextMeter {
     return {
       // Until the worker has counted the session and its view is built (see warmup) nothing is counted on this thread.
-      used: this.counting.settled && this.viewsWarming === 0 ? this.scope.pipeline.currentTokens() : 0,
+      used: this.counting.settled && !this.scope.pipeline.warmingView ? this.scope.pipeline.currentTokens() : 0,
       window: this.settings.contextWindow,
       threshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
       cache: this.scope.usage.meter(this.settings.promptCaching, this.settings.model),
@@ -468,11 +467,8 @@ export class AgentController implements Disposable {
   /** Count the session on the worker thread (never this one), build its micro-compacted view in slices, then show the meter. */
   async warmup(): Promise<void> {
     const scope = this.scope;
-    this.viewsWarming++;
-    await this.counting
-      .prefill(() => [scope.session.messages])
-      .then(() => scope.pipeline.warmView())
-      .finally(() => this.viewsWarming--);
+    await this.counting.prefill(() => [scope.session.messages]);
+    await scope.pipeline.warmView();
     this.fireContext();
   }
 

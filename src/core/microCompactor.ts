@@ -8,6 +8,7 @@ import type { MessageTokenCounter } from './tokens';
 import type { ReplacementCache } from './replacementCache';
 import { decideBatch, isCandidate, placeholderTokens, type MicroCompactDecision, type MicroCompactSettings } from './microBatch';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from './plan';
+import { runSteps, type Steps } from './slicedWork';
 import { replacedWithPlaceholders } from './strategies/common';
 
 export type { MicroCompactSettings } from './microBatch';
@@ -60,8 +61,7 @@ export class IncrementalMicroCompactor {
    * batch decision the cache state (absent: unknown, the cache is not weighed).
    */
   sync(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): void {
-    const steps = this.syncSteps(messages, generation, ctx);
-    while (!steps.next().done);
+    runSteps(this.syncSteps(messages, generation, ctx));
   }
 
   /**
@@ -70,7 +70,7 @@ export class IncrementalMicroCompactor {
    * (CompactionPipeline.warmView). The state between two steps is partial: nothing else may sync until
    * the steps are run to the end.
    */
-  *syncSteps(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): Generator<void, void, void> {
+  *syncSteps(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): Steps<void> {
     const n = this.effective.length;
     const appendedOnly =
       generation === this.generation && messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
@@ -141,7 +141,7 @@ export class IncrementalMicroCompactor {
     this.truncatedCount = 0;
   }
 
-  private *compactOld(ctx: MicroDecisionContext): Generator<void, void, void> {
+  private *compactOld(ctx: MicroDecisionContext): Steps<void> {
     const out = Math.max(0, this.results.length - this.settings.keepRecent);
     for (; this.checked < out; this.checked++) {
       if (this.tick(1)) yield;
@@ -159,7 +159,7 @@ export class IncrementalMicroCompactor {
   }
 
   /** The pending batch's figures: what clearing it saves, and the view's tokens before its first message. */
-  private *measure(): Generator<void, Figures, void> {
+  private *measure(): Steps<Figures> {
     const byMessage = new Map<number, Set<string>>();
     let placeholders = 0;
     for (const { index, block } of this.pending) {
@@ -186,7 +186,7 @@ export class IncrementalMicroCompactor {
     return { candidates: this.pending.length, clearableTokens: savedTokens + placeholders, savedTokens, unchangedPrefixTokens, after };
   }
 
-  private *apply(f: Figures): Generator<void, void, void> {
+  private *apply(f: Figures): Steps<void> {
     for (const [index, copy] of f.after) {
       if (this.tick(2)) yield;
       this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);

@@ -88,6 +88,11 @@ export class CompactionPipeline {
     if (this.settings.microCompact.enabled) await this.warming.run(this.micro.syncSteps(...this.microSyncArgs()));
   }
 
+  /** warmView() is building the view: a synchronous read now would finish it at once. */
+  get warmingView(): boolean {
+    return this.warming.running;
+  }
+
   private microSyncArgs(): Parameters<IncrementalMicroCompactor['sync']> {
     const session = this.deps.session;
     const cache = this.cacheState();
