@@ -1,5 +1,5 @@
 // Tiny builders for hand-made conversations in tests.
-import type { ContentBlock, Message } from '../../src/core/conversation';
+import type { ContentBlock, Message, ToolResultBlock } from '../../src/core/conversation';
 import type { MessageTokenCounter } from '../../src/core/tokens';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
 
@@ -27,6 +27,22 @@ export class FixedCostCounter implements MessageTokenCounter {
   ) {}
   countMessage(m: Message): number {
     return this.costs[m.id] ?? this.fallback;
+  }
+  countMessages(ms: readonly Message[]): number {
+    return ms.reduce((n, m) => n + this.countMessage(m), 0);
+  }
+}
+
+/** One token per character of text and tool-result content; tool calls and framing are free. */
+export class CharCounter implements MessageTokenCounter {
+  countMessage(m: Message): number {
+    if (typeof m.content === 'string') return m.content.length;
+    let n = 0;
+    for (const b of m.content) {
+      if (b.type === 'text') n += String(b.text).length;
+      if (b.type === 'tool_result') n += String((b as ToolResultBlock).content ?? '').length;
+    }
+    return n;
   }
   countMessages(ms: readonly Message[]): number {
     return ms.reduce((n, m) => n + this.countMessage(m), 0);

@@ -10,6 +10,7 @@ import Anthropic, {
   OverloadedError,
 } from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, countRequestTokens, countTextTokens, lastUserText, reply, type MessagesRequestBody } from './anthropic-server';
+import { rejection } from '../helpers/async';
 
 const MODEL = 'claude-test-model';
 
@@ -28,15 +29,6 @@ interface WireEvent {
   content_block?: Record<string, unknown>;
   delta?: { type?: string; stop_reason?: string; partial_json?: string };
   usage?: { output_tokens: number };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected the promise to reject');
 }
 
 describe('LoopbackAnthropic with the real SDK', () => {

@@ -6,6 +6,7 @@ import { test, describe, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic, { BadRequestError } from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, countTextTokens, type ValidRequest } from './anthropic-server';
+import { rejection } from '../helpers/async';
 
 const MODEL = 'claude-cache-test';
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -28,15 +29,6 @@ type Block = Anthropic.TextBlockParam;
 
 function text(t: string, cache?: Anthropic.CacheControlEphemeral): Block {
   return cache ? { type: 'text', text: t, cache_control: cache } : { type: 'text', text: t };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (e) {
-    return e;
-  }
-  assert.fail('expected the promise to reject');
 }
 
 describe('LoopbackAnthropic prompt cache', () => {

@@ -5,29 +5,13 @@
 // Sonnet's prices ($0.30 cache read, $3.75 5-minute write per million tokens), one token per character.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message, ToolResultBlock } from '../../src/core/conversation';
+import type { Message } from '../../src/core/conversation';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
-import type { MessageTokenCounter } from '../../src/core/tokens';
 import type { InspectorToHost } from '../../src/protocol';
 import { isMicroDecision, isPlanCost, isPlanView } from '../../webview/inspector/hostMessages';
 import { planToView } from '../../src/inspectorModel';
-import { call, results, user } from '../helpers/build';
+import { call, CharCounter, results, user } from '../helpers/build';
 import { openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';
-
-class CharCounter implements MessageTokenCounter {
-  countMessage(m: Message): number {
-    if (typeof m.content === 'string') return m.content.length;
-    let n = 0;
-    for (const b of m.content) {
-      if (b.type === 'text') n += String(b.text).length;
-      if (b.type === 'tool_result') n += String((b as ToolResultBlock).content ?? '').length;
-    }
-    return n;
-  }
-  countMessages(ms: readonly Message[]): number {
-    return ms.reduce((n, m) => n + this.countMessage(m), 0);
-  }
-}
 
 let h: InspectorHarness;
 before(async () => {

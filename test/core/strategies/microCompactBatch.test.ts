@@ -10,24 +10,7 @@ import { planWith } from '../../../src/core/strategies';
 import { CLAUDE_CODE_MICRO_COMPACT, READ_SHELL_SEARCH_TOOLS } from '../../../src/core/microBatch';
 import { IncrementalMicroCompactor } from '../../../src/core/microCompactor';
 import { planViolations } from '../../../src/core/invariants';
-import type { MessageTokenCounter } from '../../../src/core/tokens';
-import { call, ctxWith, results, user } from '../../helpers/build';
-
-/** One token per character of text and tool-result content; tool calls and framing are free. */
-class CharCounter implements MessageTokenCounter {
-  countMessage(m: Message): number {
-    if (typeof m.content === 'string') return m.content.length;
-    let n = 0;
-    for (const b of m.content) {
-      if (b.type === 'text') n += String(b.text).length;
-      if (b.type === 'tool_result') n += String((b as ToolResultBlock).content ?? '').length;
-    }
-    return n;
-  }
-  countMessages(ms: readonly Message[]): number {
-    return ms.reduce((n, m) => n + this.countMessage(m), 0);
-  }
-}
+import { call, CharCounter, ctxWith, results, user } from '../../helpers/build';
 
 const SONNET = 'claude-sonnet-4-5';
 /** "[Previous: used Read]" */
