@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
 import { AgentFactory } from '../../src/agent/agentFactory';
 import { countRequestTokens } from '../../src/agent/anthropicClient';
 import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/agent/hostSettings';
 import { LlmError } from '../../src/core/summarize';
 import { CachingTextTokenizer, createTokenizer, DEFAULT_TOKENIZER, MemoizedMessageCounter } from '../../src/core';
 import { asBlocks, systemText, withoutCacheControl } from '../helpers/cacheControl';
+import { loopbackController } from '../helpers/loopbackController';
 
 const SCALE = 1.6;
 const UNSEEN = 12_000;
@@ -28,14 +28,12 @@ async function rig(o: { scale?: number; unseen?: number } = {}) {
   writeFileSync(join(workspace, 'notes.md'), 'word '.repeat(3000));
   const warnings: string[] = [];
   const settings: HostSettings = { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL };
-  const c = new AgentController({
-    workspaceRoot: workspace,
-    storageDir: storage,
+  const c = loopbackController({
+    workspace,
+    storage,
+    baseURL,
     settings,
-    getApiKey: async () => 'sk-test',
-    trusted: true,
-    log: { info: () => {}, warn: (m) => warnings.push(m), error: () => {} },
-    createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
+    deps: { log: { info: () => {}, warn: (m) => warnings.push(m), error: () => {} } },
   });
   const tokenizer = new CachingTextTokenizer(createTokenizer(DEFAULT_TOKENIZER));
   const overhead = new AgentFactory({ workspaceRoot: workspace, storageDir: storage, trusted: true, tokenizer }).overheadParts(settings);

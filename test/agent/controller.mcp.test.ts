@@ -7,12 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
 import { McpService } from '../../src/agent/mcp';
 import type { ChatItem } from '../../src/protocol';
+import { loopbackController } from '../helpers/loopbackController';
 
 const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
@@ -36,16 +34,7 @@ async function rig(opts: { trusted?: boolean; autoApprove?: string[]; awaitStart
     autoApprove: () => allowList,
     allowAlways: (entry) => void allowList.push(entry),
   });
-  const c = new AgentController({
-    workspaceRoot: workspace,
-    storageDir: storage,
-    settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL },
-    getApiKey: async () => 'sk-test',
-    trusted,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-    mcp,
-  });
+  const c = loopbackController({ workspace, storage, baseURL, deps: { trusted, mcp } });
   chat.notice = (m) => c.chatNotice(m);
   const started = mcp.reload({ workspaceRoot: workspace, trusted, userServers: undefined });
   if (opts.awaitStart ?? true) await started;

@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
+import type { AgentController } from '../../src/agent/controller';
 import { toApiMessages } from '../../src/core/conversation';
 import { requestViolations } from '../../src/core/invariants';
+import { loopbackController } from '../helpers/loopbackController';
 
 test('controller: pin and unpin persist with the session, reach the inspector and survive a compaction', async () => {
   const server = new LoopbackAnthropic({ consecutiveRoles: 'reject' });
@@ -21,15 +20,7 @@ test('controller: pin and unpin persist with the session, reach the inspector an
   writeFileSync(join(workspace, 'app.ts'), 'export const answer = 41;\n');
   const controllers: AgentController[] = [];
   const make = () => {
-    const c = new AgentController({
-      workspaceRoot: workspace,
-      storageDir: storage,
-      settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL },
-      getApiKey: async () => 'sk-test',
-      trusted: true,
-      log: { info: () => {}, warn: () => {}, error: () => {} },
-      createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-    });
+    const c = loopbackController({ workspace, storage, baseURL });
     controllers.push(c);
     return c;
   };

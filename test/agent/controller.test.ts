@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, reply } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/agent/hostSettings';
+import type { AgentController } from '../../src/agent/controller';
+import type { HostSettings } from '../../src/agent/hostSettings';
 import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
 import { toApiMessages } from '../../src/core/conversation';
 import { requestViolations } from '../../src/core/invariants';
 import type { ChatItem } from '../../src/protocol';
+import { loopbackController } from '../helpers/loopbackController';
 
 interface Rig {
   server: LoopbackAnthropic;
@@ -35,15 +35,7 @@ async function rig(): Promise<Rig> {
     storage,
     workspace,
     make(settings = {}, key: string | null = 'sk-test') {
-      const c = new AgentController({
-        workspaceRoot: workspace,
-        storageDir: storage,
-        settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL, ...settings },
-        getApiKey: async () => key ?? undefined,
-        trusted: true,
-        log: { info: () => {}, warn: () => {}, error: () => {} },
-        createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-      });
+      const c = loopbackController({ workspace, storage, baseURL, settings, deps: { getApiKey: async () => key ?? undefined } });
       controllers.push(c);
       return c;
     },

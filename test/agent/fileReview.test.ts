@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
+import type { AgentController } from '../../src/agent/controller';
 import type { ChatItem } from '../../src/protocol';
+import { loopbackController } from '../helpers/loopbackController';
 
 async function rig() {
   const server = new LoopbackAnthropic({ consecutiveRoles: 'reject' });
@@ -22,15 +21,7 @@ async function rig() {
   writeFileSync(join(workspace, 'app.ts'), 'export const answer = 41;\n');
   const controllers: AgentController[] = [];
   const make = () => {
-    const c = new AgentController({
-      workspaceRoot: workspace,
-      storageDir: storage,
-      settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL },
-      getApiKey: async () => 'sk-test',
-      trusted: true,
-      log: { info: () => {}, warn: () => {}, error: () => {} },
-      createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-    });
+    const c = loopbackController({ workspace, storage, baseURL });
     controllers.push(c);
     return c;
   };

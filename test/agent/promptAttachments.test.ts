@@ -7,15 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { fileBlockText, promptAttachments } from '../../src/agent/promptAttachments';
 import { listWorkspaceFiles } from '../../src/agent/workspaceFiles';
 import { findRipgrep } from '../../src/agent/tools';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
 import { parseChatToHost } from '../../src/protocolValidation';
 import { rankPaths } from '../../webview/chat/fuzzy';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
+import { loopbackController } from '../helpers/loopbackController';
 
 // A 2x1 PNG (IHDR says 2 x 1).
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGBkBAAAA//8DAAb/Af8AAAAASUVORK5CYII=';
@@ -141,15 +139,7 @@ test('a prompt with a mentioned file and an image reaches the API as text, file 
   const { root } = workspace();
   const server = new LoopbackAnthropic({ whenEmpty: 'echo' });
   const { baseURL } = await server.start();
-  const c = new AgentController({
-    workspaceRoot: root,
-    storageDir: mkdtempSync(join(tmpdir(), 'sp-mention-store-')),
-    settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL },
-    getApiKey: async () => 'sk-test',
-    trusted: true,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-  });
+  const c = loopbackController({ workspace: root, storage: mkdtempSync(join(tmpdir(), 'sp-mention-store-')), baseURL });
   try {
     const extra = await promptAttachments(root, ['src/a.ts'], [{ mediaType: 'image/png', data: PNG }]);
     await c.send('What is in @src/a.ts?', extra);

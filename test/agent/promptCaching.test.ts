@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, type ValidRequest } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
+import type { AgentController } from '../../src/agent/controller';
 import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/agent/hostSettings';
 import { countCacheBreakpoints } from '../../src/agent/promptCache';
+import { loopbackController } from '../helpers/loopbackController';
 
 interface Rig {
   server: LoopbackAnthropic;
@@ -36,16 +36,8 @@ async function rig(): Promise<Rig> {
     storage,
     workspace,
     make(settings = {}) {
-      const c = new AgentController({
-        workspaceRoot: workspace,
-        storageDir: storage,
-        // claude-sonnet-4-5: the real minimum cacheable prefix (1,024 tokens) applies.
-        settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-sonnet-4-5', baseUrl: baseURL, ...settings },
-        getApiKey: async () => 'sk-test',
-        trusted: true,
-        log: { info: () => {}, warn: () => {}, error: () => {} },
-        createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-      });
+      // claude-sonnet-4-5: the real minimum cacheable prefix (1,024 tokens) applies.
+      const c = loopbackController({ workspace, storage, baseURL, settings: { model: 'claude-sonnet-4-5', ...settings } });
       controllers.push(c);
       return c;
     },

@@ -7,15 +7,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, reply } from '../loopback/anthropic-server';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/agent/hostSettings';
+import type { HostSettings } from '../../src/agent/hostSettings';
 import type { PendingDraft } from '../../src/agent/summaryDrafts';
 import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
 import { toApiMessages } from '../../src/core/conversation';
 import { requestViolations } from '../../src/core/invariants';
 import { isInspectorSession } from '../../webview/inspector/hostMessages';
+import { loopbackController } from '../helpers/loopbackController';
 
 const DRAFT = 'DRAFT-SUMMARY: the user asked four questions about the code.';
 /** The draft a reviewer sees: the model's summary with the artifact ledger appended (issue 13). */
@@ -28,15 +27,7 @@ async function rig(settings: Partial<HostSettings> = {}) {
   const workspace = mkdtempSync(join(tmpdir(), 'sp-draft-ws-'));
   writeFileSync(join(workspace, 'app.ts'), 'export const answer = 41;\n');
   server.responder = (req) => (req.body.system === SUMMARY_SYSTEM_PROMPT ? reply.text(DRAFT) : undefined);
-  const c = new AgentController({
-    workspaceRoot: workspace,
-    storageDir: storage,
-    settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL, ...settings },
-    getApiKey: async () => 'sk-test',
-    trusted: true,
-    log: { info: () => {}, warn: () => {}, error: () => {} },
-    createClient: (apiKey, url) => new Anthropic({ apiKey, baseURL: url, maxRetries: 0 }),
-  });
+  const c = loopbackController({ workspace, storage, baseURL, settings });
   const drafts: PendingDraft[] = [];
   c.drafts.onDidOpen((d) => drafts.push(d));
   return {
