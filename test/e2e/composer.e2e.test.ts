@@ -5,9 +5,9 @@
 // uses it, in the same session. Screenshots go to test-artifacts/e2e-composer-<n>-<name>.png; logs
 // on failure.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { LoopbackAnthropic, reply, type ValidRequest } from '../loopback/anthropic-server';
 import { DEFAULT_LOOPBACK_MODELS } from '../loopback/models';
@@ -18,16 +18,15 @@ import {
   freshDirs,
   installUnpacked,
   QUIET_SETTINGS,
-  ROOT,
   startCodeServer,
   writeMachineSettings,
   writeUserSettings,
   type CodeServer,
 } from './codeServer';
+import { E2eRun, setApiKeyFromSidebar } from './run';
 import { FILE_BEFORE, WORKSPACE_FILE } from './script';
-import { answerInputBox, launchBrowser, runCommand, waitFor, webviewFrame } from './workbench';
+import { waitFor, webviewFrame } from './workbench';
 
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const API_KEY = 'sk-ant-e2e-composer-0123456789';
 const UI_TIMEOUT = 30_000;
 const STEP_TIMEOUT = 180_000;
@@ -44,34 +43,9 @@ let loopback: LoopbackAnthropic | undefined;
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
-let failed = false;
-const browserLog: string[] = [];
 const answered: ValidRequest[] = [];
 
-async function screenshot(name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page?.screenshot({ path: join(ARTIFACTS, `e2e-composer-${name}.png`) }).catch(() => undefined);
-}
-
-function step(n: number, name: string, fn: () => Promise<void>): void {
-  test(`${n}. ${name.replace(/-/g, ' ')}`, { timeout: STEP_TIMEOUT }, async (t) => {
-    if (failed) {
-      t.skip('an earlier step failed');
-      return;
-    }
-    const started = Date.now();
-    try {
-      await fn();
-      await screenshot(`${n}-${name}`);
-    } catch (e) {
-      failed = true;
-      await screenshot(`${n}-${name}-FAILED`);
-      throw e;
-    } finally {
-      t.diagnostic(`${Date.now() - started} ms`);
-    }
-  });
-}
+const run = new E2eRun('e2e-composer', STEP_TIMEOUT, () => page);
 
 const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
 
@@ -108,53 +82,28 @@ describe('@-mentions and the model picker (code-server 4.100.3 / VS Code 1.100)'
       writeMachineSettings(userDataDir, { 'splitpoint.baseUrl': baseURL });
       writeUserSettings(userDataDir, { ...QUIET_SETTINGS, 'splitpoint.model': START_MODEL });
       server = await startCodeServer({ home: base, userDataDir, extensionsDir, workspace, timeoutMs: 60_000 });
-      browser = await launchBrowser();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') browserLog.push(`[${m.type()}] ${m.text()}`);
-      });
-      page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.message}`));
-      await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      ({ browser, page } = await run.openWorkbench(server, workspace));
     },
     { timeout: 5 * 60_000 },
   );
 
   after(
     async () => {
-      if (failed && page) await screenshot('final-FAILED');
+      if (run.failed && page) await run.screenshot('final-FAILED');
       await browser?.close().catch(() => undefined);
       await server?.stop();
       await loopback?.close();
-      if (failed) {
-        mkdirSync(ARTIFACTS, { recursive: true });
-        if (server) writeFileSync(join(ARTIFACTS, 'e2e-composer-code-server.log'), server.output());
-        writeFileSync(join(ARTIFACTS, 'e2e-composer-browser-console.log'), browserLog.join('\n'));
-        const logs = userDataDir ? join(userDataDir, 'logs') : '';
-        if (logs && existsSync(logs)) cpSync(logs, join(ARTIFACTS, 'e2e-composer-vscode-logs'), { recursive: true });
-        if (base) console.log(`e2e: kept ${base} for inspection; logs in ${ARTIFACTS}`);
-      } else if (base) {
-        rmSync(base, { recursive: true, force: true });
-      }
+      run.finish({ base, server, userDataDir });
     },
     { timeout: 60_000 },
   );
 
-  step(1, 'sidebar-and-key', async () => {
-    const entry = page.locator('.activitybar a[aria-label="Splitpoint"]').first();
-    await entry.waitFor({ timeout: 60_000 });
-    await entry.click();
-    await (await chat()).locator('section.empty.api-key').waitFor({ timeout: UI_TIMEOUT });
-    await runCommand(page, 'Splitpoint: Set API Key');
-    await answerInputBox(page, 'Splitpoint: Anthropic API key', API_KEY);
-    const dialog = page.locator('.monaco-dialog-box').filter({ hasText: `Send your Anthropic API key to ${loopback!.baseURL}` });
-    await dialog.waitFor({ timeout: UI_TIMEOUT });
-    await dialog.getByRole('button', { name: 'Allow' }).click();
-    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  run.step(1, 'sidebar-and-key', async () => {
+    await setApiKeyFromSidebar(page, chat, API_KEY, loopback!.baseURL, UI_TIMEOUT);
     await (await chat()).locator('section.empty.welcome').waitFor({ timeout: UI_TIMEOUT });
   });
 
-  step(2, 'mention-a-file', async () => {
+  run.step(2, 'mention-a-file', async () => {
     const frame = await chat();
     const box = frame.locator(CHAT_MARKER);
     await box.click();
@@ -168,7 +117,7 @@ describe('@-mentions and the model picker (code-server 4.100.3 / VS Code 1.100)'
     await frame.locator('.composer .mention-chip').filter({ hasText: WORKSPACE_FILE }).waitFor({ timeout: UI_TIMEOUT });
     await box.pressSequentially('export?');
     assert.equal(await box.inputValue(), `What does @${WORKSPACE_FILE} export?`);
-    await screenshot('2a-chip');
+    await run.screenshot('2a-chip');
     await box.press('Enter');
     await frame.locator('article.item.assistant').filter({ hasText: ANSWER_MENTION }).waitFor({ timeout: UI_TIMEOUT });
     const request = answered.at(-1)!;
@@ -179,7 +128,7 @@ describe('@-mentions and the model picker (code-server 4.100.3 / VS Code 1.100)'
     await frame.locator('article.item.user .mention-chip').filter({ hasText: WORKSPACE_FILE }).waitFor({ timeout: UI_TIMEOUT });
   });
 
-  step(3, 'pick-a-model', async () => {
+  run.step(3, 'pick-a-model', async () => {
     const frame = await chat();
     const header = frame.locator('button.model-button');
     assert.equal((await header.textContent())?.trim(), START_MODEL);

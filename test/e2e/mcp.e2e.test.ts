@@ -7,9 +7,9 @@
 // the chat and its tools leave the next request. Screenshots go to test-artifacts/e2e-mcp-*.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { assertChromiumInstalled } from '../helpers/chromium';
 import {
@@ -28,12 +28,13 @@ import {
   QUIET_SETTINGS,
   ROOT,
   startCodeServer,
+  writeMachineSettings,
   writeUserSettings,
   type CodeServer,
 } from './codeServer';
-import { answerInputBox, launchBrowser, notification, runCommand, waitFor, webviewFrame } from './workbench';
+import { E2eRun, setApiKeyFromSidebar } from './run';
+import { notification, runCommand, waitFor, webviewFrame } from './workbench';
 
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const API_KEY = 'sk-ant-e2e-mcp-0123456789';
 const UI_TIMEOUT = 30_000;
 const STEP_TIMEOUT = 180_000;
@@ -59,7 +60,6 @@ let loopback: LoopbackAnthropic | undefined;
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
-let failed = false;
 
 /** The scripted model: a prompt asks for the echo tool; its result is answered with what it echoed. */
 function responder(request: ValidRequest): ScriptedReply {
@@ -73,24 +73,7 @@ function responder(request: ValidRequest): ScriptedReply {
   return reply.text(`echo: ${prompt}`);
 }
 
-async function screenshot(name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page?.screenshot({ path: join(ARTIFACTS, `e2e-mcp-${name}.png`) }).catch(() => undefined);
-}
-
-function step(n: number, name: string, fn: () => Promise<void>): void {
-  test(`${n}. ${name.replace(/-/g, ' ')}`, { timeout: STEP_TIMEOUT }, async (t) => {
-    if (failed) return t.skip('an earlier step failed');
-    try {
-      await fn();
-      await screenshot(`${n}-${name}`);
-    } catch (e) {
-      failed = true;
-      await screenshot(`${n}-${name}-FAILED`);
-      throw e;
-    }
-  });
-}
+const run = new E2eRun('e2e-mcp', STEP_TIMEOUT, () => page);
 
 const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
 
@@ -160,13 +143,9 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
       writeUserSettings(userDataDir, { 'splitpoint.baseUrl': baseURL, ...QUIET_SETTINGS });
       // code-server is a remote window: a machine-scoped setting (baseUrl) belongs in its Machine settings.
       // From the User settings alone, it is dropped at the first settings change (here: the allow-list).
-      mkdirSync(join(userDataDir, 'Machine'), { recursive: true });
-      writeFileSync(join(userDataDir, 'Machine', 'settings.json'), JSON.stringify({ 'splitpoint.baseUrl': baseURL }, null, 2));
+      writeMachineSettings(userDataDir, { 'splitpoint.baseUrl': baseURL });
       server = await startCodeServer({ home: base, userDataDir, extensionsDir, workspace, timeoutMs: 60_000 });
-      browser = await launchBrowser();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      ({ browser, page } = await run.openWorkbench(server, workspace));
     },
     { timeout: 5 * 60_000 },
   );
@@ -176,40 +155,28 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
       await browser?.close().catch(() => undefined);
       await server?.stop();
       await loopback?.close();
-      if (failed) {
-        mkdirSync(ARTIFACTS, { recursive: true });
-        if (server) writeFileSync(join(ARTIFACTS, 'e2e-mcp-code-server.log'), server.output());
-        const logs = userDataDir ? join(userDataDir, 'logs') : '';
-        if (logs && existsSync(logs)) cpSync(logs, join(ARTIFACTS, 'e2e-mcp-vscode-logs'), { recursive: true });
-        if (loopback)
-          writeFileSync(
-            join(ARTIFACTS, 'e2e-mcp-loopback-requests.json'),
-            JSON.stringify(
-              loopback.requests.map((r) => r.body),
-              null,
-              2,
-            ),
-          );
-        console.log(`e2e: kept ${base} for inspection; logs in ${ARTIFACTS}`);
-      } else if (base) {
-        rmSync(base, { recursive: true, force: true });
-      }
+      run.finish({
+        base,
+        server,
+        userDataDir,
+        files: loopback
+          ? {
+              'loopback-requests.json': JSON.stringify(
+                loopback.requests.map((r) => r.body),
+                null,
+                2,
+              ),
+            }
+          : {},
+      });
       // The server dies with the extension host; nothing of this run may outlive it.
       for (const pid of serverPids()) process.kill(pid, 'SIGKILL');
     },
     { timeout: 60_000 },
   );
 
-  step(1, 'sidebar-key-and-server-started', async () => {
-    const entry = page.locator('.activitybar a[aria-label="Splitpoint"]').first();
-    await entry.waitFor({ timeout: 60_000 });
-    await entry.click();
-    await (await chat()).locator('section.empty.api-key').waitFor({ timeout: UI_TIMEOUT });
-    await runCommand(page, 'Splitpoint: Set API Key');
-    await answerInputBox(page, 'Splitpoint: Anthropic API key', API_KEY);
-    const dialog = page.locator('.monaco-dialog-box').filter({ hasText: `Send your Anthropic API key to ${loopback!.baseURL}` });
-    await dialog.waitFor({ timeout: UI_TIMEOUT });
-    await dialog.getByRole('button', { name: 'Allow' }).click();
+  run.step(1, 'sidebar-key-and-server-started', async () => {
+    await setApiKeyFromSidebar(page, chat, API_KEY, loopback!.baseURL, UI_TIMEOUT);
     await notification(page, 'API key saved').first().waitFor({ timeout: UI_TIMEOUT });
     // The server from .vscode/mcp.json runs as a child of the extension host.
     await waitFor(
@@ -220,14 +187,14 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
     assert.equal(serverPids().length, 1, 'one server process');
   });
 
-  step(2, 'tool-call-approved', async () => {
+  run.step(2, 'tool-call-approved', async () => {
     const frame = await chat();
     await send(frame, PROMPT_ECHO);
     const approve = frame.getByRole('button', { name: `Approve ${TOOL}` });
     await approve.waitFor({ timeout: UI_TIMEOUT });
     const card = frame.locator('article.card.tool.status-awaiting-approval');
     assert.equal((await card.locator('.mcp-badge').innerText()).trim(), 'MCP: everything');
-    await screenshot('2-awaiting-approval');
+    await run.screenshot('2-awaiting-approval');
     const before = loopback!.messageRequests.length;
     assert.equal(before, 1, 'nothing more is sent before the approval');
     await approve.click();
@@ -249,7 +216,7 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
     assert.equal(await done.count(), 1);
   });
 
-  step(3, 'always-allow', async () => {
+  run.step(3, 'always-allow', async () => {
     const frame = await chat();
     await send(frame, PROMPT_ALWAYS);
     const always = frame.locator('article.card.tool.status-awaiting-approval').getByRole('button', { name: 'Always allow' });
@@ -281,7 +248,7 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
     assert.equal(await frame.locator('article.card.tool.status-done').count(), 3);
   });
 
-  step(4, 'server-crash-reported', async () => {
+  run.step(4, 'server-crash-reported', async () => {
     const frame = await chat();
     for (const pid of serverPids()) process.kill(pid, 'SIGKILL');
     await frame.locator('.item.notice', { hasText: 'MCP server "everything" stopped unexpectedly' }).waitFor({ timeout: UI_TIMEOUT });
@@ -297,7 +264,7 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
     assert.ok(names.includes('read_file'), 'the agent keeps its own tools');
   });
 
-  step(5, 'restart-command', async () => {
+  run.step(5, 'restart-command', async () => {
     const frame = await chat();
     await runCommand(page, 'Splitpoint: Restart MCP Servers');
     await waitFor('the server to run again', async () => serverPids().length === 1, 60_000);

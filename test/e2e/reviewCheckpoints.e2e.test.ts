@@ -5,9 +5,9 @@
 // talking to the loopback Anthropic API (test/e2e/script.ts answers the prompt with an edit_file).
 // Screenshots go to test-artifacts/e2e-review-<n>-<name>.png; logs on failure.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 import { assertChromiumInstalled } from '../helpers/chromium';
@@ -17,16 +17,15 @@ import {
   freshDirs,
   installUnpacked,
   QUIET_SETTINGS,
-  ROOT,
   startCodeServer,
   writeMachineSettings,
   writeUserSettings,
   type CodeServer,
 } from './codeServer';
+import { E2eRun, setApiKeyFromSidebar } from './run';
 import { ANSWER_EDIT, createResponder, FILE_AFTER, FILE_BEFORE, PROMPT_EDIT, WORKSPACE_FILE, type ScriptLog } from './script';
-import { answerInputBox, editorTab, launchBrowser, notification, runCommand, waitFor, webviewFrame } from './workbench';
+import { editorTab, notification, runCommand, waitFor, webviewFrame } from './workbench';
 
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const API_KEY = 'sk-ant-e2e-review-0123456789';
 const UI_TIMEOUT = 30_000;
 const STEP_TIMEOUT = 180_000;
@@ -41,34 +40,8 @@ let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
 const script: ScriptLog = { summaryRequests: 0 };
-let failed = false;
-const browserLog: string[] = [];
 
-async function screenshot(name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page?.screenshot({ path: join(ARTIFACTS, `e2e-review-${name}.png`) }).catch(() => undefined);
-}
-
-/** A step of the one session: skipped once an earlier step failed; screenshot either way. */
-function step(n: number, name: string, fn: () => Promise<void>): void {
-  test(`${n}. ${name.replace(/-/g, ' ')}`, { timeout: STEP_TIMEOUT }, async (t) => {
-    if (failed) {
-      t.skip('an earlier step failed');
-      return;
-    }
-    const started = Date.now();
-    try {
-      await fn();
-      await screenshot(`${n}-${name}`);
-    } catch (e) {
-      failed = true;
-      await screenshot(`${n}-${name}-FAILED`);
-      throw e;
-    } finally {
-      t.diagnostic(`${Date.now() - started} ms`);
-    }
-  });
-}
+const run = new E2eRun('e2e-review', STEP_TIMEOUT, () => page);
 
 const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
 const fileText = () => readFileSync(join(workspace, WORKSPACE_FILE), 'utf8');
@@ -89,53 +62,28 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
       writeMachineSettings(userDataDir, { 'splitpoint.baseUrl': baseURL });
       writeUserSettings(userDataDir, { ...QUIET_SETTINGS });
       server = await startCodeServer({ home: base, userDataDir, extensionsDir, workspace, timeoutMs: 60_000 });
-      browser = await launchBrowser();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') browserLog.push(`[${m.type()}] ${m.text()}`);
-      });
-      page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.message}`));
-      await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      ({ browser, page } = await run.openWorkbench(server, workspace));
     },
     { timeout: 5 * 60_000 },
   );
 
   after(
     async () => {
-      if (failed && page) await screenshot('final-FAILED');
+      if (run.failed && page) await run.screenshot('final-FAILED');
       await browser?.close().catch(() => undefined);
       await server?.stop();
       await loopback?.close();
-      if (failed) {
-        mkdirSync(ARTIFACTS, { recursive: true });
-        if (server) writeFileSync(join(ARTIFACTS, 'e2e-review-code-server.log'), server.output());
-        writeFileSync(join(ARTIFACTS, 'e2e-review-browser-console.log'), browserLog.join('\n'));
-        const logs = userDataDir ? join(userDataDir, 'logs') : '';
-        if (logs && existsSync(logs)) cpSync(logs, join(ARTIFACTS, 'e2e-review-vscode-logs'), { recursive: true });
-        if (base) console.log(`e2e: kept ${base} for inspection; logs in ${ARTIFACTS}`);
-      } else if (base) {
-        rmSync(base, { recursive: true, force: true });
-      }
+      run.finish({ base, server, userDataDir });
     },
     { timeout: 60_000 },
   );
 
-  step(1, 'sidebar-and-key', async () => {
-    const entry = page.locator('.activitybar a[aria-label="Splitpoint"]').first();
-    await entry.waitFor({ timeout: 60_000 });
-    await entry.click();
-    await (await chat()).locator('section.empty.api-key').waitFor({ timeout: UI_TIMEOUT });
-    await runCommand(page, 'Splitpoint: Set API Key');
-    await answerInputBox(page, 'Splitpoint: Anthropic API key', API_KEY);
-    const dialog = page.locator('.monaco-dialog-box').filter({ hasText: `Send your Anthropic API key to ${loopback!.baseURL}` });
-    await dialog.waitFor({ timeout: UI_TIMEOUT });
-    await dialog.getByRole('button', { name: 'Allow' }).click();
-    await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  run.step(1, 'sidebar-and-key', async () => {
+    await setApiKeyFromSidebar(page, chat, API_KEY, loopback!.baseURL, UI_TIMEOUT);
     await (await chat()).locator('section.empty.welcome').waitFor({ timeout: UI_TIMEOUT });
   });
 
-  step(2, 'edit-approved-from-the-diff-editor', async () => {
+  run.step(2, 'edit-approved-from-the-diff-editor', async () => {
     const frame = await chat();
     const box = frame.locator(CHAT_MARKER);
     await box.fill(PROMPT_EDIT);
@@ -158,7 +106,7 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
     await diffEditor.locator('.editor.original .view-lines', { hasText: 'Hello from the workspace' }).waitFor({ timeout: UI_TIMEOUT });
     await diffEditor.locator('.editor.modified .view-lines', { hasText: 'Hello from Splitpoint' }).waitFor({ timeout: UI_TIMEOUT });
     assert.equal(fileText(), FILE_BEFORE, 'nothing is written before the approval');
-    await screenshot('2-diff-editor');
+    await run.screenshot('2-diff-editor');
 
     // Approve from the editor title: the same approval as the card's; the diff tab closes.
     await page.locator('.editor-actions .action-label[aria-label*="Approve Edit"]').first().click();
@@ -170,7 +118,7 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
     assert.equal(await frame.locator('.pending-edits').count(), 0, 'nothing waits any more');
   });
 
-  step(3, 'restore-files-to-before-the-prompt', async () => {
+  run.step(3, 'restore-files-to-before-the-prompt', async () => {
     const frame = await chat();
     const prompt = frame.locator('article.item.user').filter({ hasText: PROMPT_EDIT });
     // The checkpoint was taken before the approved edit was written.
@@ -183,7 +131,7 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
     await editorTab(page, /greeting\.ts \(now ↔ before the prompt\)/).waitFor({ timeout: UI_TIMEOUT });
     const diffEditor = page.locator('.monaco-diff-editor');
     await diffEditor.locator('.editor.modified .view-lines', { hasText: 'Hello from the workspace' }).waitFor({ timeout: UI_TIMEOUT });
-    await screenshot('3-restore-preview');
+    await run.screenshot('3-restore-preview');
     assert.equal(fileText(), FILE_AFTER, 'a preview changes nothing');
 
     await panel.getByRole('button', { name: 'Restore 1 file' }).click();
@@ -197,7 +145,7 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
     assert.deepEqual(readdirSync(workspace).sort(), ['README.md', WORKSPACE_FILE]);
   });
 
-  step(4, 'inspector-row-action-restores-files', async () => {
+  run.step(4, 'inspector-row-action-restores-files', async () => {
     // Edit again (the same prompt, answered with the same edit), approved on the card this time.
     const frame = await chat();
     const box = frame.locator(CHAT_MARKER);

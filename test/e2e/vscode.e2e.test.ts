@@ -9,9 +9,9 @@
 // Screenshots of each step go to test-artifacts/e2e-<n>-<name>.png; on failure the code-server
 // output and VS Code's logs (extension host, Splitpoint's output channel) go there too.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { importSession } from '../../src/core/importers';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
@@ -28,6 +28,7 @@ import {
   writeUserSettings,
   type CodeServer,
 } from './codeServer';
+import { E2eRun } from './run';
 import {
   ANSWER_AFTER,
   ANSWER_EDIT,
@@ -43,9 +44,8 @@ import {
   WORKSPACE_FILE,
   type ScriptLog,
 } from './script';
-import { answerInputBox, editorTab, launchBrowser, notification, runCommand, waitFor, webviewFrame } from './workbench';
+import { answerInputBox, editorTab, notification, runCommand, waitFor, webviewFrame } from './workbench';
 
-const ARTIFACTS = join(ROOT, 'test-artifacts');
 const API_KEY = 'sk-ant-e2e-0123456789';
 /** Small window + low threshold: the long answer of step 5 crosses it (about 1.7k tokens before, 5.7k after; threshold 4.8k). */
 const CONTEXT_WINDOW = 16_000;
@@ -78,38 +78,16 @@ let server: CodeServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
 const script: ScriptLog = { summaryRequests: 0 };
-let failed = false;
 const timings: Array<[string, number]> = [];
 /** Errors and warnings the workbench and the webviews logged in the browser. */
-const browserLog: string[] = [];
 const suiteStart = Date.now();
 
-async function screenshot(name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page?.screenshot({ path: join(ARTIFACTS, `e2e-${name}.png`) }).catch(() => undefined);
-}
-
-/** A step of the one conversation: skipped once an earlier step failed; screenshot either way. */
-function step(n: number, name: string, fn: () => Promise<void>): void {
-  test(`${n}. ${name.replace(/-/g, ' ')}`, { timeout: STEP_TIMEOUT }, async (t) => {
-    if (failed) {
-      t.skip('an earlier step failed');
-      return;
-    }
-    const started = Date.now();
-    try {
-      await fn();
-      await screenshot(`${n}-${name}`);
-    } catch (e) {
-      failed = true;
-      await screenshot(`${n}-${name}-FAILED`);
-      throw e;
-    } finally {
-      timings.push([`${n}-${name}`, Date.now() - started]);
-      t.diagnostic(`${Date.now() - started} ms`);
-    }
-  });
-}
+const run = new E2eRun(
+  'e2e',
+  STEP_TIMEOUT,
+  () => page,
+  (step, ms) => timings.push([step, ms]),
+);
 
 const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
 const inspector = (): Promise<FrameLocator> => webviewFrame(page, INSPECTOR_MARKER, UI_TIMEOUT);
@@ -191,45 +169,34 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
         ...QUIET_SETTINGS,
       });
       server = await startCodeServer({ home: base, userDataDir, extensionsDir, workspace, timeoutMs: 60_000 });
-      browser = await launchBrowser();
-      page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') browserLog.push(`[${m.type()}] ${m.text()}`);
-      });
-      page.on('pageerror', (e) => browserLog.push(`[pageerror] ${e.message}`));
-      await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      ({ browser, page } = await run.openWorkbench(server, workspace));
     },
     { timeout: 5 * 60_000 },
   );
 
   after(
     async () => {
-      if (failed && page) await screenshot('final-FAILED');
+      if (run.failed && page) await run.screenshot('final-FAILED');
       await browser?.close().catch(() => undefined);
       await server?.stop();
       await loopback?.close();
       await hostile?.close();
-      if (failed || !timings.length) {
-        // Everything needed to see what went wrong: the server's output and VS Code's own logs.
-        mkdirSync(ARTIFACTS, { recursive: true });
-        if (server) writeFileSync(join(ARTIFACTS, 'e2e-code-server.log'), server.output());
-        writeFileSync(join(ARTIFACTS, 'e2e-browser-console.log'), browserLog.join('\n'));
-        const logs = userDataDir ? join(userDataDir, 'logs') : '';
-        if (logs && existsSync(logs)) cpSync(logs, join(ARTIFACTS, 'e2e-vscode-logs'), { recursive: true });
-        if (loopback)
-          writeFileSync(
-            join(ARTIFACTS, 'e2e-loopback-requests.json'),
-            JSON.stringify(
-              loopback.requests.map((r) => ({ index: r.index, path: r.path, status: r.status, source: r.source, body: r.body })),
-              null,
-              2,
-            ),
-          );
-        if (base) console.log(`e2e: kept ${base} for inspection; logs in ${ARTIFACTS}`);
-      } else if (base) {
-        rmSync(base, { recursive: true, force: true });
-      }
+      // Everything needed to see what went wrong: the server's output, VS Code's own logs and the requests.
+      run.finish({
+        base,
+        server,
+        userDataDir,
+        keep: run.failed || !timings.length,
+        files: loopback
+          ? {
+              'loopback-requests.json': JSON.stringify(
+                loopback.requests.map((r) => ({ index: r.index, path: r.path, status: r.status, source: r.source, body: r.body })),
+                null,
+                2,
+              ),
+            }
+          : {},
+      });
       const total = Date.now() - suiteStart;
       console.log(
         `e2e wall time: ${(total / 1000).toFixed(1)} s (${timings.map(([n, ms]) => `${n} ${(ms / 1000).toFixed(1)} s`).join(', ')})`,
@@ -238,7 +205,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     { timeout: 60_000 },
   );
 
-  step(1, 'sidebar', async () => {
+  run.step(1, 'sidebar', async () => {
     const entry = page.locator('.activitybar a[aria-label="Splitpoint"]').first();
     await entry.waitFor({ timeout: 60_000 });
     await entry.click();
@@ -248,7 +215,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(await frame.locator('.toolbar .title-text').innerText(), 'New chat');
   });
 
-  step(2, 'api-key', async () => {
+  run.step(2, 'api-key', async () => {
     await runCommand(page, 'Splitpoint: Set API Key');
     await answerInputBox(page, 'Splitpoint: Anthropic API key', API_KEY);
     // The base URL (the loopback, from user settings) is not Anthropic's: the key goes there only
@@ -256,7 +223,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     const dialog = page.locator('.monaco-dialog-box').filter({ hasText: `Send your Anthropic API key to ${loopback!.baseURL}` });
     await dialog.waitFor({ timeout: UI_TIMEOUT });
     assert.equal(loopback!.requests.length, 0, 'nothing is sent before the answer');
-    await screenshot('2-base-url-consent');
+    await run.screenshot('2-base-url-consent');
     await dialog.getByRole('button', { name: 'Allow' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
     await notification(page, 'API key saved').first().waitFor({ timeout: UI_TIMEOUT });
@@ -265,7 +232,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(await frame.locator('section.empty.api-key').count(), 0);
   });
 
-  step(3, 'streamed-answer-and-tool-card', async () => {
+  run.step(3, 'streamed-answer-and-tool-card', async () => {
     const frame = await chat();
     await send(frame, PROMPT_READ);
     // The first prompt names the chat.
@@ -292,7 +259,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     );
   });
 
-  step(4, 'edit-approved', async () => {
+  run.step(4, 'edit-approved', async () => {
     const frame = await chat();
     const file = join(workspace, WORKSPACE_FILE);
     await send(frame, PROMPT_EDIT);
@@ -302,7 +269,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await card.locator('.diff-body .dl.del', { hasText: 'Hello from the workspace' }).waitFor({ timeout: UI_TIMEOUT });
     await card.locator('.diff-body .dl.add', { hasText: 'Hello from Splitpoint' }).waitFor({ timeout: UI_TIMEOUT });
     assert.equal(readFileSync(file, 'utf8'), FILE_BEFORE, 'nothing is written before the approval');
-    await screenshot('4-edit-awaiting-approval');
+    await run.screenshot('4-edit-awaiting-approval');
     await approve.click();
     await frame.locator('article.item.assistant').filter({ hasText: ANSWER_EDIT }).waitFor({ timeout: UI_TIMEOUT });
     await idle(frame);
@@ -310,7 +277,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(await frame.locator('article.card.tool.status-done').count(), 2);
   });
 
-  step(5, 'auto-compaction', async () => {
+  run.step(5, 'auto-compaction', async () => {
     const frame = await chat();
     await send(frame, PROMPT_LONG);
     await frame.locator('article.item.assistant').filter({ hasText: 'That is the whole design.' }).waitFor({ timeout: UI_TIMEOUT });
@@ -334,7 +301,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await idle(frame);
   });
 
-  step(6, 'inspector', async () => {
+  run.step(6, 'inspector', async () => {
     await runCommand(page, 'Splitpoint: Open Inspector');
     const frame = await inspector();
     const timeline = frame.locator('.timeline[role="listbox"]');
@@ -361,7 +328,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
         async () => (await frame.locator('.timeline .row.archived').count()) > 0,
         UI_TIMEOUT,
       );
-      await screenshot(`6-inspector-preview-${strategy}`);
+      await run.screenshot(`6-inspector-preview-${strategy}`);
     }
 
     // Apply sliding-window (no summary needed), then undo it.
@@ -371,7 +338,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await waitFor('the timeline to shrink', async () => Number(await timeline.getAttribute('data-count')) < rowsBefore, UI_TIMEOUT);
     await waitFor('a new past compaction', async () => (await frame.locator('.history-item').count()) === historyBefore + 1, UI_TIMEOUT);
     await frame.locator('.history-item .history-strategy', { hasText: 'sliding-window' }).first().waitFor({ timeout: UI_TIMEOUT });
-    await screenshot('6-inspector-applied');
+    await run.screenshot('6-inspector-applied');
 
     const undo = frame.locator('button[data-action="undo"]');
     await waitFor('Undo to be enabled', async () => undo.isEnabled(), UI_TIMEOUT);
@@ -391,7 +358,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     );
   });
 
-  step(7, 'transcript-tab', async () => {
+  run.step(7, 'transcript-tab', async () => {
     const frame = await chat();
     // The auto-compaction's divider (the first one) links to its transcript.
     await frame
@@ -412,7 +379,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.ok(files.includes(label.trim()), `the tab (${label}) is one of the transcripts`);
   });
 
-  step(8, 'reload-window', async () => {
+  run.step(8, 'reload-window', async () => {
     const before = await chat();
     const prompts = await before.locator('article.item.user').allInnerTexts();
     const dividers = await before.locator('section.item.compaction').count();
@@ -430,7 +397,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(await after.locator('section.item.compaction').count(), dividers);
   });
 
-  step(9, 'inspector-restored-after-reload', async () => {
+  run.step(9, 'inspector-restored-after-reload', async () => {
     // The inspector tab survived the reload of step 8 (a WebviewPanelSerializer revives it when it is
     // shown) and shows the current session again, with its split point and past compactions.
     const tab = editorTab(page, /^Splitpoint Inspector$/);
@@ -444,7 +411,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.ok(Number(await timeline.getAttribute('data-count')) >= 4, 'the restored timeline lists the history');
   });
 
-  step(10, 'inspect-recorded-claude-code-session', async () => {
+  run.step(10, 'inspect-recorded-claude-code-session', async () => {
     // A real Claude Code session (read in place), opened through the command and VS Code's own file
     // picker (code-server's simple dialog: a path box), is shown as recorded: Claude Code's compaction
     // with the context it replaced archived above, the current context (its summary and what followed).
@@ -496,7 +463,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
       async () => Number(await timeline.getAttribute('data-count')) === before,
       UI_TIMEOUT,
     );
-    await screenshot('10-time-travel');
+    await run.screenshot('10-time-travel');
     await frame.locator('[data-action="time-travel-back"]').click();
     await waitFor(
       'the current context again',
@@ -507,7 +474,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await frame.locator('.history-row').first().waitFor({ timeout: UI_TIMEOUT });
   });
 
-  step(11, 'workspace-base-url-ignored', async () => {
+  run.step(11, 'workspace-base-url-ignored', async () => {
     // The whole conversation (prompts, tool calls, summaries, count_tokens, a reload) went to the
     // user's base URL; the one in the workspace's .vscode/settings.json got nothing, so no key.
     assert.ok(loopback!.messageRequests.length >= 5, 'the user base URL served the conversation');
@@ -518,7 +485,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(await page.locator('.monaco-dialog-box').count(), 0);
   });
 
-  step(12, 'pin-in-chat', async () => {
+  run.step(12, 'pin-in-chat', async () => {
     // Pin a prompt of the current history from the chat (the pin button shows on hover): the chat marks
     // it, and the inspector (back on the current session) marks its row.
     const frame = await chat();
@@ -538,7 +505,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.equal(await inspectorFrame.locator('.timeline .row.pinned').count(), 1, 'one pinned row');
   });
 
-  step(13, 'preview-keeps-pin', async () => {
+  run.step(13, 'preview-keeps-pin', async () => {
     // sliding-window (maxEvents 2) would archive that prompt; pinned, the preview keeps it and counts it.
     const frame = await inspector();
     await frame.locator('section.strategy[data-strategy="sliding-window"] button[data-action="preview"]').click();
@@ -552,7 +519,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await frame.locator('button[data-action="clear-preview"]').click();
   });
 
-  step(14, 'split-here-preview', async () => {
+  run.step(14, 'split-here-preview', async () => {
     // "Compact everything before this" on a chosen message, from the keyboard (Shift+S on the focused
     // timeline row; the row's detail offers the same as "Compact before this"): the split-at preview
     // splits right before it (a prompt: already a safe boundary) and still keeps the pin.
@@ -606,7 +573,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     assert.ok(!(await chosen.getAttribute('class'))?.includes('archived'), 'the chosen prompt is kept');
   });
 
-  step(15, 'edit-draft-summary', async () => {
+  run.step(15, 'edit-draft-summary', async () => {
     // Apply the split with an LLM summary: the draft opens as a markdown editor tab; the text edited
     // there (one line of the summary rewritten) is what is committed and what the model gets next.
     const frame = await inspector();
@@ -624,7 +591,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     await page.keyboard.type(`${UNEDITED_LINE_START} ${EDITED_SUMMARY}`);
     await page.keyboard.press('Enter');
     await editor.locator('.view-lines', { hasText: 'the greeting before any refactor.' }).waitFor({ timeout: UI_TIMEOUT });
-    await screenshot('15-draft-edited');
+    await run.screenshot('15-draft-edited');
     const applyAction = page.locator('.editor-actions .action-label[aria-label*="Apply Summary"]').first();
     await applyAction.waitFor({ timeout: UI_TIMEOUT });
     await applyAction.click();
@@ -642,7 +609,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
     const final = record.locator('[data-part="final"]', { hasText: EDITED_SUMMARY });
     await final.waitFor({ timeout: UI_TIMEOUT });
     await final.scrollIntoViewIfNeeded();
-    await screenshot('15-split-applied');
+    await run.screenshot('15-split-applied');
     const chatFrame = await chat();
     await chatFrame.locator('section.item.compaction', { hasText: 'split-at' }).first().waitFor({ timeout: UI_TIMEOUT });
     const requestsBefore = loopback!.messageRequests.length;
