@@ -43,7 +43,7 @@ const lazyVendor = {
   setup(build) {
     build.onResolve({ filter: /^(@anthropic-ai\/sdk|\.\/mcp\/sdkExports)$/ }, (args) =>
       // Only sdks.ts's requires: type imports are erased, and nothing else may import the SDKs' values.
-      args.importer.endsWith('src/agent/sdks.ts') && args.kind === 'require-call'
+      /[\\/]src[\\/]agent[\\/]sdks\.ts$/.test(args.importer) && args.kind === 'require-call'
         ? { path: `./vendor/${VENDOR[args.path].name}.js`, external: true }
         : undefined,
     );
