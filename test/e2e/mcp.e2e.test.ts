@@ -33,7 +33,7 @@ import {
   type CodeServer,
 } from './codeServer';
 import { E2eRun, setApiKeyFromSidebar } from './run';
-import { notification, runCommand, waitFor, webviewFrame } from './workbench';
+import { notification, runCommand, sendPrompt, waitFor, webviewFrame } from './workbench';
 
 const API_KEY = 'sk-ant-e2e-mcp-0123456789';
 const UI_TIMEOUT = 30_000;
@@ -77,11 +77,8 @@ const run = new E2eRun('e2e-mcp', STEP_TIMEOUT, () => page);
 
 const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
 
-async function send(frame: FrameLocator, prompt: string): Promise<void> {
-  const box = frame.locator(CHAT_MARKER);
-  await box.fill(prompt);
-  await box.press('Enter');
-  await frame.locator('article.item.user').filter({ hasText: prompt }).waitFor({ timeout: UI_TIMEOUT });
+function send(frame: FrameLocator, prompt: string): Promise<void> {
+  return sendPrompt(frame, CHAT_MARKER, prompt, UI_TIMEOUT);
 }
 
 async function idle(frame: FrameLocator): Promise<void> {

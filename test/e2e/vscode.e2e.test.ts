@@ -44,7 +44,7 @@ import {
   WORKSPACE_FILE,
   type ScriptLog,
 } from './script';
-import { answerInputBox, editorTab, notification, runCommand, waitFor, webviewFrame } from './workbench';
+import { answerInputBox, editorTab, notification, runCommand, sendPrompt, waitFor, webviewFrame } from './workbench';
 
 const API_KEY = 'sk-ant-e2e-0123456789';
 /** Small window + low threshold: the long answer of step 5 crosses it (about 1.7k tokens before, 5.7k after; threshold 4.8k). */
@@ -92,11 +92,8 @@ const run = new E2eRun(
 const chat = (): Promise<FrameLocator> => webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
 const inspector = (): Promise<FrameLocator> => webviewFrame(page, INSPECTOR_MARKER, UI_TIMEOUT);
 
-async function send(frame: FrameLocator, prompt: string): Promise<void> {
-  const box = frame.locator(CHAT_MARKER);
-  await box.fill(prompt);
-  await box.press('Enter');
-  await frame.locator('article.item.user').filter({ hasText: prompt }).waitFor({ timeout: UI_TIMEOUT });
+function send(frame: FrameLocator, prompt: string): Promise<void> {
+  return sendPrompt(frame, CHAT_MARKER, prompt, UI_TIMEOUT);
 }
 
 /** Waits until the agent is idle (the composer shows Send again, not Stop). */

@@ -102,3 +102,17 @@ export function notification(page: Page, text: string | RegExp): Locator {
 export function editorTab(page: Page, label: RegExp): Locator {
   return page.locator('.tabs-container .tab').filter({ has: page.locator('.label-name', { hasText: label }) });
 }
+
+/**
+ * Types `prompt` into the chat's composer (`composer`, a selector inside `frame`), sends it, and waits
+ * until the chat shows it. A run may send one prompt more than once, so it waits for one more prompt
+ * with that text than there was before (a locator matching the earlier copy too would be ambiguous).
+ */
+export async function sendPrompt(frame: FrameLocator, composer: string, prompt: string, timeoutMs = 30_000): Promise<void> {
+  const sent = frame.locator('article.item.user').filter({ hasText: prompt });
+  const before = await sent.count();
+  const box = frame.locator(composer);
+  await box.fill(prompt);
+  await box.press('Enter');
+  await sent.nth(before).waitFor({ timeout: timeoutMs });
+}
