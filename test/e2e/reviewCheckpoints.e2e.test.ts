@@ -24,7 +24,7 @@ import {
 } from './codeServer';
 import { E2eRun, setApiKeyFromSidebar } from './run';
 import { ANSWER_EDIT, createResponder, FILE_AFTER, FILE_BEFORE, PROMPT_EDIT, WORKSPACE_FILE, type ScriptLog } from './script';
-import { editorTab, notification, runCommand, waitFor, webviewFrame } from './workbench';
+import { editorTab, notification, runCommand, sendPrompt, waitFor, webviewFrame } from './workbench';
 
 const API_KEY = 'sk-ant-e2e-review-0123456789';
 const UI_TIMEOUT = 30_000;
@@ -85,9 +85,7 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
 
   run.step(2, 'edit-approved-from-the-diff-editor', async () => {
     const frame = await chat();
-    const box = frame.locator(CHAT_MARKER);
-    await box.fill(PROMPT_EDIT);
-    await box.press('Enter');
+    await sendPrompt(frame, CHAT_MARKER, PROMPT_EDIT, UI_TIMEOUT);
     const card = frame.locator('article.card.tool.status-awaiting-approval');
     await card.waitFor({ timeout: UI_TIMEOUT });
     // The card keeps its compact diff; the pending-edits list names the file.
@@ -148,9 +146,7 @@ describe('Edits reviewed in the diff editor, files restored to a checkpoint (cod
   run.step(4, 'inspector-row-action-restores-files', async () => {
     // Edit again (the same prompt, answered with the same edit), approved on the card this time.
     const frame = await chat();
-    const box = frame.locator(CHAT_MARKER);
-    await box.fill(PROMPT_EDIT);
-    await box.press('Enter');
+    await sendPrompt(frame, CHAT_MARKER, PROMPT_EDIT, UI_TIMEOUT);
     await frame.getByRole('button', { name: 'Approve edit_file' }).click();
     await waitFor('greeting.ts to change again', async () => fileText() === FILE_AFTER, UI_TIMEOUT);
     await frame.locator('.app:not(.is-busy)').waitFor({ timeout: UI_TIMEOUT });
