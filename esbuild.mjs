@@ -32,7 +32,7 @@ const lazyTokenizer = {
   },
 };
 
-// The Anthropic and MCP SDKs are most of the extension's code: src/agent/sdks.ts requires them on first
+// The Anthropic and MCP SDKs are most of the extension's code: src/agent/loop/sdks.ts requires them on first
 // use, and in the extension bundle those requires load dist/vendor/*.js (never at activation).
 const VENDOR = {
   '@anthropic-ai/sdk': { name: 'anthropic-sdk', stdin: `module.exports = require('@anthropic-ai/sdk');` },
@@ -43,7 +43,7 @@ const lazyVendor = {
   setup(build) {
     build.onResolve({ filter: /^(@anthropic-ai\/sdk|\.\/mcp\/sdkExports)$/ }, (args) =>
       // Only sdks.ts's requires: type imports are erased, and nothing else may import the SDKs' values.
-      /[\\/]src[\\/]agent[\\/]sdks\.ts$/.test(args.importer) && args.kind === 'require-call'
+      /[\\/]src[\\/]agent[\\/]loop[\\/]sdks\.ts$/.test(args.importer) && args.kind === 'require-call'
         ? { path: `./vendor/${VENDOR[args.path].name}.js`, external: true }
         : undefined,
     );
@@ -87,9 +87,9 @@ const builds = [
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   },
   {
-    // Token counting runs on this worker thread (src/core/workerTokenizer.ts finds it beside the bundles).
+    // Token counting runs on this worker thread (src/core/counting/workerTokenizer.ts finds it beside the bundles).
     ...common,
-    entryPoints: ['src/core/countWorker.ts'],
+    entryPoints: ['src/core/counting/countWorker.ts'],
     outfile: 'dist/countWorker.js',
     platform: 'node',
     format: 'cjs',

@@ -80,8 +80,8 @@ export default tseslint.config(
   {
     // The tokenizer's ranks are megabytes: required on first use, never at activation (esbuild.mjs
     // maps these requires to dist/tokenizer/*.js). A static import would load them eagerly.
-    // The same for the Anthropic and MCP SDKs (dist/vendor/*.js), required by src/agent/sdks.ts on first use.
-    files: ['src/core/tokenizers.ts', 'src/agent/sdks.ts'],
+    // The same for the Anthropic and MCP SDKs (dist/vendor/*.js), required by src/agent/loop/sdks.ts on first use.
+    files: ['src/core/counting/tokenizers.ts', 'src/agent/loop/sdks.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

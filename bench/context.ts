@@ -1,6 +1,6 @@
 // What every bench section gets: the sessions (generated once), their o200k sizes, the built child
 // scripts and a scratch folder.
-import type { Message } from '../src/core/conversation';
+import type { Message } from '../src/core/conversation/conversation';
 import type { BenchSize } from './sessions';
 
 export interface BenchContext {

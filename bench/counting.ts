@@ -3,10 +3,10 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Message } from '../src/core/conversation';
-import { countMessagesInBackground } from '../src/core/backgroundCounting';
-import { createTokenizer, warmupTokenizer, type TokenizerName } from '../src/core/tokenizers';
-import { CharEstimateTokenizer, countMessageWith, MemoizedMessageCounter, type TextTokenizer } from '../src/core/tokens';
+import type { Message } from '../src/core/conversation/conversation';
+import { countMessagesInBackground } from '../src/core/counting/backgroundCounting';
+import { createTokenizer, warmupTokenizer, type TokenizerName } from '../src/core/counting/tokenizers';
+import { CharEstimateTokenizer, countMessageWith, MemoizedMessageCounter, type TextTokenizer } from '../src/core/counting/tokens';
 import type { ColdMethod } from './children/child';
 import { sizeLabel, type BenchContext } from './context';
 import {

@@ -24,10 +24,10 @@ interface Watched {
   elapsedMs: number;
 }
 
-/** Where the real recorded sessions are (the shared folder beside the worktrees). */
+/** Where the real recorded sessions are: the repository's own copies (test/fixtures/real-sessions/). */
 export function realSessionsDir(): string | undefined {
-  const candidates = [process.env.SPLITPOINT_REAL_SESSIONS, join(REPO, '..', 'shared', 'real-sessions'), '/work/wt/shared/real-sessions'];
-  return candidates.find((d): d is string => !!d && existsSync(d));
+  const dir = join(REPO, 'test', 'fixtures', 'real-sessions');
+  return existsSync(dir) ? dir : undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Item 5: the inspector webview in headless Chromium: time to the first rendered row after the
 // host's 'session' message, and from a plan answer to its highlight, at each size.
 //
-// The page is the shell VS Code gets (src/webviewHtml.ts: CSP with a nonce), serving the built
+// The page is the shell VS Code gets (src/extension/webviewHtml.ts: CSP with a nonce), serving the built
 // bundle dist/webview/inspector.js and media/inspector.css from 127.0.0.1, plus the bench's fake
 // acquireVsCodeApi (bench/inspector/fake-vscode-api.js, its own nonce'd script file). The host side
 // is played here with the real engine: buildInspectorSession for the session, plan() + planToView
@@ -14,11 +14,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../src/core/plan';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../src/core/pipeline/plan';
 import { planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
-import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
-import { MemoizedMessageCounter } from '../src/core/tokens';
+import { createTokenizer, warmupTokenizer } from '../src/core/counting/tokenizers';
+import { MemoizedMessageCounter } from '../src/core/counting/tokens';
 import type { InspectorSession, PlanView } from '../src/protocol';
 import { sizeLabel, type BenchContext } from './context';
 import {
@@ -37,7 +37,7 @@ import {
 } from './lib';
 import type { BenchSize } from './sessions';
 import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium';
-import { buildInspectorSession, planToView } from '../src/inspectorModel';
+import { buildInspectorSession, planToView } from '../src/inspector/inspectorModel';
 
 const TITLE = '5. Inspector (headless Chromium)';
 const TARGET = 'first inspector render < 200 ms at 10,000 messages';
@@ -59,7 +59,7 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
   if (!existsSync(bundle))
     return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
   if (!existsSync(join(REPO, 'src', 'webviewHtml.ts')))
-    return notAvailable('inspector', TITLE, 'src/webviewHtml.ts (the page shell) does not exist', [TARGET]);
+    return notAvailable('inspector', TITLE, 'src/extension/webviewHtml.ts (the page shell) does not exist', [TARGET]);
   if (!existsSync(CHROMIUM_PATH)) return notAvailable('inspector', TITLE, `${CHROMIUM_PATH} is not installed`, [TARGET]);
 
   // --- Host side: the InspectorSession and the plan views, with the real engine (warm counter).
@@ -237,7 +237,7 @@ async function measurePage(
 }
 
 async function serve(bundle: string): Promise<{ url: string; close(): Promise<void> }> {
-  const { buildWebviewHtml, makeNonce } = (await import('../src/webviewHtml')) as typeof import('../src/webviewHtml');
+  const { buildWebviewHtml, makeNonce } = (await import('../src/extension/webviewHtml')) as typeof import('../src/extension/webviewHtml');
   const files: Record<string, [string, string]> = {
     '/inspector.js': ['text/javascript', bundle],
     '/fake-vscode-api.js': ['text/javascript', join(REPO, 'bench', 'inspector', 'fake-vscode-api.js')],

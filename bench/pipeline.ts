@@ -2,15 +2,15 @@
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Message } from '../src/core/conversation';
-import { CompactionPipeline, type PipelineSettings } from '../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../src/core/plan';
-import { newSessionMeta, SessionLog } from '../src/core/session';
-import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
-import { CachingTextTokenizer } from '../src/core/textCountCache';
-import { MemoizedMessageCounter } from '../src/core/tokens';
-import { TranscriptStore } from '../src/core/transcripts';
-import { budgetTrigger } from '../src/core/triggers';
+import type { Message } from '../src/core/conversation/conversation';
+import { CompactionPipeline, type PipelineSettings } from '../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../src/core/pipeline/plan';
+import { newSessionMeta, SessionLog } from '../src/core/session/session';
+import { createTokenizer, warmupTokenizer } from '../src/core/counting/tokenizers';
+import { CachingTextTokenizer } from '../src/core/counting/textCountCache';
+import { MemoizedMessageCounter } from '../src/core/counting/tokens';
+import { TranscriptStore } from '../src/core/transcripts/transcripts';
+import { budgetTrigger } from '../src/core/pipeline/triggers';
 import { sizeLabel, type BenchContext } from './context';
 import { fmtMs, fmtRatio, forceGc, log, median, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
 import { benchExchange, type BenchSize } from './sessions';
@@ -111,7 +111,7 @@ export async function benchPipeline(ctx: BenchContext): Promise<SectionResult> {
         `inside the timed check, in the second beforehand. The trigger is evaluated every turn but never fires (no compaction runs).`,
       'The first sync (a new pipeline over an existing history: a session reload, or after a compaction) ' +
         'builds the micro-compacted copies of every old tool result; they are new objects, ' +
-        'so their placeholder texts go through the encoder again unless the short-text count cache (src/core/textCountCache.ts) is in front of it.',
+        'so their placeholder texts go through the encoder again unless the short-text count cache (src/core/counting/textCountCache.ts) is in front of it.',
       'prepareRequest() also converts the whole history to the wire form (toApiMessages), ' +
         'which is linear in the history by nature: the request carries every message.',
     ],

@@ -1,11 +1,11 @@
 // Item 3: plan() of every strategy at each size, cold (nothing counted yet) and warm (memo full).
 import { createRequire } from 'node:module';
-import { DEFAULT_PLAN_CONTEXT, type CompactionPlan } from '../src/core/plan';
+import { DEFAULT_PLAN_CONTEXT, type CompactionPlan } from '../src/core/pipeline/plan';
 import { resolveParams, STRATEGIES } from '../src/core/strategies';
-import { createTokenizer, warmupTokenizer } from '../src/core/tokenizers';
-import { ReplacementCache } from '../src/core/replacementCache';
-import { CachingTextTokenizer } from '../src/core/textCountCache';
-import { MemoizedMessageCounter } from '../src/core/tokens';
+import { createTokenizer, warmupTokenizer } from '../src/core/counting/tokenizers';
+import { ReplacementCache } from '../src/core/pipeline/replacementCache';
+import { CachingTextTokenizer } from '../src/core/counting/textCountCache';
+import { MemoizedMessageCounter } from '../src/core/counting/tokens';
 import { sizeLabel, type BenchContext } from './context';
 import { fmtInt, fmtMs, fmtRatio, log, quantile, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
 

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSession, readSessionFile, replaySession, type ReplayConfigResult } from '../src/core';
-import { builtinReplayConfigs } from '../src/replayConfigs';
+import { builtinReplayConfigs } from '../src/settings/replayConfigs';
 import type { BenchContext } from './context';
 import { realSessionsDir } from './hostwait';
 import { fmtRatio, log, notAvailable, type SectionResult, type Table, type TargetResult } from './lib';
@@ -17,7 +17,7 @@ const usd = (x: number) => `$${x.toFixed(2)}`;
 
 export async function benchReplay(_ctx: BenchContext): Promise<SectionResult> {
   const dir = realSessionsDir();
-  if (!dir) return notAvailable('replay', TITLE, 'no real sessions folder (../shared/real-sessions)');
+  if (!dir) return notAvailable('replay', TITLE, 'no real sessions folder (test/fixtures/real-sessions)');
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
     .sort();
@@ -50,7 +50,7 @@ export async function benchReplay(_ctx: BenchContext): Promise<SectionResult> {
       columns: ['session', 'recorded', ...configs.map((c) => c.name)],
       rows: costRows,
       notes: [
-        'Each cell: cost in USD at the model table of src/core/cost.ts, compactions, ' +
+        'Each cell: cost in USD at the model table of src/core/cost/cost.ts, compactions, ' +
           'ledger recall (archived paths and prompts still named in the final request).',
       ],
     },

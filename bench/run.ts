@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { createTokenizer } from '../src/core/tokenizers';
-import { MemoizedMessageCounter } from '../src/core/tokens';
+import { createTokenizer } from '../src/core/counting/tokenizers';
+import { MemoizedMessageCounter } from '../src/core/counting/tokens';
 import { benchCounting } from './counting';
 import type { BenchContext } from './context';
 import { benchExtension } from './extension';

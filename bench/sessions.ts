@@ -15,7 +15,7 @@
 //     its target instead of depending on how many 40 KB reads the dice happened to pick.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { ContentBlock, Message } from '../src/core/conversation';
+import type { ContentBlock, Message } from '../src/core/conversation/conversation';
 import { int, pick, PROMPTS as SYNTHETIC_PROMPTS, rng, type Rand } from '../test/helpers/synthetic';
 import { REPO } from './lib';
 

@@ -2,7 +2,7 @@
 // readSessionFile: regular files only, up to MAX_SESSION_FILE_BYTES (never /dev/zero or a FIFO).
 import { readSessionFile } from './core';
 import { escapeControls } from './cli/terminal';
-import { runCli } from './cliMain';
+import { runCli } from './cli/main';
 
 runCli(process.argv.slice(2), {
   stdout: (t) => process.stdout.write(t),

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { runCli } from '../src/cliMain';
-import { toApiMessages, type Message } from '../src/core/conversation';
-import { requestViolations } from '../src/core/invariants';
+import { runCli } from '../src/cli/main';
+import { toApiMessages, type Message } from '../src/core/conversation/conversation';
+import { requestViolations } from '../src/core/conversation/invariants';
 import { STRATEGY_NAMES } from '../src/core/strategies';
 
 async function cli(...argv: string[]) {

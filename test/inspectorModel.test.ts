@@ -3,13 +3,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kindOf, type Message } from '../src/core/conversation';
+import { kindOf, type Message } from '../src/core/conversation/conversation';
 import { importSession } from '../src/core/importers';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../src/core/plan';
-import type { CompactionRecord } from '../src/core/session';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../src/core/pipeline/plan';
+import type { CompactionRecord } from '../src/core/session/session';
 import { STRATEGIES, planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../src/core/tokens';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../src/core/counting/tokens';
 import {
   agentOf,
   buildInspectorSession,
@@ -21,7 +21,7 @@ import {
   strategyViews,
   timeTravelLabel,
   type InspectorSessionInput,
-} from '../src/inspectorModel';
+} from '../src/inspector/inspectorModel';
 import { assistant, call, FixedCostCounter, results, summary, user } from './helpers/build';
 import { syntheticSession } from './helpers/synthetic';
 import { lastRecordedInput, syntheticRecording } from './helpers/syntheticRecording';

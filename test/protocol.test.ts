@@ -6,12 +6,12 @@
 // in either direction is caught.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseChatToHost, parseInspectorToHost } from '../src/protocolValidation';
+import { parseChatToHost, parseInspectorToHost } from '../src/protocol/validation';
 
 type Parser = (v: unknown) => unknown;
 type Msg = Record<string, unknown>;
 
-/** How a field is validated (the caps are the ones in src/protocol.ts). */
+/** How a field is validated (the caps are the ones in src/protocol/index.ts). */
 type FieldSpec =
   | { kind: 'string'; max: number; nonEmpty: boolean; optional: boolean; nonBlank?: boolean }
   | { kind: 'safeInt' }

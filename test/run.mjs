@@ -46,7 +46,14 @@ const concurrency = e2e ? ['--test-concurrency=1'] : [];
 // invariants property test, takes about 50 s alone on a 2-core machine; the end-to-end files about
 // 10 s and 25-35 s (each step of the long one also has its own 3-minute limit).
 const timeout = `--test-timeout=${e2e ? 15 * 60_000 : 180_000}`;
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', timeout, ...concurrency, ...files], {
-  stdio: 'inherit',
-});
+// scripts/repo-only-reads.mjs makes any read beside the checkout (../shared/, a sibling folder) throw and
+// fail the file: the tests read only the repository's own files, as in a fresh clone.
+const guard = ['--import', './scripts/repo-only-reads.mjs'];
+const result = spawnSync(
+  process.execPath,
+  [...guard, '--import', 'tsx', '--test', '--test-reporter=spec', timeout, ...concurrency, ...files],
+  {
+    stdio: 'inherit',
+  },
+);
 process.exit(result.status ?? 1);

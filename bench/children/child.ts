@@ -6,15 +6,15 @@
 //   child cold-count <messages> <method>   first count of a session with one method
 //   child memory <messages>                heap through the life of a session (run with --expose-gc)
 import { getHeapStatistics } from 'node:v8';
-import { countMessagesInBackground } from '../../src/core/backgroundCounting';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { newSessionMeta, SessionLog } from '../../src/core/session';
+import { countMessagesInBackground } from '../../src/core/counting/backgroundCounting';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { newSessionMeta, SessionLog } from '../../src/core/session/session';
 import { resolveParams, STRATEGIES } from '../../src/core/strategies';
-import { createTokenizer, warmupTokenizer, type TokenizerName } from '../../src/core/tokenizers';
-import { countMessageWith, MemoizedMessageCounter } from '../../src/core/tokens';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { budgetTrigger } from '../../src/core/triggers';
+import { createTokenizer, warmupTokenizer, type TokenizerName } from '../../src/core/counting/tokenizers';
+import { countMessageWith, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { budgetTrigger } from '../../src/core/pipeline/triggers';
 import { benchSession, sourcePool } from '../sessions';
 
 function gc(): void {

@@ -12,10 +12,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { AgentController } from '../../src/agent/controller';
-import { HostCounting } from '../../src/agent/hostCounting';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { loadRecording } from '../../src/agent/recordingLoader';
+import { AgentController } from '../../src/agent/service/controller';
+import { HostCounting } from '../../src/agent/loop/hostCounting';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { loadRecording } from '../../src/agent/service/recordingLoader';
 import {
   budgetTrigger,
   CompactionPipeline,
@@ -34,8 +34,8 @@ import {
   type MessageTokenCounter,
 } from '../../src/core';
 
-import { newSessionMeta } from '../../src/core/session';
-import { warmupTokenizer } from '../../src/core/tokenizers';
+import { newSessionMeta } from '../../src/core/session/session';
+import { warmupTokenizer } from '../../src/core/counting/tokenizers';
 import { benchSession } from '../sessions';
 
 const REPO = process.env.SPLITPOINT_REPO ?? process.cwd();

@@ -3,7 +3,7 @@
 // built-ins run. --prices overrides the price table by model id prefix:
 // {"claude-opus-4-6": {"input": 5, "output": 25, "cacheRead": 0.5, "cacheWrite5m": 6.25, "cacheWrite1h": 10}}.
 import { replaySession, type ModelPrice, type PriceOverrides, type ReplayReport } from '../core';
-import { builtinReplayConfigs, loadReplayConfig, ReplayConfigError } from '../replayConfigs';
+import { builtinReplayConfigs, loadReplayConfig, ReplayConfigError } from '../settings/replayConfigs';
 import { EXIT_OK, loadSession, one, readInput, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
 import { oneLine } from './terminal';
 

@@ -12,10 +12,10 @@
 // tests and benchmarks may reach into it to measure it, production code may not.
 
 // The artifact ledger and the loss report
-export type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile, LossReport } from './ledger';
-export { extractLedger, type ExtractLedgerOptions } from './ledgerExtract';
-export { fitLedger, isEmptyLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, parseLedger, renderLedger } from './ledgerMerge';
-export { lossReport } from './lossReport';
+export type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile, LossReport } from './ledger/ledger';
+export { extractLedger, type ExtractLedgerOptions } from './ledger/ledgerExtract';
+export { fitLedger, isEmptyLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, parseLedger, renderLedger } from './ledger/ledgerMerge';
+export { lossReport } from './ledger/lossReport';
 export { ledgerBudget } from './strategies/ledgerStep';
 
 // Cost: prices, context windows, the prompt-cache model
@@ -37,22 +37,22 @@ export {
   type CallTokens,
   type ModelPrice,
   type PriceOverrides,
-} from './cost';
-export { costNote, planCostFor, planCostOnView, rewriteCost, type CacheState, type PlanCost } from './cacheCost';
+} from './cost/cost';
+export { costNote, planCostFor, planCostOnView, rewriteCost, type CacheState, type PlanCost } from './cost/cacheCost';
 export {
   CLAUDE_CODE_MICRO_COMPACT,
   DEFAULT_HORIZON_TURNS,
   READ_SHELL_SEARCH_TOOLS,
   type MicroCompactDecision,
   type MicroCompactSettings,
-} from './microBatch';
-export { IncrementalMicroCompactor } from './microCompactor';
+} from './pipeline/microBatch';
+export { IncrementalMicroCompactor } from './pipeline/microCompactor';
 
 // Pins (compaction-resistant messages)
-export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './pins';
+export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './ledger/pins';
 
 // Errors
-export { errorMessage, SplitpointError } from './errors';
+export { errorMessage, SplitpointError } from './base/errors';
 
 // Messages
 export {
@@ -75,14 +75,14 @@ export {
   type TextBlock,
   type ToolResultBlock,
   type ToolUseBlock,
-} from './conversation';
-export { messageProblem, MessageShapeError } from './messageShape';
+} from './conversation/conversation';
+export { messageProblem, MessageShapeError } from './conversation/messageShape';
 
 // MCP tool names (mcp__server__tool)
-export { MCP_TOOL_PREFIX, parseMcpToolName } from './mcpToolName';
+export { MCP_TOOL_PREFIX, parseMcpToolName } from './conversation/mcpToolName';
 
 // Events
-export { Emitter, type Disposable, type Event } from './events';
+export { Emitter, type Disposable, type Event } from './base/events';
 
 // Token counting
 export {
@@ -95,10 +95,10 @@ export {
   MAX_IMAGE_TOKENS,
   type ImageInfo,
   type ImageMediaType,
-} from './images';
-export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './tokens';
-export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './tokenizers';
-export { CachingTextTokenizer } from './textCountCache';
+} from './conversation/images';
+export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './counting/tokens';
+export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './counting/tokenizers';
+export { CachingTextTokenizer } from './counting/textCountCache';
 export {
   countMessagesInWorker,
   CountWorkerError,
@@ -108,10 +108,10 @@ export {
   type WorkerCountOptions,
   type WorkerCountResult,
   type WorkerTokenizerOptions,
-} from './workerTokenizer';
-export { CalibratedCounter, CalibrationSnapshotError, totalInputTokens, type InputUsage } from './calibration';
-export { InputFit, type InputFitOptions } from './inputFit';
-export { estimateCalls, estimateErrors, recordedCalls, type CallEstimate, type RecordedCall } from './recordedCalls';
+} from './counting/workerTokenizer';
+export { CalibratedCounter, CalibrationSnapshotError, totalInputTokens, type InputUsage } from './counting/calibration';
+export { InputFit, type InputFitOptions } from './counting/inputFit';
+export { estimateCalls, estimateErrors, recordedCalls, type CallEstimate, type RecordedCall } from './counting/recordedCalls';
 
 // Plans and strategies
 export {
@@ -123,9 +123,9 @@ export {
   type PlanEntry,
   type SummarizerInput,
   type TruncatedEntry,
-} from './plan';
-export { planRequest } from './planRequest';
-export { ReplacementCache } from './replacementCache';
+} from './pipeline/plan';
+export { planRequest } from './pipeline/planRequest';
+export { ReplacementCache } from './pipeline/replacementCache';
 export {
   getStrategy,
   planWith,
@@ -141,7 +141,7 @@ export {
   type StrategyName,
   type StrategyParamSpec,
 } from './strategies';
-export { microCompactedView, planTokensOnView } from './requestView';
+export { microCompactedView, planTokensOnView } from './pipeline/requestView';
 export {
   CLEARED_TOOL_RESULT_TEXT,
   COMPACT_BETA,
@@ -159,7 +159,7 @@ export {
   type ServerContextReport,
   type ServerContextRequest,
   type ServerStrategyName,
-} from './serverContext';
+} from './pipeline/serverContext';
 
 // Pipeline, triggers, sessions, transcripts
 export {
@@ -171,9 +171,9 @@ export {
   type PipelineSettings,
   type PreparedRequest,
   type UndoOutcome,
-} from './pipeline';
-export { autoCompactThreshold, budgetTrigger, formatTokens, type Trigger } from './triggers';
-export { finalSummaryText, MAX_SUMMARY_TEXT, type SummaryDecision, type SummaryDraft, type SummaryReviewer } from './summaryDraft';
+} from './pipeline/pipeline';
+export { autoCompactThreshold, budgetTrigger, formatTokens, type Trigger } from './pipeline/triggers';
+export { finalSummaryText, MAX_SUMMARY_TEXT, type SummaryDecision, type SummaryDraft, type SummaryReviewer } from './pipeline/summaryDraft';
 export {
   SessionFileStore,
   SessionLog,
@@ -181,11 +181,11 @@ export {
   type CompactionRecord,
   type SessionLoadResult,
   type SessionMeta,
-} from './session';
-export { SessionLockedError, type SessionLock } from './sessionLock';
-export { canUndo, compactionInEffect, undoTarget, type UndoTarget } from './compactionHistory';
-export { TranscriptChangedError, TranscriptStore } from './transcripts';
-export { cleanStaleTempFiles, writeFileAtomic } from './fsAtomic';
+} from './session/session';
+export { SessionLockedError, type SessionLock } from './session/sessionLock';
+export { canUndo, compactionInEffect, undoTarget, type UndoTarget } from './pipeline/compactionHistory';
+export { TranscriptChangedError, TranscriptStore } from './transcripts/transcripts';
+export { cleanStaleTempFiles, writeFileAtomic } from './base/fsAtomic';
 
 // Summarization
 export {
@@ -198,7 +198,7 @@ export {
   type LlmRequest,
   type LlmResponse,
   type SummaryResult,
-} from './summarize';
+} from './pipeline/summarize';
 
 // Importers
 export {

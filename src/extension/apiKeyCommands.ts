@@ -3,7 +3,7 @@
 // Requests get the key through keyGate(): for any base URL but Anthropic's, only after the user
 // allowed that origin in a modal dialog (remembered in globalState).
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import { errorMessage } from '../core';
 import { ANTHROPIC_API_URL, ApiKeyGate, originOf } from './baseUrlConsent';
 import { Disposable } from './lifecycle';

@@ -2,7 +2,7 @@
 // controller's chat events relayed to it. Notices go to the chat when it is visible, otherwise
 // (and always for errors) to a notification.
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import type { ChatToHost, HostToChat } from '../protocol';
 import { ChatViewProvider } from './chatView';
 import { composerHandlers } from './composerRouting';

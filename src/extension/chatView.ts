@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core';
 import type { ChatState, ChatToHost, HostToChat } from '../protocol';
-import { parseChatToHost } from '../protocolValidation';
+import { parseChatToHost } from '../protocol/validation';
 import { DisposableStore, MutableDisposable } from './lifecycle';
 import { safeDescribe } from './safeDescribe';
 import { webviewHtmlFor, webviewOptions } from './webviewAssets';

@@ -4,7 +4,7 @@
 // the file before the prompt); confirming restores exactly that plan (refused if the workspace
 // changed since the preview). Undoing a compaction is a separate action (the history, not files).
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import type { RestorePlan } from '../agent/checkpoints/checkpointStore';
 import { errorMessage } from '../core';
 import type { HostToChat } from '../protocol';

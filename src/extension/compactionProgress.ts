@@ -1,7 +1,7 @@
 // A cancellable progress notification while a compaction's summary is being written; cancelling
 // aborts the summarization (the history then stays unchanged).
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
 
 export class CompactionProgress extends Disposable {

@@ -4,10 +4,10 @@
 // files.exclude, when rg is missing).
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
-import type { AgentController } from '../agent/controller';
-import { DEFAULT_MENTION_MAX_KB, promptAttachments } from '../agent/promptAttachments';
+import type { AgentController } from '../agent/service/controller';
+import { DEFAULT_MENTION_MAX_KB, promptAttachments } from '../agent/service/promptAttachments';
 import { findRipgrep, vscodeRipgrepCandidates } from '../agent/tools';
-import { listWorkspaceFiles, MAX_LISTED_FILES, type FileListing } from '../agent/workspaceFiles';
+import { listWorkspaceFiles, MAX_LISTED_FILES, type FileListing } from '../agent/service/workspaceFiles';
 import type { ChatToHost, HostToChat } from '../protocol';
 import type { MessageHandlers } from './router';
 

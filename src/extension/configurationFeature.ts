@@ -1,7 +1,7 @@
 // Settings and workspace trust: `splitpoint.*` changes apply at once (no reload); granting trust
 // needs a reload to give the agent its editing tools, which the user is told.
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import { Disposable } from './lifecycle';
 import type { SettingsReader } from './settings';
 

@@ -4,8 +4,8 @@
 // title. Approving there resolves the same approval as the card; when an approval is settled (from
 // anywhere, or the run stopped) its diff tabs close. The chat's pending-edits list follows.
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
-import type { Proposal } from '../agent/fileReview';
+import type { AgentController } from '../agent/service/controller';
+import type { Proposal } from '../agent/service/fileReview';
 import { errorMessage } from '../core';
 import type { PendingEdit } from '../protocol';
 import { Disposable } from './lifecycle';

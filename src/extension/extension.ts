@@ -2,7 +2,7 @@
 // owns its disposables. Everything with behaviour lives in src/agent (controller) and src/core.
 import * as vscode from 'vscode';
 import { existsSync, mkdirSync } from 'node:fs';
-import { AgentController } from '../agent/controller';
+import { AgentController } from '../agent/service/controller';
 import { vscodeRipgrepCandidates } from '../agent/tools';
 import { ApiKeyCommands, ApiKeySecret, keyGate } from './apiKeyCommands';
 import { ChatFeature } from './chatFeature';

@@ -2,14 +2,14 @@
 // WebviewPanelSerializer), what it shows (the current session, or a session file opened read-only),
 // its router (one handler per message type), and its commands.
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
-import type { InspectedRecording, InspectorTarget } from '../agent/inspectorService';
-import { loadRecording } from '../agent/recordingLoader';
+import type { AgentController } from '../agent/service/controller';
+import type { InspectedRecording, InspectorTarget } from '../agent/service/inspectorService';
+import { loadRecording } from '../agent/service/recordingLoader';
 import { errorMessage, ImportError } from '../core';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
-import { runInspectorReplay } from '../inspectorReplay';
+import { runInspectorReplay } from '../inspector/inspectorReplay';
 import { pinHandlers } from './pinRouting';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import type { TranscriptOpener } from './transcriptOpener';

@@ -3,7 +3,7 @@
 // re-attached by restore() when VS Code revives it after a window reload (WebviewPanelSerializer).
 import * as vscode from 'vscode';
 import type { HostToInspector, InspectorToHost } from '../protocol';
-import { parseInspectorToHost } from '../protocolValidation';
+import { parseInspectorToHost } from '../protocol/validation';
 import { DisposableStore, MutableDisposable, toDisposable } from './lifecycle';
 import { safeDescribe } from './safeDescribe';
 import { webviewHtmlFor, webviewOptions } from './webviewAssets';

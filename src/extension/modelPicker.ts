@@ -4,10 +4,10 @@
 // settings: the configuration listener hands the new settings to the controller, which keeps the
 // session and measures the context meter and the auto-compact threshold against the new window.
 import * as vscode from 'vscode';
-import { listModels, type ModelList } from '../agent/modelList';
+import { listModels, type ModelList } from '../agent/loop/modelList';
 import { Disposable } from './lifecycle';
 import { readSettings } from './settings';
-import { contextWindowOf } from './settingsModel';
+import { contextWindowOf } from '../settings/settingsModel';
 
 export class ModelPicker extends Disposable {
   static readonly command = 'splitpoint.pickModel';

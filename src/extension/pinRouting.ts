@@ -1,6 +1,6 @@
 // Pin / unpin intents from either webview, routed to the controller (which persists pins with the
 // session). No `vscode` import.
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 
 /** What the views need of the controller's pins. */
 export type PinControl = Pick<AgentController, 'pin' | 'unpin' | 'pinnedIds'>;

@@ -1,6 +1,6 @@
 // The chat's file-review intents (open a pending edit's diff, preview / open / confirm a restore,
 // undo the last compaction), routed to the features that own them. No `vscode` import.
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import type { ChatToHost } from '../protocol';
 import type { MessageHandlers } from './router';
 

@@ -2,7 +2,7 @@
 // undo the last compaction, stop. The chat view's buttons for the same things call the same
 // functions (compactAndReport, TranscriptOpener.open).
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import { Disposable } from './lifecycle';
 import type { TranscriptOpener } from './transcriptOpener';
 

@@ -1,8 +1,8 @@
 // Typed access to the `splitpoint.*` settings. Read fresh on every change (no reload needed); what
 // the values mean is settingsModel's (plain TypeScript, tested without VS Code).
 import * as vscode from 'vscode';
-import type { HostSettings } from '../agent/hostSettings';
-import { settingsFrom, type IgnoredSetting } from './settingsModel';
+import type { HostSettings } from '../settings/hostSettings';
+import { settingsFrom, type IgnoredSetting } from '../settings/settingsModel';
 
 export function readSettings(onIgnored?: (i: IgnoredSetting) => void): HostSettings {
   return settingsFrom(vscode.workspace.getConfiguration('splitpoint'), onIgnored);

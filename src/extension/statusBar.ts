@@ -1,7 +1,7 @@
 // The context meter in the status bar: tokens the next request carries, of the window; warning
 // colour near the auto-compact threshold; a click opens the inspector.
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 import { formatTokens } from '../core';
 import type { ContextMeter } from '../protocol';
 import { Disposable } from './lifecycle';

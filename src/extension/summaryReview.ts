@@ -4,8 +4,8 @@
 // A draft that paused the agent (review=always) also raises a notification. What any of it means is
 // SummaryReviewModel's (tested without VS Code).
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
-import type { PendingDraft } from '../agent/summaryDrafts';
+import type { AgentController } from '../agent/service/controller';
+import type { PendingDraft } from '../agent/service/summaryDrafts';
 import { errorMessage } from '../core';
 import { Disposable } from './lifecycle';
 import { DRAFT_SCHEME, SummaryReviewModel } from './summaryReviewModel';

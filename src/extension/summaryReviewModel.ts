@@ -2,7 +2,7 @@
 // what the document holds (a short instruction comment, then the draft), what of an edited document
 // is applied (the comment is not), and what the notification of an auto-compaction draft says.
 // summaryReview.ts is the thin VS Code part (file system provider, editor tab, commands).
-import type { PendingDraft } from '../agent/summaryDrafts';
+import type { PendingDraft } from '../agent/service/summaryDrafts';
 
 export const DRAFT_SCHEME = 'splitpoint-draft';
 

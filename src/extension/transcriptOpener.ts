@@ -1,7 +1,7 @@
 // Opens a compaction transcript in an editor tab: a given path (from a webview: only transcripts
 // this session wrote) or one picked from this chat's compactions (or from disk when it has none).
 import * as vscode from 'vscode';
-import type { AgentController } from '../agent/controller';
+import type { AgentController } from '../agent/service/controller';
 
 export class TranscriptOpener {
   constructor(

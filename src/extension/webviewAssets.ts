@@ -1,7 +1,7 @@
 // The options and HTML every Splitpoint webview gets: scripts on, resources only from the bundle's
-// folder and media/, a fresh nonce per load (src/webviewHtml.ts holds the CSP).
+// folder and media/, a fresh nonce per load (src/extension/webviewHtml.ts holds the CSP).
 import * as vscode from 'vscode';
-import { buildWebviewHtml, makeNonce } from '../webviewHtml';
+import { buildWebviewHtml, makeNonce } from './webviewHtml';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {

@@ -24,17 +24,17 @@ import {
   MAX_TOKENS_NOT_EXECUTED,
   type AgentEvent,
   type AgentEventType,
-} from '../../src/agent/agent';
+} from '../../src/agent/loop/agent';
 import { CANCELLED_BY_USER, WorkspaceTools, type ApprovalDecision, type ApprovalRequest } from '../../src/agent/tools';
-import { CalibratedCounter } from '../../src/core/calibration';
-import { toApiMessages, type Message } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
-import { CompactionPipeline, type PipelineSettings } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { newSessionMeta, SessionLog } from '../../src/core/session';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { budgetTrigger, neverTrigger } from '../../src/core/triggers';
+import { CalibratedCounter } from '../../src/core/counting/calibration';
+import { toApiMessages, type Message } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
+import { CompactionPipeline, type PipelineSettings } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { newSessionMeta, SessionLog } from '../../src/core/session/session';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { budgetTrigger, neverTrigger } from '../../src/core/pipeline/triggers';
 import { withoutCacheControl } from '../helpers/cacheControl';
 
 const MODEL = 'claude-loopback';

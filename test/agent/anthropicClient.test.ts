@@ -5,8 +5,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicLlmClient, toLlmError } from '../../src/agent/anthropicClient';
-import { LlmError } from '../../src/core/summarize';
+import { AnthropicLlmClient, toLlmError } from '../../src/agent/loop/anthropicClient';
+import { LlmError } from '../../src/core/pipeline/summarize';
 import { LoopbackAnthropic, reply, type LoopbackOptions, type ScriptedReply, type ValidRequest } from '../loopback/anthropic-server';
 
 const MODEL = 'claude-test-model';

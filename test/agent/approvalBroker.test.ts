@@ -2,7 +2,7 @@
 // asks), abort, and reject-all on stop or a new chat.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApprovalBroker } from '../../src/agent/approvalBroker';
+import { ApprovalBroker } from '../../src/agent/loop/approvalBroker';
 import type { ApprovalRequest } from '../../src/agent/tools';
 
 function broker(awaiting: string[] = []) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CalibrationStore } from '../../src/agent/calibrationStore';
+import { CalibrationStore } from '../../src/agent/service/calibrationStore';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core';
 
 function store(file = join(mkdtempSync(join(tmpdir(), 'sp-calib-')), 'calibration.json')) {

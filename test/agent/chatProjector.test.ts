@@ -1,9 +1,9 @@
 // The chat projector alone: agent events in, chat items and deltas out, on an in-memory ChatLog.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatLog, type ChatLogChange } from '../../src/agent/chatLog';
-import { ChatProjector } from '../../src/agent/chatProjector';
-import type { AgentEvent } from '../../src/agent/agent';
+import { ChatLog, type ChatLogChange } from '../../src/agent/projections/chatLog';
+import { ChatProjector } from '../../src/agent/projections/chatProjector';
+import type { AgentEvent } from '../../src/agent/loop/agent';
 import type { CompactionRecord, Message } from '../../src/core';
 import type { ChatItem } from '../../src/protocol';
 

@@ -7,9 +7,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import type { AgentController } from '../../src/agent/controller';
-import { toApiMessages } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
+import type { AgentController } from '../../src/agent/service/controller';
+import { toApiMessages } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
 import { loopbackController } from '../helpers/loopbackController';
 
 test('controller: pin and unpin persist with the session, reach the inspector and survive a compaction', async () => {

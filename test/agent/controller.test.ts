@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackAnthropic, reply } from '../loopback/anthropic-server';
-import type { AgentController } from '../../src/agent/controller';
-import type { HostSettings } from '../../src/agent/hostSettings';
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
-import { toApiMessages } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
+import type { AgentController } from '../../src/agent/service/controller';
+import type { HostSettings } from '../../src/settings/hostSettings';
+import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/pipeline/summarize';
+import { toApiMessages } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
 import type { ChatItem } from '../../src/protocol';
 import { loopbackController } from '../helpers/loopbackController';
 

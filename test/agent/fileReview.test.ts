@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import type { AgentController } from '../../src/agent/controller';
+import type { AgentController } from '../../src/agent/service/controller';
 import type { ChatItem } from '../../src/protocol';
 import { loopbackController } from '../helpers/loopbackController';
 

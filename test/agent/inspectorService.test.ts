@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planContextFor, strategyParamsFor } from '../../src/agent/engineSettings';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { InspectorService, windowOf, type InspectedRecording } from '../../src/agent/inspectorService';
+import { planContextFor, strategyParamsFor } from '../../src/settings/engineSettings';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { InspectorService, windowOf, type InspectedRecording } from '../../src/agent/service/inspectorService';
 import {
   CharEstimateTokenizer,
   MemoizedMessageCounter,

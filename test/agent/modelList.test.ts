@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
-import { BUILTIN_MODELS, listModels } from '../../src/agent/modelList';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { contextWindowOf, type SettingsSource } from '../../src/extension/settingsModel';
+import { BUILTIN_MODELS, listModels } from '../../src/agent/loop/modelList';
+import { AgentController } from '../../src/agent/service/controller';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { contextWindowOf, type SettingsSource } from '../../src/settings/settingsModel';
 import { autoCompactThreshold, contextWindowFor } from '../../src/core/index';
 
 const models = Array.from({ length: 7 }, (_, i) => ({

@@ -9,9 +9,9 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackAnthropic, type ValidRequest } from '../loopback/anthropic-server';
-import type { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/agent/hostSettings';
-import { countCacheBreakpoints } from '../../src/agent/promptCache';
+import type { AgentController } from '../../src/agent/service/controller';
+import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/settings/hostSettings';
+import { countCacheBreakpoints } from '../../src/agent/loop/promptCache';
 import { loopbackController } from '../helpers/loopbackController';
 
 interface Rig {

@@ -1,10 +1,10 @@
-// "Inspect Session File…" (src/agent/recordingLoader.ts): a streamed import shown first with estimated
+// "Inspect Session File…" (src/agent/service/recordingLoader.ts): a streamed import shown first with estimated
 // counts, then again once the host's counting worker has counted every message it can show.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HostCounting } from '../../src/agent/hostCounting';
-import { loadRecording, messageListsOf } from '../../src/agent/recordingLoader';
-import type { InspectedRecording } from '../../src/agent/inspectorService';
+import { HostCounting } from '../../src/agent/loop/hostCounting';
+import { loadRecording, messageListsOf } from '../../src/agent/service/recordingLoader';
+import type { InspectedRecording } from '../../src/agent/service/inspectorService';
 import {
   CharEstimateTokenizer,
   createTokenizer,

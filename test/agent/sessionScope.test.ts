@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentLoop } from '../../src/agent/agent';
-import { pipelineSettingsFor, strategyParamsFor } from '../../src/agent/engineSettings';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { SessionScope, type SessionScopeHooks } from '../../src/agent/sessionScope';
+import type { AgentLoop } from '../../src/agent/loop/agent';
+import { pipelineSettingsFor, strategyParamsFor } from '../../src/settings/engineSettings';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { SessionScope, type SessionScopeHooks } from '../../src/agent/service/sessionScope';
 import { CharEstimateTokenizer, MemoizedMessageCounter, SessionFileStore } from '../../src/core';
 
 function rig() {

@@ -8,11 +8,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackAnthropic, reply } from '../loopback/anthropic-server';
-import type { HostSettings } from '../../src/agent/hostSettings';
-import type { PendingDraft } from '../../src/agent/summaryDrafts';
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
-import { toApiMessages } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
+import type { HostSettings } from '../../src/settings/hostSettings';
+import type { PendingDraft } from '../../src/agent/service/summaryDrafts';
+import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/pipeline/summarize';
+import { toApiMessages } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
 import { isInspectorSession } from '../../webview/inspector/hostMessages';
 import { loopbackController } from '../helpers/loopbackController';
 

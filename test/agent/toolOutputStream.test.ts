@@ -2,8 +2,8 @@
 // output lines make a bounded number of changes (what the chat view is posted) and bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatLog, MAX_CARD_OUTPUT, type ChatLogChange } from '../../src/agent/chatLog';
-import { ChatProjector, OUTPUT_THROTTLE_MS } from '../../src/agent/chatProjector';
+import { ChatLog, MAX_CARD_OUTPUT, type ChatLogChange } from '../../src/agent/projections/chatLog';
+import { ChatProjector, OUTPUT_THROTTLE_MS } from '../../src/agent/projections/chatProjector';
 
 const runId = 'run_o';
 

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diffLines, splitLines, unifiedDiff } from '../../src/agent/diff';
+import { diffLines, splitLines, unifiedDiff } from '../../src/agent/service/diff';
 import {
   CANCELLED_BY_USER,
   READ_ONLY_TOOLS,

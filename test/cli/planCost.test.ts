@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cliMain';
+import { runCli } from '../../src/cli/main';
 
 async function cli(...argv: string[]) {
   let stdout = '';

@@ -1,6 +1,7 @@
-// The real recorded sessions the CLI tests read in place (never copied into the project), with what is
+// The real recorded sessions the tests read (test/fixtures/real-sessions/, copied into the repository with
+// their licences; see its README), with what is
 // known about each from the recording itself: the compactions its agent did.
-export const REAL_SESSIONS_DIR = '../shared/real-sessions';
+export const REAL_SESSIONS_DIR = 'test/fixtures/real-sessions';
 
 export const REAL_SESSIONS = [
   { file: `${REAL_SESSIONS_DIR}/claude-code-cipher-box-a.jsonl`, format: 'claude-code-jsonl', compactions: 1 },

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiMessage } from '../../src/core';
-import { requestViolations } from '../../src/core/invariants';
+import { requestViolations } from '../../src/core/conversation/invariants';
 import { runBuilt, runJson, scratchDir } from './builtCli';
 import { REAL_SESSIONS } from './realSessions';
 

@@ -1,6 +1,6 @@
 // Small recorded sessions written by the tests themselves: a Claude Code session with two recorded
 // compactions (a manual and an auto one), recorded usage per response, a tool exchange and a
-// slash-command artefact, shaped like the real Claude Code 2.1 lines in ../shared/real-sessions/.
+// slash-command artefact, shaped like the real Claude Code 2.1 lines in test/fixtures/real-sessions/.
 export interface SyntheticClaudeCode {
   text: string;
   /** Genuine prompts a person typed (the slash-command stub is an artefact; summaries are not prompts). */

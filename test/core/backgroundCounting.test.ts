@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Message } from '../../src/core/conversation';
+import type { Message } from '../../src/core/conversation/conversation';
 import {
   CountAbortedError,
   countMessagesInBackground,
   DEFAULT_PIECE_CHARS,
   isSafeCut,
   splitAtSafeBoundaries,
-} from '../../src/core/backgroundCounting';
-import { GptTokenizerTokenizer, JsTiktokenTokenizer } from '../../src/core/tokenizers';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+} from '../../src/core/counting/backgroundCounting';
+import { GptTokenizerTokenizer, JsTiktokenTokenizer } from '../../src/core/counting/tokenizers';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { syntheticSession } from '../helpers/synthetic';
 
 const gpt = new GptTokenizerTokenizer();

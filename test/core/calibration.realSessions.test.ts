@@ -1,16 +1,16 @@
-// Recorded usage is the ground truth: on the real recorded sessions in ../shared/real-sessions/ (read
-// in place, never copied), the calibrated estimate of each model call's input, computed only from the
+// Recorded usage is the ground truth: on the real recorded sessions in test/fixtures/real-sessions/,
+// the calibrated estimate of each model call's input, computed only from the
 // calls before it, is within 10% of what the API recorded (median per session). Raw o200k is not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSession } from '../../src/core/importers';
-import { estimateCalls, estimateErrors, recordedCalls } from '../../src/core/recordedCalls';
-import { MemoizedMessageCounter } from '../../src/core/tokens';
-import { createTokenizer } from '../../src/core/tokenizers';
+import { estimateCalls, estimateErrors, recordedCalls } from '../../src/core/counting/recordedCalls';
+import { MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { createTokenizer } from '../../src/core/counting/tokenizers';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', 'shared', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
 /** Sessions with at least this many recorded calls are held to the target. */
 const MIN_CALLS = 20;

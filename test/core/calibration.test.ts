@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Message } from '../../src/core/conversation';
+import type { Message } from '../../src/core/conversation/conversation';
 import {
   CalibratedCounter,
   CalibrationConfigError,
   CalibrationSnapshotError,
   DEFAULT_CALIBRATION,
   totalInputTokens,
-} from '../../src/core/calibration';
-import { MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from '../../src/core/tokens';
+} from '../../src/core/counting/calibration';
+import { MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from '../../src/core/counting/tokens';
 
 /** A counter that says every message is worth a fixed number of tokens, and counts its calls. */
 class FixedCounter implements MessageTokenCounter {

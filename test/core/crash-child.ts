@@ -4,13 +4,13 @@
 // POINT: after-transcript | mid-session-rewrite | after-commit
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { SessionFileStore } from '../../src/core/session';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { writeFileAtomic } from '../../src/core/fsAtomic';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { neverTrigger } from '../../src/core/triggers';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { SessionFileStore } from '../../src/core/session/session';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { writeFileAtomic } from '../../src/core/base/fsAtomic';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { neverTrigger } from '../../src/core/pipeline/triggers';
 
 const [dir, point] = process.argv.slice(2);
 const die = () => process.kill(process.pid, 'SIGKILL');

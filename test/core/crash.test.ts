@@ -6,13 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { SessionFileStore } from '../../src/core/session';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { restoreTranscript, TranscriptStore } from '../../src/core/transcripts';
-import { neverTrigger } from '../../src/core/triggers';
-import type { Message } from '../../src/core/conversation';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { SessionFileStore } from '../../src/core/session/session';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { restoreTranscript, TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { neverTrigger } from '../../src/core/pipeline/triggers';
+import type { Message } from '../../src/core/conversation/conversation';
 
 function seeded(): { dir: string; before: Message[] } {
   const dir = mkdtempSync(join(tmpdir(), 'sp-crash-'));

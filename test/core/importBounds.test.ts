@@ -9,7 +9,7 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImportError, importSession, MAX_JSON_DEPTH, MAX_SESSION_FILE_BYTES, readSessionFile } from '../../src/core';
-import { countInSegments, findLongRuns, GptTokenizerTokenizer } from '../../src/core/tokenizers';
+import { countInSegments, findLongRuns, GptTokenizerTokenizer } from '../../src/core/counting/tokenizers';
 
 /** `{"a":{"a":…"x"…}}`, `depth` objects deep, written as text (JSON.stringify itself overflows on it). */
 function deepObject(depth: number): string {

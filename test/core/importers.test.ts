@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blocksOf, kindOf, toApiMessages, type ContentBlock, type Message } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
+import { blocksOf, kindOf, toApiMessages, type ContentBlock, type Message } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
 import {
   detectFormat,
   importSession,

@@ -6,13 +6,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { textOf, type Message } from '../../src/core/index';
-import { parseLedger } from '../../src/core/ledgerMerge';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { SessionFileStore } from '../../src/core/session';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { budgetTrigger } from '../../src/core/triggers';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { parseLedger } from '../../src/core/ledger/ledgerMerge';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { SessionFileStore } from '../../src/core/session/session';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { budgetTrigger } from '../../src/core/pipeline/triggers';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 
 function turn(i: number): Message[] {
   return [

@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isTurnStart, textOf, toApiMessages, type Message } from '../../src/core/conversation';
-import { fitViolations, planViolations, requestViolations } from '../../src/core/invariants';
-import { instructionText } from '../../src/core/ledgerExtract';
-import { applyPlan, DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
-import { planRequest } from '../../src/core/planRequest';
+import { isTurnStart, textOf, toApiMessages, type Message } from '../../src/core/conversation/conversation';
+import { fitViolations, planViolations, requestViolations } from '../../src/core/conversation/invariants';
+import { instructionText } from '../../src/core/ledger/ledgerExtract';
+import { applyPlan, DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
+import { planRequest } from '../../src/core/pipeline/planRequest';
 import { resolveStrategy, STRATEGY_NAMES } from '../../src/core/strategies';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { conversationArb } from '../property/arbitraries';
 
 const RUNS = 300;

@@ -16,11 +16,11 @@ import {
   textOf,
 } from '../../src/core/index';
 import type { Message } from '../../src/core/index';
-import { ledgerTokens } from '../../src/core/ledgerMerge';
+import { ledgerTokens } from '../../src/core/ledger/ledgerMerge';
 import { ledgerBudget } from '../../src/core/strategies/ledgerStep';
 import { syntheticSession } from '../helpers/synthetic';
 
-const DIR = join(__dirname, '..', '..', '..', 'shared', 'real-sessions');
+const DIR = join(__dirname, '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
 const FILE_KEYS = ['path', 'file_path', 'notebook_path'];
 const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file', 'list_files', 'Read', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit']);

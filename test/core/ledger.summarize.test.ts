@@ -3,11 +3,11 @@
 // ledger appended, so applying the plan puts it in the summary turn of the next request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnthropicLlmClient } from '../../src/agent/anthropicClient';
+import { AnthropicLlmClient } from '../../src/agent/loop/anthropicClient';
 import { applyPlan, CharEstimateTokenizer, MemoizedMessageCounter, planWith, summarize, textOf, type Message } from '../../src/core/index';
-import { LEDGER_HEADING } from '../../src/core/ledgerMerge';
-import { LEDGER_PROMPT_HEADING } from '../../src/core/summarize';
-import { createTokenizer } from '../../src/core/tokenizers';
+import { LEDGER_HEADING } from '../../src/core/ledger/ledgerMerge';
+import { LEDGER_PROMPT_HEADING } from '../../src/core/pipeline/summarize';
+import { createTokenizer } from '../../src/core/counting/tokenizers';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 import { ctxWith } from '../helpers/build';
 

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CharEstimateTokenizer, MemoizedMessageCounter, type Message } from '../../src/core/index';
-import type { ToolResultBlock, ToolUseBlock } from '../../src/core/conversation';
-import { exitCodeOf, extractLedger, INSTRUCTION_VERBATIM_CHARS, rawLedger } from '../../src/core/ledgerExtract';
-import { fitLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, renderLedger } from '../../src/core/ledgerMerge';
+import type { ToolResultBlock, ToolUseBlock } from '../../src/core/conversation/conversation';
+import { exitCodeOf, extractLedger, INSTRUCTION_VERBATIM_CHARS, rawLedger } from '../../src/core/ledger/ledgerExtract';
+import { fitLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, renderLedger } from '../../src/core/ledger/ledgerMerge';
 
 const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
 let n = 0;

@@ -13,8 +13,8 @@ import {
   textOf,
   type Message,
 } from '../../src/core/index';
-import { LEDGER_HEADING } from '../../src/core/ledgerMerge';
-import { lossReport } from '../../src/core/lossReport';
+import { LEDGER_HEADING } from '../../src/core/ledger/ledgerMerge';
+import { lossReport } from '../../src/core/ledger/lossReport';
 import { ctxWith } from '../helpers/build';
 
 function session(turns: number, bigResult = 200): Message[] {

@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toApiMessages } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { SessionFileStore, type SessionLog } from '../../src/core/session';
-import { parseSessionMeta } from '../../src/core/sessionMeta';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { neverTrigger } from '../../src/core/triggers';
+import { toApiMessages } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { SessionFileStore, type SessionLog } from '../../src/core/session/session';
+import { parseSessionMeta } from '../../src/core/session/sessionMeta';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { neverTrigger } from '../../src/core/pipeline/triggers';
 import { assistant, call, ids, results, user } from '../helpers/build';
 
 function history() {

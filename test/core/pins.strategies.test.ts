@@ -3,9 +3,9 @@
 // against the budgets (the window, token-budget's maxTokens).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message } from '../../src/core/conversation';
-import { fitViolations, planViolations, requestViolations } from '../../src/core/invariants';
-import { planRequest } from '../../src/core/planRequest';
+import type { Message } from '../../src/core/conversation/conversation';
+import { fitViolations, planViolations, requestViolations } from '../../src/core/conversation/invariants';
+import { planRequest } from '../../src/core/pipeline/planRequest';
 import { planWith } from '../../src/core/strategies';
 import { assistant, call, ctxWith, FixedCostCounter, ids, results, summary, user } from '../helpers/build';
 

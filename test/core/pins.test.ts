@@ -1,7 +1,7 @@
 // Pins: the closed set (a tool_use pins its tool_result and vice versa), unknown ids are errors naming the id.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pinnedIn, resolvePins } from '../../src/core/pins';
+import { pinnedIn, resolvePins } from '../../src/core/ledger/pins';
 import { assistant, call, results, summary, user } from '../helpers/build';
 
 const msgs = [

@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { SessionFileStore } from '../../src/core/session';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { neverTrigger } from '../../src/core/triggers';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { SessionFileStore } from '../../src/core/session/session';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { neverTrigger } from '../../src/core/pipeline/triggers';
 import { assistant, call, results, user } from '../helpers/build';
 
 test('noteCache: previews are priced with the reported cache, micro-compaction weighs it, a compaction forgets it', async () => {

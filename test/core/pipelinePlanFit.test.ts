@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Message } from '../../src/core/conversation';
-import { CompactionPipeline } from '../../src/core/pipeline';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { SessionFileStore } from '../../src/core/session';
-import { TranscriptStore } from '../../src/core/transcripts';
-import { budgetTrigger } from '../../src/core/triggers';
+import type { Message } from '../../src/core/conversation/conversation';
+import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { SessionFileStore } from '../../src/core/session/session';
+import { TranscriptStore } from '../../src/core/transcripts/transcripts';
+import { budgetTrigger } from '../../src/core/pipeline/triggers';
 import { FixedCostCounter } from '../helpers/build';
 
 function pipelineWith(overheadTokens: number | undefined): CompactionPipeline {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message, RecordedUsage } from '../../src/core/conversation';
-import { estimateCalls, estimateErrors, recordedCalls, type RecordedCall } from '../../src/core/recordedCalls';
-import type { MessageTokenCounter } from '../../src/core/tokens';
+import type { Message, RecordedUsage } from '../../src/core/conversation/conversation';
+import { estimateCalls, estimateErrors, recordedCalls, type RecordedCall } from '../../src/core/counting/recordedCalls';
+import type { MessageTokenCounter } from '../../src/core/counting/tokens';
 
 /** Counts a message as the number in its text ("t:1200" is 1,200 tokens). */
 const numberCounter: MessageTokenCounter = {

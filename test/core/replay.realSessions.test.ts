@@ -1,4 +1,4 @@
-// The replay on the real recorded sessions in ../shared/real-sessions (read in place), under the four
+// The replay on the real recorded sessions in test/fixtures/real-sessions, under the four
 // built-in configurations: every configuration that compacts replays every recorded call within the
 // window; no-compaction stops (and says so) exactly when its request overflows; costs, cache figures
 // and recall are consistent. Prints the table the defaults were tuned with (cost ratios included).
@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSession, replaySession, type ReplayReport } from '../../src/core/index';
-import { builtinReplayConfigs } from '../../src/replayConfigs';
+import { builtinReplayConfigs } from '../../src/settings/replayConfigs';
 
-const DIR = join(__dirname, '..', '..', '..', 'shared', 'real-sessions');
+const DIR = join(__dirname, '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
 const skip = existsSync(DIR) ? false : `${DIR} is absent: the real recorded sessions are not on this machine`;
 

@@ -6,12 +6,12 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipelineSettingsFor, strategyParamsFor } from '../../src/agent/engineSettings';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { SessionScope } from '../../src/agent/sessionScope';
-import { SessionFileStore } from '../../src/core/session';
-import { lockSession, SessionLockedError } from '../../src/core/sessionLock';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { pipelineSettingsFor, strategyParamsFor } from '../../src/settings/engineSettings';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { SessionScope } from '../../src/agent/service/sessionScope';
+import { SessionFileStore } from '../../src/core/session/session';
+import { lockSession, SessionLockedError } from '../../src/core/session/sessionLock';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sp-lock-'));
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newSessionMeta, SessionFileStore, SessionLog, type CompactionRecord } from '../../src/core/session';
+import { newSessionMeta, SessionFileStore, SessionLog, type CompactionRecord } from '../../src/core/session/session';
 import { assistant, summary, user, ids } from '../helpers/build';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sp-sess-'));

@@ -1,7 +1,7 @@
 // SlicedWork: a generator run in slices that a synchronous caller can finish at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SlicedWork, type Steps } from '../../src/core/slicedWork';
+import { SlicedWork, type Steps } from '../../src/core/base/slicedWork';
 
 function* counting(log: number[], n: number, failAt = -1): Steps<void> {
   for (let i = 0; i < n; i++) {

@@ -4,7 +4,7 @@
 // that checks cancellation of the real default sleep (aborted after 50 ms).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { AnthropicLlmClient } from '../../src/agent/anthropicClient';
+import { AnthropicLlmClient } from '../../src/agent/loop/anthropicClient';
 import {
   LlmError,
   SUMMARY_SYSTEM_PROMPT,
@@ -13,10 +13,10 @@ import {
   type LlmClient,
   type SummarizeOptions,
   type SummaryResult,
-} from '../../src/core/summarize';
-import type { SummarizerInput } from '../../src/core/plan';
-import type { Message } from '../../src/core/conversation';
-import { createTokenizer } from '../../src/core/tokenizers';
+} from '../../src/core/pipeline/summarize';
+import type { SummarizerInput } from '../../src/core/pipeline/plan';
+import type { Message } from '../../src/core/conversation/conversation';
+import { createTokenizer } from '../../src/core/counting/tokenizers';
 import { LoopbackAnthropic, reply, type LoopbackOptions, type RecordedRequest, type ValidRequest } from '../loopback/anthropic-server';
 import { assistant, call, results, summary, user } from '../helpers/build';
 

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { countMessagesInBackground } from '../../src/core/backgroundCounting';
+import { countMessagesInBackground } from '../../src/core/counting/backgroundCounting';
 import { planMicroCompact } from '../../src/core/strategies/microCompact';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { CachingTextTokenizer } from '../../src/core/textCountCache';
-import { GptTokenizerTokenizer, warmupTokenizer } from '../../src/core/tokenizers';
-import { CharEstimateTokenizer, MemoizedMessageCounter, type TextTokenizer } from '../../src/core/tokens';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { CachingTextTokenizer } from '../../src/core/counting/textCountCache';
+import { GptTokenizerTokenizer, warmupTokenizer } from '../../src/core/counting/tokenizers';
+import { CharEstimateTokenizer, MemoizedMessageCounter, type TextTokenizer } from '../../src/core/counting/tokens';
 import { syntheticSession } from '../helpers/synthetic';
 
 /** A tokenizer that counts its calls. */

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import type { Message } from '../../src/core/conversation';
-import { CharEstimateTokenizer, MemoizedMessageCounter, type TextTokenizer } from '../../src/core/tokens';
+import type { Message } from '../../src/core/conversation/conversation';
+import { CharEstimateTokenizer, MemoizedMessageCounter, type TextTokenizer } from '../../src/core/counting/tokens';
 import {
   countInSegments,
   createTokenizer,
@@ -17,7 +17,7 @@ import {
   TOKENIZER_NAMES,
   UnknownTokenizerError,
   warmupTokenizer,
-} from '../../src/core/tokenizers';
+} from '../../src/core/counting/tokenizers';
 
 const REPO = join(import.meta.dirname ?? __dirname, '..', '..');
 const jsTiktoken = new JsTiktokenTokenizer();
@@ -66,7 +66,7 @@ test('createTokenizer rejects an unknown name with an error listing the known on
 test('importing tokenizers.ts loads no encoder ranks; the first count loads only that encoder', () => {
   const script = `
     const rankModules = () => Object.keys(require.cache).filter((k) => /js-tiktoken|gpt-tokenizer/.test(k)).length;
-    const m = require('./src/core/tokenizers.ts');
+    const m = require('./src/core/counting/tokenizers.ts');
     const js = m.createTokenizer('js-tiktoken');
     const gpt = m.createTokenizer('gpt-tokenizer');
     const afterImport = { modules: rankModules(), js: js.loaded, gpt: gpt.loaded, jsTime: js.loadTimeMs };

@@ -10,9 +10,9 @@ import {
   TranscriptStore,
   TranscriptWriteError,
   transcriptFileName,
-} from '../../src/core/transcripts';
+} from '../../src/core/transcripts/transcripts';
 import { assistant, call, results, summary, user } from '../helpers/build';
-import type { Message } from '../../src/core/conversation';
+import type { Message } from '../../src/core/conversation/conversation';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'sp-tr-'));
 const history = (): Message[] => [

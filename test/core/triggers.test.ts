@@ -15,7 +15,7 @@ import {
   turnCountTrigger,
   type Trigger,
   type TriggerState,
-} from '../../src/core/triggers';
+} from '../../src/core/pipeline/triggers';
 
 function state(over: Partial<TriggerState> = {}): TriggerState {
   return { tokens: 0, contextWindow: 200_000, turnCount: 0, now: 1_700_000_000_000, events: [], ...over };

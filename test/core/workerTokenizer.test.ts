@@ -1,4 +1,4 @@
-// The counting worker (src/core/workerTokenizer.ts + countWorker.ts): the same counts as the in-thread
+// The counting worker (src/core/counting/workerTokenizer.ts + countWorker.ts): the same counts as the in-thread
 // encoder (synchronously and asynchronously), errors that reach the caller with what went wrong, and a
 // worker that stops when disposed or when it dies.
 import { test } from 'node:test';
@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { importSession } from '../../src/core/importers';
-import { CachingTextTokenizer } from '../../src/core/textCountCache';
-import { createTokenizer } from '../../src/core/tokenizers';
-import { MemoizedMessageCounter } from '../../src/core/tokens';
-import { countMessagesInWorker, CountWorkerError, WorkerTokenizer } from '../../src/core/workerTokenizer';
+import { CachingTextTokenizer } from '../../src/core/counting/textCountCache';
+import { createTokenizer } from '../../src/core/counting/tokenizers';
+import { MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { countMessagesInWorker, CountWorkerError, WorkerTokenizer } from '../../src/core/counting/workerTokenizer';
 import { syntheticSession } from '../helpers/synthetic';
 
 const inThread = createTokenizer('gpt-tokenizer');
@@ -86,7 +86,7 @@ test('a synchronous count before the worker is ready waits for it and is right',
 test('countMessagesInWorker fills the memo with exactly what countMessage gives, and remembers short texts', async () => {
   const worker = new WorkerTokenizer();
   try {
-    const real = importSession(readFileSync('../shared/real-sessions/claude-code-cipher-box-a.jsonl', 'utf8'), 'a.jsonl').messages;
+    const real = importSession(readFileSync('test/fixtures/real-sessions/claude-code-cipher-box-a.jsonl', 'utf8'), 'a.jsonl').messages;
     for (const messages of [syntheticSession({ messages: 300, seed: 7 }), real]) {
       const reference = new MemoizedMessageCounter(inThread);
       const cache = new CachingTextTokenizer(worker);

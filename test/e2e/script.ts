@@ -1,7 +1,7 @@
 // What the loopback Anthropic API answers during the end-to-end run. A responder (not a queue) so
 // every answer follows from the request itself: a retried request gets the same answer, and an
 // unexpected one gets an echo instead of shifting every later reply.
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/summarize';
+import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/pipeline/summarize';
 import { lastUserText, reply, type ScriptedReply, type ValidRequest, type WireBlock } from '../loopback/anthropic-server';
 
 export const WORKSPACE_FILE = 'greeting.ts';

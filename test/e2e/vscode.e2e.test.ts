@@ -54,8 +54,8 @@ const THRESHOLD = 0.3;
 const UI_TIMEOUT = 30_000;
 const STEP_TIMEOUT = 180_000;
 
-/** A real Claude Code session with one compaction by Claude Code (read in place, never copied). */
-const REAL_SESSION = join(ROOT, '..', 'shared', 'real-sessions', 'claude-code-cipher-box-a.jsonl');
+/** A real Claude Code session with one compaction by Claude Code (test/fixtures/real-sessions/). */
+const REAL_SESSION = join(ROOT, 'test', 'fixtures', 'real-sessions', 'claude-code-cipher-box-a.jsonl');
 
 const CHAT_MARKER = 'textarea.composer-input';
 const INSPECTOR_MARKER = 'section.panel.strategies';
@@ -409,7 +409,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
   });
 
   run.step(10, 'inspect-recorded-claude-code-session', async () => {
-    // A real Claude Code session (read in place), opened through the command and VS Code's own file
+    // A real Claude Code session (test/fixtures/real-sessions/), opened through the command and VS Code's own file
     // picker (code-server's simple dialog: a path box), is shown as recorded: Claude Code's compaction
     // with the context it replaced archived above, the current context (its summary and what followed).
     const file = REAL_SESSION;

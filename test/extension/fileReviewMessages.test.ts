@@ -3,7 +3,7 @@
 // the caps, paths within 4,096 characters), and review URIs round-trip ids with any character.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseChatToHost, parseInspectorToHost } from '../../src/protocolValidation';
+import { parseChatToHost, parseInspectorToHost } from '../../src/protocol/validation';
 import { parseReviewPath, reviewPath } from '../../src/extension/reviewUris';
 
 test('the chat review intents parse only in their exact shapes', () => {

@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
-import { AgentController } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
+import { AgentController } from '../../src/agent/service/controller';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
 import { ApiKeyGate } from '../../src/extension/baseUrlConsent';
-import { settingsFrom, type SettingsSource } from '../../src/extension/settingsModel';
+import { settingsFrom, type SettingsSource } from '../../src/settings/settingsModel';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 
 const KEY = 'sk-ant-gate-0123456789';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { SENSITIVE_SETTINGS } from '../../src/extension/settingsModel';
+import { SENSITIVE_SETTINGS } from '../../src/settings/settingsModel';
 
 interface Manifest {
   capabilities: { untrustedWorkspaces: { supported: string; restrictedConfigurations?: string[] } };

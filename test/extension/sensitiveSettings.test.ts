@@ -4,8 +4,8 @@
 // (folder > workspace > user > default) and inspect() with each scope's value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { settingsFrom, type InspectedSetting, type SettingsSource } from '../../src/extension/settingsModel';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { settingsFrom, type InspectedSetting, type SettingsSource } from '../../src/settings/settingsModel';
 
 type Layer = Record<string, unknown>;
 interface Layers {

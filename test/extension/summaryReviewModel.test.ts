@@ -3,7 +3,7 @@
 // notification of a draft that paused the agent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SummaryDrafts } from '../../src/agent/summaryDrafts';
+import { SummaryDrafts } from '../../src/agent/service/summaryDrafts';
 import type { CompactionPlan, SummaryDecision, SummaryDraft } from '../../src/core';
 import { SummaryReviewModel, summaryTextOf } from '../../src/extension/summaryReviewModel';
 

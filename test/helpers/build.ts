@@ -1,7 +1,7 @@
 // Tiny builders for hand-made conversations in tests.
-import type { ContentBlock, Message, ToolResultBlock } from '../../src/core/conversation';
-import type { MessageTokenCounter } from '../../src/core/tokens';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
+import type { ContentBlock, Message, ToolResultBlock } from '../../src/core/conversation/conversation';
+import type { MessageTokenCounter } from '../../src/core/counting/tokens';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
 
 export const user = (id: string, text = `prompt ${id}`): Message => ({ id, role: 'user', content: text });
 export const assistant = (id: string, text = `answer ${id}`): Message => ({ id, role: 'assistant', content: [{ type: 'text', text }] });

@@ -2,8 +2,8 @@
 // retries, a test key, a trusted workspace and a quiet log. `settings` is laid over the defaults (model
 // claude-test, the server's base URL); `deps` replaces any other dependency.
 import Anthropic from '@anthropic-ai/sdk';
-import { AgentController, type ControllerDeps } from '../../src/agent/controller';
-import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/agent/hostSettings';
+import { AgentController, type ControllerDeps } from '../../src/agent/service/controller';
+import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/settings/hostSettings';
 
 export interface LoopbackControllerOptions {
   workspace: string | undefined;

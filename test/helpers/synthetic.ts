@@ -1,7 +1,7 @@
 // Deterministic synthetic coding-agent sessions with realistic shapes: short prompts, many file
 // reads of 1-40 KB, command outputs, searches, edits, occasional parallel calls and thinking.
 // Used by tests, the example session and the benchmarks.
-import type { ContentBlock, Message } from '../../src/core/conversation';
+import type { ContentBlock, Message } from '../../src/core/conversation/conversation';
 
 /** Small, fast, seeded PRNG (mulberry32). */
 export function rng(seed: number): () => number {

@@ -2,9 +2,9 @@
 // Claude Code (the first automatic, the second manual), artefacts, and recorded usage on every model
 // call. The usage is exactly `prefix + factor × (o200k-like count of the call's input)` under the
 // counter given, so a calibration fitted from it must find `prefix` again.
-import { recordedInputTokens, type Message, type RecordedUsage } from '../../src/core/conversation';
+import { recordedInputTokens, type Message, type RecordedUsage } from '../../src/core/conversation/conversation';
 import type { ImportResult, RecordedCompaction } from '../../src/core/importers';
-import type { MessageTokenCounter } from '../../src/core/tokens';
+import type { MessageTokenCounter } from '../../src/core/counting/tokens';
 import { assistant, call, results, summary, user } from './build';
 
 export const RECORDING_PREFIX = 20_000;

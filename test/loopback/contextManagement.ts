@@ -1,6 +1,6 @@
 /**
  * Server-side context management for LoopbackAnthropic, as the Messages API documents it (the rules
- * and their sources are written down in src/core/serverContext.ts; this file is an independent
+ * and their sources are written down in src/core/pipeline/serverContext.ts; this file is an independent
  * implementation of the server side, so the agent's tests check the agent against the documented
  * behaviour rather than against its own code).
  *

@@ -2,7 +2,7 @@
 // thinking blocks, images, synthetic summaries (and assistant-led tails after them), huge tool
 // results, tool results followed by user text, sessions that stop mid tool loop.
 import fc from 'fast-check';
-import type { ContentBlock, Message } from '../../src/core/conversation';
+import type { ContentBlock, Message } from '../../src/core/conversation/conversation';
 
 interface Draft {
   role: 'user' | 'assistant';

@@ -4,12 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { toApiMessages, type Message } from '../../src/core/conversation';
-import { fitViolations, planViolations, requestViolations } from '../../src/core/invariants';
-import { applyPlan, DEFAULT_PLAN_CONTEXT, requestBudget, type PlanContext } from '../../src/core/plan';
-import { planRequest } from '../../src/core/planRequest';
+import { toApiMessages, type Message } from '../../src/core/conversation/conversation';
+import { fitViolations, planViolations, requestViolations } from '../../src/core/conversation/invariants';
+import { applyPlan, DEFAULT_PLAN_CONTEXT, requestBudget, type PlanContext } from '../../src/core/pipeline/plan';
+import { planRequest } from '../../src/core/pipeline/planRequest';
 import { STRATEGIES, resolveParams } from '../../src/core/strategies';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { conversationArb } from './arbitraries';
 
 const RUNS = Number(process.env.SPLITPOINT_PROPERTY_RUNS ?? 10_000);

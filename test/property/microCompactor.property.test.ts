@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { IncrementalMicroCompactor } from '../../src/core/microCompactor';
+import { IncrementalMicroCompactor } from '../../src/core/pipeline/microCompactor';
 import { planMicroCompact } from '../../src/core/strategies/microCompact';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { conversationArb } from './arbitraries';
 
 test('incremental micro-compaction over any sequence of appends equals the pure strategy on the whole history', () => {

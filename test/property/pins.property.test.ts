@@ -4,14 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Message } from '../../src/core/conversation';
-import { fitViolations, planViolations, requestViolations } from '../../src/core/invariants';
-import { DEFAULT_PLAN_CONTEXT, requestBudget, type PlanContext } from '../../src/core/plan';
-import { planRequest } from '../../src/core/planRequest';
-import { pinnedIn } from '../../src/core/pins';
+import type { Message } from '../../src/core/conversation/conversation';
+import { fitViolations, planViolations, requestViolations } from '../../src/core/conversation/invariants';
+import { DEFAULT_PLAN_CONTEXT, requestBudget, type PlanContext } from '../../src/core/pipeline/plan';
+import { planRequest } from '../../src/core/pipeline/planRequest';
+import { pinnedIn } from '../../src/core/ledger/pins';
 import { STRATEGIES, resolveParams } from '../../src/core/strategies';
-import { isServerStrategy } from '../../src/core/serverContext';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { isServerStrategy } from '../../src/core/pipeline/serverContext';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { conversationArb } from './arbitraries';
 
 const RUNS = Number(process.env.SPLITPOINT_PIN_PROPERTY_RUNS ?? 400);

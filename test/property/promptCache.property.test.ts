@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { toApiMessages, type ApiMessage, type Message } from '../../src/core/conversation';
-import { PrefixCache } from '../../src/core/cost';
-import { messageStreamParams } from '../../src/agent/modelRequest';
-import { countCacheBreakpoints, type PromptCaching } from '../../src/agent/promptCache';
+import { toApiMessages, type ApiMessage, type Message } from '../../src/core/conversation/conversation';
+import { PrefixCache } from '../../src/core/cost/cost';
+import { messageStreamParams } from '../../src/agent/loop/modelRequest';
+import { countCacheBreakpoints, type PromptCaching } from '../../src/agent/loop/promptCache';
 import { WorkspaceTools } from '../../src/agent/tools';
 import type { MessagesRequestBody } from '../loopback/anthropic-server';
 import { cacheLayout, canonicalJson, type CacheLayout } from '../loopback/promptCache';

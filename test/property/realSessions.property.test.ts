@@ -1,4 +1,4 @@
-// Plans on the real recorded sessions in ../shared/real-sessions/ (read in place, never copied): for
+// Plans on the real recorded sessions in test/fixtures/real-sessions/: for
 // every strategy, on the current context and on the context before each recorded compaction, at windows
 // from 16,000 to 200,000 tokens (default parameters, then random ones), the plan's request is valid,
 // loses nothing and fits the window (micro-compact alone may say it cannot, and then says so).
@@ -7,16 +7,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import type { Message } from '../../src/core/conversation';
+import type { Message } from '../../src/core/conversation/conversation';
 import { importSession } from '../../src/core/importers';
-import { fitViolations, planViolations, requestViolations } from '../../src/core/invariants';
-import { DEFAULT_PLAN_CONTEXT, requestBudget, type CompactionPlan, type PlanContext } from '../../src/core/plan';
-import { planRequest } from '../../src/core/planRequest';
+import { fitViolations, planViolations, requestViolations } from '../../src/core/conversation/invariants';
+import { DEFAULT_PLAN_CONTEXT, requestBudget, type CompactionPlan, type PlanContext } from '../../src/core/pipeline/plan';
+import { planRequest } from '../../src/core/pipeline/planRequest';
 import { resolveParams, STRATEGIES, type StrategyDefinition } from '../../src/core/strategies';
-import { createTokenizer, DEFAULT_TOKENIZER } from '../../src/core/tokenizers';
-import { MemoizedMessageCounter } from '../../src/core/tokens';
+import { createTokenizer, DEFAULT_TOKENIZER } from '../../src/core/counting/tokenizers';
+import { MemoizedMessageCounter } from '../../src/core/counting/tokens';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', 'shared', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
 const FILES = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
 const WINDOWS = [16_000, 32_000, 64_000, 200_000];
 const RANDOM_RUNS = Number(process.env.SPLITPOINT_REAL_PROPERTY_RUNS ?? 12);
@@ -33,7 +33,10 @@ function contexts(): Context[] {
   const out: Context[] = [];
   for (const file of FILES) {
     const path = join(REAL, file);
-    assert.ok(existsSync(path), `${path} is missing: the real sessions live in ../shared/real-sessions/ beside the checkout`);
+    assert.ok(
+      existsSync(path),
+      `${path} is missing: the real sessions live in test/fixtures/real-sessions/ (copied into the repository with their licences)`,
+    );
     const imported = importSession(readFileSync(path, 'utf8'), path);
     out.push({ name: `${file} (current context)`, messages: imported.messages });
     imported.compactions.forEach((c, i) => out.push({ name: `${file} (before recorded compaction ${i + 1})`, messages: c.before }));

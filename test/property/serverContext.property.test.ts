@@ -1,15 +1,15 @@
-// The engine's emulation of clear_tool_uses_20250919 (src/core/serverContext.ts) against the loopback
+// The engine's emulation of clear_tool_uses_20250919 (src/core/pipeline/serverContext.ts) against the loopback
 // server's independent implementation of the same documented rules (test/loopback/contextManagement.ts),
 // on generated conversations: with the trigger passed and no clear_at_least, both clear exactly the same
 // tool uses (all but the `keep` most recent, excluded tools never), and the request stays valid.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { toApiMessages, type Message } from '../../src/core/conversation';
-import { requestViolations } from '../../src/core/invariants';
-import { DEFAULT_PLAN_CONTEXT } from '../../src/core/plan';
-import { CLEARED_TOOL_RESULT_TEXT, clearToolUsesEdit, emulateClearToolUses } from '../../src/core/serverContext';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { toApiMessages, type Message } from '../../src/core/conversation/conversation';
+import { requestViolations } from '../../src/core/conversation/invariants';
+import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
+import { CLEARED_TOOL_RESULT_TEXT, clearToolUsesEdit, emulateClearToolUses } from '../../src/core/pipeline/serverContext';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { CLEARED_PLACEHOLDER, CONTEXT_MANAGEMENT_BETA, manageContext } from '../loopback/contextManagement';
 import type { MessagesRequestBody, WireBlock } from '../loopback/anthropic-server';
 import { conversationArb } from './arbitraries';

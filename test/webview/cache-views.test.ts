@@ -4,10 +4,10 @@
 // (built by the host's real inspector model from messages that carry their calls' usage).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message, RecordedUsage } from '../../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { UsageTally } from '../../src/agent/usageTally';
+import type { Message, RecordedUsage } from '../../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { UsageTally } from '../../src/agent/loop/usageTally';
 import { chatState, meter } from './fixtures';
 import { WebviewHarness } from './harness';
 import { openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';

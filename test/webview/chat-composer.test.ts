@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatToHost } from '../../src/protocol';
-import { parseChatToHost } from '../../src/protocolValidation';
+import { parseChatToHost } from '../../src/protocol/validation';
 import { base64ImageInfo } from '../../src/core/index';
 import { chatState } from './fixtures';
 import { WebviewHarness, type WebviewPage } from './harness';

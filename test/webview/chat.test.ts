@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ChatItem, HostToChat } from '../../src/protocol';
-import { buildWebviewHtml, makeNonce, webviewCsp } from '../../src/webviewHtml';
+import { buildWebviewHtml, makeNonce, webviewCsp } from '../../src/extension/webviewHtml';
 import { chatState, meter, richConversation, ANSWER_MD } from './fixtures';
 import { WebviewHarness, type TestWindow, type WebviewPage } from './harness';
 import { XSS_DOCUMENT, XSS_PAYLOADS } from './xss-corpus';

@@ -1,5 +1,5 @@
 // Headless-Chromium harness for the webviews. Builds the bundle with esbuild into a temp folder,
-// serves pages built by src/webviewHtml.ts (same CSP as in VS Code) on 127.0.0.1, with a fake
+// serves pages built by src/extension/webviewHtml.ts (same CSP as in VS Code) on 127.0.0.1, with a fake
 // `acquireVsCodeApi` loaded from its own <script nonce> file, and records what each page posts,
 // requests, logs and violates.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { assertChromiumInstalled, launchChromium } from '../helpers/chromium';
 import { setUp, type Cleanup } from '../helpers/cleanup';
 import { startStaticServer, type StaticResponse } from '../helpers/staticServer';
 import type { ChatToHost, HostToChat } from '../../src/protocol';
-import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
+import { buildWebviewHtml, makeNonce } from '../../src/extension/webviewHtml';
 
 const ROOT = resolve(import.meta.dirname ?? __dirname, '../..');
 
@@ -216,7 +216,7 @@ export class WebviewHarness {
 
 const TEXT = { html: 'text/html', js: 'text/javascript', css: 'text/css' };
 
-/** The pages (built by src/webviewHtml.ts, with the fake VS Code API), the bundles and the styles. */
+/** The pages (built by src/extension/webviewHtml.ts, with the fake VS Code API), the bundles and the styles. */
 async function route(url: URL, origin: string, dir: string): Promise<StaticResponse | undefined> {
   if (url.pathname === '/chat.html' || url.pathname === '/sanitize.html') {
     const theme: Theme = url.searchParams.get('theme') === 'light' ? 'light' : 'dark';

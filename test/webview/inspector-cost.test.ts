@@ -5,11 +5,11 @@
 // Sonnet's prices ($0.30 cache read, $3.75 5-minute write per million tokens), one token per character.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message } from '../../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
+import type { Message } from '../../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
 import type { InspectorToHost } from '../../src/protocol';
 import { isMicroDecision, isPlanCost, isPlanView } from '../../webview/inspector/hostMessages';
-import { planToView } from '../../src/inspectorModel';
+import { planToView } from '../../src/inspector/inspectorModel';
 import { call, CharCounter, results, user } from '../helpers/build';
 import { openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';
 

@@ -10,15 +10,15 @@ import type { Browser, Page } from 'playwright-core';
 import { assertChromiumInstalled, launchChromium } from '../helpers/chromium';
 import { setUp } from '../helpers/cleanup';
 import { startStaticServer, type StaticResponse } from '../helpers/staticServer';
-import type { Message } from '../../src/core/conversation';
-import { applyPlan, type CompactionPlan, type PlanContext } from '../../src/core/plan';
-import type { CompactionRecord } from '../../src/core/session';
+import type { Message } from '../../src/core/conversation/conversation';
+import { applyPlan, type CompactionPlan, type PlanContext } from '../../src/core/pipeline/plan';
+import type { CompactionRecord } from '../../src/core/session/session';
 import { planWith } from '../../src/core/strategies';
 import { planMicroCompact } from '../../src/core/strategies/microCompact';
-import { buildInspectorSession, messageDetail, planToView } from '../../src/inspectorModel';
+import { buildInspectorSession, messageDetail, planToView } from '../../src/inspector/inspectorModel';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../../src/protocol';
-import { parseInspectorToHost } from '../../src/protocolValidation';
-import { buildWebviewHtml, makeNonce } from '../../src/webviewHtml';
+import { parseInspectorToHost } from '../../src/protocol/validation';
+import { buildWebviewHtml, makeNonce } from '../../src/extension/webviewHtml';
 
 const ROOT = join(import.meta.dirname ?? __dirname, '..', '..');
 

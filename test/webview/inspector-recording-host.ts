@@ -2,10 +2,10 @@
 // (sessionFor, preview and detail on a target), so the page shows exactly what the extension would
 // send for a recording, now or before one of its compactions (time travel).
 import type { Page } from 'playwright-core';
-import { DEFAULT_HOST_SETTINGS } from '../../src/agent/hostSettings';
-import { InspectorService, type InspectedRecording, type InspectorTarget } from '../../src/agent/inspectorService';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { InspectorService, type InspectedRecording, type InspectorTarget } from '../../src/agent/service/inspectorService';
 import type { CompactionPipeline, SessionLog } from '../../src/core';
-import type { PlanContext } from '../../src/core/plan';
+import type { PlanContext } from '../../src/core/pipeline/plan';
 import type { InspectorToHost, PlanView } from '../../src/protocol';
 import { InspectorHost } from './inspector-harness';
 

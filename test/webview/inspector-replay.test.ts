@@ -1,5 +1,5 @@
 // "Replay" on an inspected file, in headless Chromium: the host is the real InspectorService for the
-// page and the real replay (src/inspectorReplay.ts: the four built-in configurations, the core replay)
+// page and the real replay (src/inspector/inspectorReplay.ts: the four built-in configurations, the core replay)
 // answers the page's 'replay' intent. The chart draws one line per configuration for the context
 // tokens per call, a marker per compaction at its call, the window, the overflow of no-compaction, the
 // cumulative cost, and a legend with each cost and recall; malformed replays are refused.
@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { Message, RecordedUsage } from '../../src/core/conversation';
+import type { Message, RecordedUsage } from '../../src/core/conversation/conversation';
 import type { ImportResult } from '../../src/core/importers';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { runInspectorReplay } from '../../src/inspectorReplay';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { runInspectorReplay } from '../../src/inspector/inspectorReplay';
 import type { ReplayView } from '../../src/protocol';
 import { parseHostToInspector } from '../../webview/inspector/hostMessages';
 import { openInspector, startInspectorHarness, type HarnessServer, type InspectorHarness } from './inspector-harness';

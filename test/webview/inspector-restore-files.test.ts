@@ -3,9 +3,9 @@
 // restore in the chat; test/e2e/reviewCheckpoints.e2e.test.ts drives that part in a real VS Code).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTurnStart } from '../../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import { isTurnStart } from '../../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { syntheticSession } from '../helpers/synthetic';
 import { openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';
 

@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Message } from '../../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
+import type { Message } from '../../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';
 
 const ARTIFACTS = resolve(import.meta.dirname ?? __dirname, '../../test-artifacts');

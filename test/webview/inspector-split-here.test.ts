@@ -4,11 +4,11 @@
 // parameter, and Apply posts the same id.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isTurnStart, type Message } from '../../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/plan';
+import { isTurnStart, type Message } from '../../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
 import { planWith } from '../../src/core/strategies';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/tokens';
-import { planToView } from '../../src/inspectorModel';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { planToView } from '../../src/inspector/inspectorModel';
 import type { InspectorToHost } from '../../src/protocol';
 import { syntheticSession } from '../helpers/synthetic';
 import { InspectorHost, openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';

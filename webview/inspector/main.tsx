@@ -11,7 +11,7 @@ import { InspectorStore } from './store';
 
 const host = connectHost<InspectorToHost>();
 const store = new InspectorStore(host, readPersisted(host.getState()));
-// The page shell (src/webviewHtml.ts) provides #root.
+// The page shell (src/extension/webviewHtml.ts) provides #root.
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('div'));
 render(<App store={store} />, root);
 host.listen(parseHostToInspector, (message) => store.receive(message));

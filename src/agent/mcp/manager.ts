@@ -6,7 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { mcpSdk } from '../sdks';
+import { mcpSdk } from '../loop/sdks';
 import { errorMessage, type Disposable } from '../../core';
 import { CANCELLED_BY_USER, type ToolDefinition, type ToolResult } from '../tools';
 import type { McpServerConfig } from './config';

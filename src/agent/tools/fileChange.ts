@@ -1,7 +1,7 @@
 // The shared path of edit_file and write_file: read the current text, show the diff, wait for
 // approval (with a warning for files that tooling executes), check the file did not change
 // meanwhile, then write it through a temp file in the verified folder. Nothing under .git is written.
-import { unifiedDiff } from '../diff';
+import { unifiedDiff } from '../service/diff';
 import { openConfined, writeFileConfined } from './confinedFs';
 import { decodeUtf8, looksBinary } from './files';
 import { formatBytes } from './format';

@@ -1,8 +1,8 @@
 // Anthropic Messages JSON: an array of MessageParam objects, or a saved request body with `messages`
 // (`system`, `tools`… are ignored; a string `model` is kept, it prices plans). Messages get the deterministic ids imp_0, imp_1, ….
-import { toApiMessages, type Message } from '../conversation';
-import { requestViolations } from '../invariants';
-import { checkContent, checkRole } from '../messageShape';
+import { toApiMessages, type Message } from '../conversation/conversation';
+import { requestViolations } from '../conversation/invariants';
+import { checkContent, checkRole } from '../conversation/messageShape';
 import { describe, failAt, isObject } from './json';
 import type { ImportResult } from './types';
 

@@ -7,7 +7,7 @@ import {
   type Role,
   type SyntheticKind,
   type ToolResultBlock,
-} from '../conversation';
+} from '../conversation/conversation';
 import { LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
 
 interface Draft {

@@ -3,8 +3,8 @@
 // an ImportError that names the file, the line and the field, never in a RangeError from a recursive walk
 // (JSON.stringify, a validator, the webview's tree), a hang on a device or a FIFO, or gigabytes allocated.
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { errorMessage } from '../errors';
-import type { Fail } from '../messageShape';
+import { errorMessage } from '../base/errors';
+import type { Fail } from '../conversation/messageShape';
 import { ImportError } from './types';
 
 /**

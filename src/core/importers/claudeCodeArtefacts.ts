@@ -18,7 +18,7 @@
 // genuine prompt unless its text or commandMode says it is a task notification); files and references
 // re-attached after a compaction, IDE selections and the like are 'attachment'; hook output attachments
 // are 'notification'.
-import type { ArtefactKind, ContentBlock } from '../conversation';
+import type { ArtefactKind, ContentBlock } from '../conversation/conversation';
 
 const COMMAND = /^<command-(name|message|args)>/;
 const COMMAND_OUTPUT = /^<local-command-(stdout|stderr)>/;

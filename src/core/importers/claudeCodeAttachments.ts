@@ -2,7 +2,7 @@
 // call (files re-attached after a compaction, edited files, IDE context, hook output). Each becomes a
 // user-role artefact with a readable text; a type with nothing the model reads recorded is skipped, and the
 // skips are reported once per type.
-import type { ArtefactKind } from '../conversation';
+import type { ArtefactKind } from '../conversation/conversation';
 import { isObject, type Json } from './json';
 
 export interface AttachmentText {

@@ -4,8 +4,8 @@
 // with the text, then `remove` when the model call takes it). A `dequeue` means the prompt was sent as an
 // ordinary user line instead (that line is the prompt); `popAll` means the person took the queue back into
 // the input box (nothing was sent).
-import type { ArtefactKind, ContentBlock } from '../conversation';
-import { checkContent } from '../messageShape';
+import type { ArtefactKind, ContentBlock } from '../conversation/conversation';
+import { checkContent } from '../conversation/messageShape';
 import { artefactKindOf, userText } from './claudeCodeArtefacts';
 import { describe, failAt, timestampMs, type Json, type JsonLine } from './json';
 

@@ -10,8 +10,8 @@ import {
   type Message,
   type RecordedUsage,
   type ToolResultBlock,
-} from '../conversation';
-import { checkContent } from '../messageShape';
+} from '../conversation/conversation';
+import { checkContent } from '../conversation/messageShape';
 import { Assembler, nonBlank } from './assembler';
 import { attachmentText, SkippedAttachments } from './claudeCodeAttachments';
 import { artefactKindOf, isCommandStub, userText } from './claudeCodeArtefacts';

@@ -1,5 +1,5 @@
 // Recorded usage of a Claude Code assistant line: what the API counted for the model call (ground truth).
-import type { RecordedUsage } from '../conversation';
+import type { RecordedUsage } from '../conversation/conversation';
 import { describe, isObject, type Json } from './json';
 
 const FIELDS = [

@@ -8,7 +8,7 @@
 // attach the recorded usage to the assistant message of their call (see codexUsage.ts); `turn_context`
 // lines name the model. Items are converted by codexItems.ts; context injections become artefacts
 // (mapping in codexContext.ts). Every skipped line is a warning naming its line.
-import { isTurnStart, type ArtefactKind, type Message, type RecordedUsage } from '../conversation';
+import { isTurnStart, type ArtefactKind, type Message, type RecordedUsage } from '../conversation/conversation';
 import { Assembler } from './assembler';
 import { feedCodexItem, REDACTED_SUMMARY_TEXT, type CodexFeed } from './codexItems';
 import { classifyCodexUserText } from './codexContext';

@@ -1,6 +1,6 @@
 // What a Codex user-role text part is: a genuine prompt, a compaction summary, or one of the harness's
 // context injections (Codex calls them "contextual user fragments": model-visible, never user intent).
-import type { ArtefactKind } from '../conversation';
+import type { ArtefactKind } from '../conversation/conversation';
 
 /**
  * The text Codex puts before a locally written compaction summary (codex-rs templates/compact/summary_prefix.md,

@@ -1,7 +1,7 @@
 // One Codex response item (a rollout `response_item` payload, a legacy bare item, or an item of a
 // compaction's replacement_history) into the Assembler: messages, tool calls and their outputs, search
 // calls; user-role context injections become artefact messages (see codexContext.ts).
-import type { ArtefactKind, ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../conversation';
+import type { ArtefactKind, ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../conversation/conversation';
 import type { Assembler } from './assembler';
 import { classifyCodexUserText, isRedactedSummary, type CodexTextRole } from './codexContext';
 import { checkJsonDepth } from './bounds';

@@ -1,5 +1,5 @@
 // Codex `token_count` events -> the usage of one model call (ground truth for the calibration).
-import type { RecordedUsage } from '../conversation';
+import type { RecordedUsage } from '../conversation/conversation';
 import { describe, isObject, type Json } from './json';
 
 /** One recorded model call. */

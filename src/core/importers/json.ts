@@ -1,7 +1,7 @@
 // JSON plumbing shared by the importers: line splitting and parsing with file:line errors, and the
 // `fail` callback that turns a shape problem into an ImportError at a location.
-import { errorMessage } from '../errors';
-import { describe, isRecord, type Fail } from '../messageShape';
+import { errorMessage } from '../base/errors';
+import { describe, isRecord, type Fail } from '../conversation/messageShape';
 import { checkJsonDepth } from './bounds';
 import { ImportError } from './types';
 

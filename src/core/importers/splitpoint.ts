@@ -16,8 +16,8 @@
 // previous compaction's summary, kept there). A message kept across a compaction (Codex replacement
 // histories keep user messages) is written again in the summary; a repeated id is reported only within one
 // context.
-import type { Message, RecordedUsage } from '../conversation';
-import { checkMessage, isFiniteNumber } from '../messageShape';
+import type { Message, RecordedUsage } from '../conversation/conversation';
+import { checkMessage, isFiniteNumber } from '../conversation/messageShape';
 import { describe, failAt, type Fail, type Json, type JsonLine } from './json';
 import {
   SESSION_FORMATS,

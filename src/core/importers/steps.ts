@@ -2,9 +2,9 @@
 // so one code path runs straight through (runSteps, for importSession and the CLI) or in slices with the
 // event loop between them (runStepsSliced, for the streamed import on the extension host).
 
-import type { Steps } from '../slicedWork';
+import type { Steps } from '../base/slicedWork';
 
-export { runSteps, runStepsSliced } from '../slicedWork';
+export { runSteps, runStepsSliced } from '../base/slicedWork';
 
 /** An import that yields between units of work and returns its result. */
 export type ImportSteps<T> = Steps<T>;

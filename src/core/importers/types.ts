@@ -1,6 +1,6 @@
 // What an import produces, the formats it knows, and the error it throws.
-import type { Message } from '../conversation';
-import { SplitpointError } from '../errors';
+import type { Message } from '../conversation/conversation';
+import { SplitpointError } from '../base/errors';
 
 export type SessionFormat = 'splitpoint-jsonl' | 'anthropic-json' | 'claude-code-jsonl' | 'codex-rollout-jsonl';
 

@@ -1,10 +1,10 @@
 // Replay: the cost of a compaction configuration on a recorded session. See run.ts for the walk and
 // the pricing, recording.ts for what is taken from the recording, standInSummarizer.ts for summaries.
 import type { ImportResult } from '../importers';
-import { DEFAULT_PLAN_CONTEXT } from '../plan';
-import { createTokenizer, DEFAULT_TOKENIZER } from '../tokenizers';
-import { MemoizedMessageCounter } from '../tokens';
-import type { Message } from '../conversation';
+import { DEFAULT_PLAN_CONTEXT } from '../pipeline/plan';
+import { createTokenizer, DEFAULT_TOKENIZER } from '../counting/tokenizers';
+import { MemoizedMessageCounter } from '../counting/tokens';
+import type { Message } from '../conversation/conversation';
 import {
   calibratedForRecording,
   recordedSummaryTokens,

@@ -3,9 +3,9 @@
 // compaction carried). Paths and prompts are found with the ledger's own extraction (extractLedger,
 // unbudgeted); a path is present when the request's text contains it, a prompt when the request
 // contains its first PROMPT_PROBE_CHARS characters (whitespace collapsed: the ledger clips long prompts).
-import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation';
-import { extractLedger } from '../ledgerExtract';
-import type { MessageTokenCounter } from '../tokens';
+import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
+import { extractLedger } from '../ledger/ledgerExtract';
+import type { MessageTokenCounter } from '../counting/tokens';
 
 export const PROMPT_PROBE_CHARS = 200;
 

@@ -1,13 +1,13 @@
 // What a replay takes from a recording: the messages in the order they happened (the recording
 // agent's own compactions taken out), the model calls among them with their recorded usage, the
 // calibration of local counts to the recording's model, the window, and the recorded summary size.
-import { recordedInputTokens, textOf, type Message, type RecordedUsage } from '../conversation';
-import { callCostUSD, contextWindowFor, priceFor, type PriceOverrides } from '../cost';
-import { CalibratedCounter } from '../calibration';
+import { recordedInputTokens, textOf, type Message, type RecordedUsage } from '../conversation/conversation';
+import { callCostUSD, contextWindowFor, priceFor, type PriceOverrides } from '../cost/cost';
+import { CalibratedCounter } from '../counting/calibration';
 import type { ImportResult } from '../importers';
-import { InputFit } from '../inputFit';
-import { recordedCalls } from '../recordedCalls';
-import type { MessageTokenCounter } from '../tokens';
+import { InputFit } from '../counting/inputFit';
+import { recordedCalls } from '../counting/recordedCalls';
+import type { MessageTokenCounter } from '../counting/tokens';
 import type { RecordedTotals } from './types';
 
 /** Claude's window when nothing says otherwise (the 1M window is an opt-in beta). */

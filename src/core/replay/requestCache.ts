@@ -2,9 +2,9 @@
 // one segment per message as sent. A segment's key names its exact content (the message id and a hash
 // of its content), so a message rewritten by micro-compaction or a compaction is a different segment.
 // Breakpoints are placed like the agent's: on the system + tools segment and on the last message.
-import type { Message } from '../conversation';
-import { prefixHashes, type CacheSegment } from '../cost';
-import type { MessageTokenCounter } from '../tokens';
+import type { Message } from '../conversation/conversation';
+import { prefixHashes, type CacheSegment } from '../cost/cost';
+import type { MessageTokenCounter } from '../counting/tokens';
 
 const keys = new WeakMap<Message, string>();
 

@@ -4,15 +4,15 @@
 // system + tools and the end of the history; recorded timestamps drive the TTL); the call's output is
 // the recorded one, and the recorded messages up to the next call are appended. A compaction's summary
 // is a call of its own (the summarizer's prompt in, the summary out), priced uncached.
-import type { Message } from '../conversation';
-import { callCostUSD, minCacheableTokens, PrefixCache, priceFor, type CallTokens } from '../cost';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../plan';
-import { CompactionPipeline } from '../pipeline';
-import { ReplacementCache } from '../replacementCache';
-import { SessionLog } from '../session';
-import type { CalibratedCounter } from '../calibration';
-import { TranscriptStore, type SavedTranscript } from '../transcripts';
-import type { TextTokenizer } from '../tokens';
+import type { Message } from '../conversation/conversation';
+import { callCostUSD, minCacheableTokens, PrefixCache, priceFor, type CallTokens } from '../cost/cost';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../pipeline/plan';
+import { CompactionPipeline } from '../pipeline/pipeline';
+import { ReplacementCache } from '../pipeline/replacementCache';
+import { SessionLog } from '../session/session';
+import type { CalibratedCounter } from '../counting/calibration';
+import { TranscriptStore, type SavedTranscript } from '../transcripts/transcripts';
+import type { TextTokenizer } from '../counting/tokens';
 import { ledgerRecall } from './recall';
 import type { RecordedTimeline } from './recording';
 import { requestSegments } from './requestCache';

@@ -3,9 +3,9 @@
 // real summarize(): its prompt is built and pre-trimmed exactly as the agent's would be (that is the
 // summary call's input, which the replay prices), and the artifact ledger is appended by the engine
 // as for a real summary, so what survives a compaction is what the ledger carries plus filler.
-import { SUMMARY_SYSTEM_PROMPT, summarize, type LlmClient, type SummaryResult } from '../summarize';
-import type { SummarizerInput } from '../plan';
-import type { TextTokenizer } from '../tokens';
+import { SUMMARY_SYSTEM_PROMPT, summarize, type LlmClient, type SummaryResult } from '../pipeline/summarize';
+import type { SummarizerInput } from '../pipeline/plan';
+import type { TextTokenizer } from '../counting/tokens';
 
 /** What one summary call read and wrote, in raw (tokenizer) tokens. */
 export interface SummaryCall {

@@ -1,8 +1,8 @@
 // The replay's inputs and outputs: a configuration resolved into engine terms (what the agent would
 // run), the options of a run, and the report (per configuration, and per call for charts).
-import type { CacheTtl, PriceOverrides } from '../cost';
-import type { PipelineSettings } from '../pipeline';
-import type { TextTokenizer } from '../tokens';
+import type { CacheTtl, PriceOverrides } from '../cost/cost';
+import type { PipelineSettings } from '../pipeline/pipeline';
+import type { TextTokenizer } from '../counting/tokens';
 
 /** Prompt caching as the agent would send it: off (no cache_control), or breakpoints with this TTL. */
 export type PromptCaching = 'off' | CacheTtl;

@@ -1,7 +1,7 @@
 // Pieces every strategy shares: separating synthetic messages, replacing tool results by placeholders.
 // The one output shape (`[synthetics or new summary] + [opener] + the tail`) is built in tail.ts.
-import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation';
-import type { ReplacementCache } from '../replacementCache';
+import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
+import type { ReplacementCache } from '../pipeline/replacementCache';
 
 export interface Separated {
   synthetics: Message[];

@@ -1,8 +1,8 @@
 // Fitting a kept tail to the window: where else the cut may go (turn-boundary safety first), and the
 // last resort, truncating tool results in the tail, oldest first, until the excess is gone.
-import { isTurnStart, toolResults, type Message, type ToolResultBlock } from '../conversation';
-import type { PlanContext } from '../plan';
-import { isExchangeBoundary } from '../snap';
+import { isTurnStart, toolResults, type Message, type ToolResultBlock } from '../conversation/conversation';
+import type { PlanContext } from '../pipeline/plan';
+import { isExchangeBoundary } from '../conversation/snap';
 import { resultChars, resultSize, withToolResultsReplaced } from './common';
 
 /**

@@ -1,10 +1,10 @@
 // The strategy registry: every strategy's name, parameters (with defaults and bounds) and plan function.
-import type { Message } from '../conversation';
-import { SplitpointError } from '../errors';
-import type { CompactionPlan, PlanContext } from '../plan';
+import type { Message } from '../conversation/conversation';
+import { SplitpointError } from '../base/errors';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { planWithLedger } from './ledgerStep';
-import { planCostFor, costNote } from '../cacheCost';
-import { DEFAULT_HORIZON_TURNS } from '../microBatch';
+import { planCostFor, costNote } from '../cost/cacheCost';
+import { DEFAULT_HORIZON_TURNS } from '../pipeline/microBatch';
 import { planMicroCompact, type MicroCompactParams } from './microCompact';
 import { StrategyParamError } from './params';
 import { planAroundPins } from './pinned';

@@ -4,12 +4,12 @@
 // or in the tail's synthetic opener (the others). Its budget comes out of the same request budget the
 // strategy fits: the strategy plans with the ledger's budget reserved, and the loss report says what
 // leaves the model's view without surviving in the new context.
-import type { Message } from '../conversation';
-import type { ArtifactLedger } from '../ledger';
-import { extractLedger } from '../ledgerExtract';
-import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledgerMerge';
-import { lossReport } from '../lossReport';
-import { placeholderText, requestBudget, SUMMARY_PENDING_TEXT, syntheticMessage, type CompactionPlan, type PlanContext } from '../plan';
+import type { Message } from '../conversation/conversation';
+import type { ArtifactLedger } from '../ledger/ledger';
+import { extractLedger } from '../ledger/ledgerExtract';
+import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledger/ledgerMerge';
+import { lossReport } from '../ledger/lossReport';
+import { placeholderText, requestBudget, SUMMARY_PENDING_TEXT, syntheticMessage, type CompactionPlan, type PlanContext } from '../pipeline/plan';
 
 /** The ledger's budget: a tenth of the request budget, at most 4,000 tokens. */
 export const LEDGER_BUDGET_FRACTION = 0.1;

@@ -4,10 +4,10 @@
 // The results are cleared in batches (microBatch.ts): `triggerTokens`, `clearAtLeast`, the `tools`
 // filter and, with `cacheAware`, only when the batch pays back the cached prefix it re-writes.
 // `ctx.microCleared` names the results the live view already cleared: they stay cleared.
-import { planCostFor } from '../cacheCost';
-import { toolNamesById, type Message, type ToolResultBlock } from '../conversation';
-import { decideBatch, decisionNote, isCandidate, placeholderTokens, type MicroCompactSettings } from '../microBatch';
-import { finalizePlan, type CompactionPlan, type PlanContext } from '../plan';
+import { planCostFor } from '../cost/cacheCost';
+import { toolNamesById, type Message, type ToolResultBlock } from '../conversation/conversation';
+import { decideBatch, decisionNote, isCandidate, placeholderTokens, type MicroCompactSettings } from '../pipeline/microBatch';
+import { finalizePlan, type CompactionPlan, type PlanContext } from '../pipeline/plan';
 import { replacedWithPlaceholders } from './common';
 import { budgetText } from './tail';
 

@@ -1,5 +1,5 @@
 // Strategy parameter errors: every bad parameter is named with the strategy and what was wrong.
-import { SplitpointError } from '../errors';
+import { SplitpointError } from '../base/errors';
 export class StrategyParamError extends SplitpointError {
   constructor(
     readonly strategy: string,

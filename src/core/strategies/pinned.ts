@@ -3,9 +3,9 @@
 // verbatim in their original order: before the tail (after the summary or opener) when they are older
 // than it, at their own place when they are inside it. The plan is then finalized on the full input,
 // so kept / archived / truncated, tokens and the window fit are measured on what is really sent.
-import type { Message } from '../conversation';
-import { finalizePlan, placeholderText, syntheticMessage, type CompactionPlan, type PlanContext } from '../plan';
-import { pinnedIn } from '../pins';
+import type { Message } from '../conversation/conversation';
+import { finalizePlan, placeholderText, syntheticMessage, type CompactionPlan, type PlanContext } from '../pipeline/plan';
+import { pinnedIn } from '../ledger/pins';
 
 export type PlanFn = (messages: readonly Message[], params: Record<string, number>, ctx: PlanContext) => CompactionPlan;
 

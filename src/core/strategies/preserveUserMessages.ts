@@ -2,7 +2,7 @@
 // `maxUserTokens` is reached; drop every agent-generated item. Kept prompts stay in chronological
 // order and the new summary sits at the split point, just after the latest preserved prompt.
 // The cap never exceeds what the window leaves beside the summary.
-import { isTurnStart, type Message } from '../conversation';
+import { isTurnStart, type Message } from '../conversation/conversation';
 import {
   finalizePlan,
   noopPlan,
@@ -11,7 +11,7 @@ import {
   syntheticMessage,
   type CompactionPlan,
   type PlanContext,
-} from '../plan';
+} from '../pipeline/plan';
 import { separateSynthetics, type Separated } from './common';
 import { budgetText, planContiguousTail } from './tail';
 

@@ -1,7 +1,7 @@
 // Preserve a recent token fraction (seed 004): walk back from the present until p x total tokens
 // are collected, snap forward to the next user prompt, collapse everything earlier into a summary.
-import type { Message } from '../conversation';
-import type { CompactionPlan, PlanContext } from '../plan';
+import type { Message } from '../conversation/conversation';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { separateSynthetics } from './common';
 import { StrategyParamError } from './params';
 import { planContiguousTail } from './tail';

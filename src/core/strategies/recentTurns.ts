@@ -1,8 +1,8 @@
 // Preserve recent turns (seed 004): keep the last N complete turns, collapse everything older into a
 // summary. Each kept turn is capped by a per-turn budget (a fraction of the usable context, clamped):
 // a turn over budget has its oldest tool results truncated until it fits.
-import { groupTurns, hasToolResults, toolNamesById, toolResults, type Message } from '../conversation';
-import type { CompactionPlan, PlanContext } from '../plan';
+import { groupTurns, hasToolResults, toolNamesById, toolResults, type Message } from '../conversation/conversation';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { separateSynthetics, withToolResultsReplaced, resultChars } from './common';
 import { StrategyParamError } from './params';
 import { planContiguousTail } from './tail';

@@ -1,8 +1,8 @@
 // Recursive summarization (seed 003): the newest `maxEventsToKeep` real messages form the active
 // window; everything older, plus any prior summary (fed back as === PRIOR SUMMARY ===), collapses
 // into one new summary. `overlapSize` messages of the window go to the summarizer as context.
-import type { Message } from '../conversation';
-import type { CompactionPlan, PlanContext } from '../plan';
+import type { Message } from '../conversation/conversation';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { separateSynthetics } from './common';
 import { StrategyParamError } from './params';
 import { planContiguousTail } from './tail';

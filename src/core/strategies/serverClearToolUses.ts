@@ -3,9 +3,9 @@
 // server clears old tool results itself; this plan EMULATES the server on the local history so the
 // inspector can preview what the next request would lose. The session keeps every original (the
 // server edits each request, never the client's history).
-import type { Message } from '../conversation';
-import { finalizePlan, requestBudget, type CompactionPlan, type PlanContext } from '../plan';
-import { clearToolUsesEdit, emulateClearToolUses } from '../serverContext';
+import type { Message } from '../conversation/conversation';
+import { finalizePlan, requestBudget, type CompactionPlan, type PlanContext } from '../pipeline/plan';
+import { clearToolUsesEdit, emulateClearToolUses } from '../pipeline/serverContext';
 
 export const EMULATION_NOTE = 'emulation of the server: the API applies this edit to each request itself; the session is not changed';
 

@@ -7,9 +7,9 @@
 // - otherwise the plan EMULATES the server for the preview: over the trigger, the server would
 //   summarize the conversation into a compaction block at the start of its next reply. The preview
 //   keeps the current turn (a local plan needs a tail); "Compact now" with it summarizes locally.
-import { blocksOf, type Message } from '../conversation';
-import { finalizePlan, noopPlan, placeholderText, syntheticMessage, type CompactionPlan, type PlanContext } from '../plan';
-import { compactEdit, compactionSummaryOf } from '../serverContext';
+import { blocksOf, type Message } from '../conversation/conversation';
+import { finalizePlan, noopPlan, placeholderText, syntheticMessage, type CompactionPlan, type PlanContext } from '../pipeline/plan';
+import { compactEdit, compactionSummaryOf } from '../pipeline/serverContext';
 import { separateSynthetics } from './common';
 import { EMULATION_NOTE, withFitNote } from './serverClearToolUses';
 import { planContiguousTail } from './tail';

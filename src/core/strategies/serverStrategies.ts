@@ -1,10 +1,10 @@
 // The registry entries of the server-side context management strategies (../serverContext.ts): their
 // numeric parameters with defaults and bounds as documented; exclude_tools and instructions are not
 // numbers, so they come from the settings (PlanContext.serverContext).
-import { MIN_COMPACT_TRIGGER } from '../serverContext';
-import type { CompactionPlan, PlanContext } from '../plan';
-import type { Message } from '../conversation';
-import type { ServerStrategyName } from '../serverContextTypes';
+import { MIN_COMPACT_TRIGGER } from '../pipeline/serverContext';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
+import type { Message } from '../conversation/conversation';
+import type { ServerStrategyName } from '../pipeline/serverContextTypes';
 import { planServerClearToolUses } from './serverClearToolUses';
 import { planServerCompact } from './serverCompact';
 

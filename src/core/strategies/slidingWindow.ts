@@ -1,7 +1,7 @@
 // Sliding window (seed 003): keep the last `maxEvents` real messages. Synthetic summaries are kept
 // first and do not count against the budget; the cut snaps forward to the next user prompt.
-import type { Message } from '../conversation';
-import type { CompactionPlan, PlanContext } from '../plan';
+import type { Message } from '../conversation/conversation';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { separateSynthetics } from './common';
 import { planContiguousTail } from './tail';
 

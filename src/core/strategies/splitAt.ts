@@ -3,9 +3,9 @@
 // builder as every strategy: it snaps to a turn start, else to a tool-exchange boundary with a
 // synthetic opener, and shrinks to fit the window; pins and the ledger are applied the same way.
 // A note names the message the tail really starts at when the snap moved it.
-import { isTurnStart, type Message } from '../conversation';
-import { SplitpointError } from '../errors';
-import type { CompactionPlan, PlanContext } from '../plan';
+import { isTurnStart, type Message } from '../conversation/conversation';
+import { SplitpointError } from '../base/errors';
+import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { separateSynthetics } from './common';
 import { planContiguousTail } from './tail';
 

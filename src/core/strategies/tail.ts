@@ -3,7 +3,7 @@
 // A strategy names where it would like to cut; if the result does not fit the request budget, the cut
 // moves forward (turn starts first, then tool-exchange boundaries in the last turn) and, as a last
 // resort, tool results in the tail are truncated. The plan's notes say what had to be done.
-import { toolNamesById, type Message } from '../conversation';
+import { toolNamesById, type Message } from '../conversation/conversation';
 import {
   finalizePlan,
   noopPlan,
@@ -13,8 +13,8 @@ import {
   syntheticMessage,
   type CompactionPlan,
   type PlanContext,
-} from '../plan';
-import { safeCut } from '../snap';
+} from '../pipeline/plan';
+import { safeCut } from '../conversation/snap';
 import type { Separated } from './common';
 import { fitCandidates, truncateTailToFit } from './fit';
 

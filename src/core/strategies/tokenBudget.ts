@@ -1,8 +1,8 @@
 // Token budget (seed 003): keep the longest contiguous suffix of real messages that fits in
 // `maxTokens` after the synthetic summaries' cost is deducted; drop leading non-prompts.
 // maxTokens 0 (the default) derives the budget from the window: 40% of the request budget.
-import type { Message } from '../conversation';
-import { requestBudget, type CompactionPlan, type PlanContext } from '../plan';
+import type { Message } from '../conversation/conversation';
+import { requestBudget, type CompactionPlan, type PlanContext } from '../pipeline/plan';
 import { separateSynthetics } from './common';
 import { planContiguousTail } from './tail';
 

@@ -2,8 +2,8 @@
 // Output: [synthetics] + [preamble before the first user prompt] + [kept turns]. When that does not
 // fit the window (few long turns: one prompt and hundreds of tool calls), the tail is fitted like any
 // other: later turn starts first, then the tool-exchange boundaries of the last turn.
-import { groupTurns, type Message } from '../conversation';
-import { finalizePlan, noopPlan, type CompactionPlan, type PlanContext } from '../plan';
+import { groupTurns, type Message } from '../conversation/conversation';
+import { finalizePlan, noopPlan, type CompactionPlan, type PlanContext } from '../pipeline/plan';
 import { separateSynthetics } from './common';
 import { budgetText, planContiguousTail } from './tail';
 

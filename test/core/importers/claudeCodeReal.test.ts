@@ -1,16 +1,16 @@
-// The Claude Code importer on the real recorded sessions in ../shared/real-sessions/ (read in place, never
-// copied). Expectations are derived from the raw lines here, independently of the importer.
+// The Claude Code importer on the real recorded sessions in test/fixtures/real-sessions/.
+// Expectations are derived from the raw lines here, independently of the importer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isTurnStart, toApiMessages, toolResults, toolUses, type Message } from '../../../src/core/conversation';
-import { requestViolations } from '../../../src/core/invariants';
+import { isTurnStart, toApiMessages, toolResults, toolUses, type Message } from '../../../src/core/conversation/conversation';
+import { requestViolations } from '../../../src/core/conversation/invariants';
 import { importSession } from '../../../src/core/importers';
-import { MemoizedMessageCounter } from '../../../src/core/tokens';
-import { createTokenizer } from '../../../src/core/tokenizers';
+import { MemoizedMessageCounter } from '../../../src/core/counting/tokens';
+import { createTokenizer } from '../../../src/core/counting/tokenizers';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', '..', 'shared', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl'];
 const counter = new MemoizedMessageCounter(createTokenizer('gpt-tokenizer'));
 

@@ -1,17 +1,17 @@
-// Codex rollout importer on the real recorded rollouts in ../shared/real-sessions/ (read in place). Every
+// Codex rollout importer on the real recorded rollouts in test/fixtures/real-sessions/. Every
 // expectation is read from the raw file independently of the importer: compacted lines, prompts typed,
 // token_count calls, the context window and model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isTurnStart, recordedInputTokens, textOf, toApiMessages, type Message } from '../../../src/core/conversation';
-import { requestViolations } from '../../../src/core/invariants';
+import { isTurnStart, recordedInputTokens, textOf, toApiMessages, type Message } from '../../../src/core/conversation/conversation';
+import { requestViolations } from '../../../src/core/conversation/invariants';
 import { importSession } from '../../../src/core/importers';
-import { createTokenizer } from '../../../src/core/tokenizers';
-import { countMessageWith } from '../../../src/core/tokens';
+import { createTokenizer } from '../../../src/core/counting/tokenizers';
+import { countMessageWith } from '../../../src/core/counting/tokens';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', '..', 'shared', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', 'fixtures', 'real-sessions');
 
 interface Raw {
   compactedLines: number[];
@@ -67,7 +67,10 @@ for (const [name, expectedCompactions] of [
 ] as const) {
   test(`real rollout ${name}: ${expectedCompactions} compaction(s); the current context is what the model saw`, () => {
     const path = join(REAL, name);
-    assert.ok(existsSync(path), `${path} is missing: the real sessions live in ../shared/real-sessions/ beside the checkout`);
+    assert.ok(
+      existsSync(path),
+      `${path} is missing: the real sessions live in test/fixtures/real-sessions/ (copied into the repository with their licences)`,
+    );
     const text = readFileSync(path, 'utf8');
     const raw = readRaw(text);
     const r = importSession(text, name);

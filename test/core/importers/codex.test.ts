@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { blocksOf, isTurnStart, kindOf, textOf, toApiMessages, type Message } from '../../../src/core/conversation';
-import { requestViolations } from '../../../src/core/invariants';
+import { blocksOf, isTurnStart, kindOf, textOf, toApiMessages, type Message } from '../../../src/core/conversation/conversation';
+import { requestViolations } from '../../../src/core/conversation/invariants';
 import { importSession, type ImportResult } from '../../../src/core/importers';
 
 const SESSIONS = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'sessions');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImportError, importSession, importSessionFile, MAX_JSON_DEPTH, readSessionFile } from '../../../src/core';
 
-const REAL = '../shared/real-sessions';
+const REAL = 'test/fixtures/real-sessions';
 const files = [
   ...readdirSync('test/fixtures/sessions').map((f) => join('test/fixtures/sessions', f)),
   ...readdirSync('test/fixtures/malformed').map((f) => join('test/fixtures/malformed', f)),

@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planRecentTurns, type RecentTurnsParams } from '../../../src/core/strategies/recentTurns';
-import { planViolations } from '../../../src/core/invariants';
+import { planViolations } from '../../../src/core/conversation/invariants';
 import { assistant, call, ctxWith, FixedCostCounter, results, user } from '../../helpers/build';
-import type { Message } from '../../../src/core/conversation';
-import type { PlanContext } from '../../../src/core/plan';
+import type { Message } from '../../../src/core/conversation/conversation';
+import type { PlanContext } from '../../../src/core/pipeline/plan';
 
 const TRUNCATED_COST = 20;
 

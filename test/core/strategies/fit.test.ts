@@ -2,10 +2,10 @@
 // boundaries), truncating tool results as a last resort, window-derived defaults, never an increase.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message } from '../../../src/core/conversation';
-import { fitViolations, planViolations, requestViolations } from '../../../src/core/invariants';
-import { requestBudget, type PlanContext } from '../../../src/core/plan';
-import { planRequest } from '../../../src/core/planRequest';
+import type { Message } from '../../../src/core/conversation/conversation';
+import { fitViolations, planViolations, requestViolations } from '../../../src/core/conversation/invariants';
+import { requestBudget, type PlanContext } from '../../../src/core/pipeline/plan';
+import { planRequest } from '../../../src/core/pipeline/planRequest';
 import { planWith } from '../../../src/core/strategies';
 import { fitCandidates } from '../../../src/core/strategies/fit';
 import { planMicroCompact } from '../../../src/core/strategies/microCompact';
@@ -13,7 +13,7 @@ import { planPreserveUserMessages } from '../../../src/core/strategies/preserveU
 import { planRecursiveSummarization } from '../../../src/core/strategies/recursiveSummarization';
 import { planTokenBudget } from '../../../src/core/strategies/tokenBudget';
 import { planTurnWindow } from '../../../src/core/strategies/turnWindow';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../../src/core/tokens';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../../src/core/counting/tokens';
 import { assistant, call, ctxWith, FixedCostCounter, ids, results, summary, user } from '../../helpers/build';
 
 /** One prompt followed by `n` tool exchanges (c_i, r_i), each message costing 10 unless `costs` says. */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planMicroCompact } from '../../../src/core/strategies/microCompact';
-import { planViolations } from '../../../src/core/invariants';
-import type { ToolResultBlock } from '../../../src/core/conversation';
+import { planViolations } from '../../../src/core/conversation/invariants';
+import type { ToolResultBlock } from '../../../src/core/conversation/conversation';
 import { assistant, call, ctxWith, results, user } from '../../helpers/build';
 
 const long = (c: string) => c.repeat(300);

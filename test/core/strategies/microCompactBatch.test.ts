@@ -4,12 +4,12 @@
 // $3.75 5-minute cache write per million tokens), not by calling the code under test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message, ToolResultBlock } from '../../../src/core/conversation';
+import type { Message, ToolResultBlock } from '../../../src/core/conversation/conversation';
 import { planMicroCompact } from '../../../src/core/strategies/microCompact';
 import { planWith } from '../../../src/core/strategies';
-import { CLAUDE_CODE_MICRO_COMPACT, READ_SHELL_SEARCH_TOOLS } from '../../../src/core/microBatch';
-import { IncrementalMicroCompactor } from '../../../src/core/microCompactor';
-import { planViolations } from '../../../src/core/invariants';
+import { CLAUDE_CODE_MICRO_COMPACT, READ_SHELL_SEARCH_TOOLS } from '../../../src/core/pipeline/microBatch';
+import { IncrementalMicroCompactor } from '../../../src/core/pipeline/microCompactor';
+import { planViolations } from '../../../src/core/conversation/invariants';
 import { call, CharCounter, ctxWith, results, user } from '../../helpers/build';
 
 const SONNET = 'claude-sonnet-4-5';

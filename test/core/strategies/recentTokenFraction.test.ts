@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planRecentTokenFraction } from '../../../src/core/strategies/recentTokenFraction';
-import { planViolations } from '../../../src/core/invariants';
+import { planViolations } from '../../../src/core/conversation/invariants';
 import { StrategyParamError } from '../../../src/core/strategies';
 import { assistant, call, ctxWith as baseCtxWith, FixedCostCounter, ids, results, user } from '../../helpers/build';
-import type { PlanContext } from '../../../src/core/plan';
-import type { MessageTokenCounter } from '../../../src/core/tokens';
+import type { PlanContext } from '../../../src/core/pipeline/plan';
+import type { MessageTokenCounter } from '../../../src/core/counting/tokens';
 
 // These tests pin where plans cut, on conversations of a few 10-token messages: a 2,000-token summary
 // estimate would make every such plan a no-op ("would not save tokens"), so the estimate is small here.

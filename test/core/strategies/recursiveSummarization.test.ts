@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planRecursiveSummarization } from '../../../src/core/strategies/recursiveSummarization';
 import { planWith, StrategyParamError } from '../../../src/core/strategies';
-import { planViolations } from '../../../src/core/invariants';
-import { applyPlan, MissingSummaryError } from '../../../src/core/plan';
+import { planViolations } from '../../../src/core/conversation/invariants';
+import { applyPlan, MissingSummaryError } from '../../../src/core/pipeline/plan';
 import { assistant, call, ctxWith as baseCtxWith, ids, results, summary, user } from '../../helpers/build';
-import type { PlanContext } from '../../../src/core/plan';
-import type { MessageTokenCounter } from '../../../src/core/tokens';
+import type { PlanContext } from '../../../src/core/pipeline/plan';
+import type { MessageTokenCounter } from '../../../src/core/counting/tokens';
 
 // These tests pin where plans cut, on conversations of a few 10-token messages: a 2,000-token summary
 // estimate would make every such plan a no-op ("would not save tokens"), so the estimate is small here.

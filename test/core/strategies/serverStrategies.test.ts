@@ -1,21 +1,21 @@
-// The server strategies' emulation against the documented rules (src/core/serverContext.ts): the
+// The server strategies' emulation against the documented rules (src/core/pipeline/serverContext.ts): the
 // clear_tool_uses trigger, keep, exclude_tools, clear_tool_inputs and clear_at_least; compaction's
 // trigger, its block archiving what precedes it, and null-content blocks changing nothing; parameter
 // validation; the request the agent sends for each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Message, ToolResultBlock, ToolUseBlock } from '../../../src/core/conversation';
-import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../../src/core/plan';
+import type { Message, ToolResultBlock, ToolUseBlock } from '../../../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../../src/core/pipeline/plan';
 import {
   CLEARED_TOOL_RESULT_TEXT,
   COMPACT_BETA,
   CONTEXT_MANAGEMENT_BETA,
   serverContextReport,
   serverContextRequest,
-} from '../../../src/core/serverContext';
+} from '../../../src/core/pipeline/serverContext';
 import { getStrategy, planWith, resolveParams, StrategyParamError } from '../../../src/core/strategies';
-import { ReplacementCache } from '../../../src/core/replacementCache';
-import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../../src/core/tokens';
+import { ReplacementCache } from '../../../src/core/pipeline/replacementCache';
+import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../../src/core/counting/tokens';
 
 const ctx = (o: Partial<PlanContext> = {}): PlanContext => ({
   ...DEFAULT_PLAN_CONTEXT,

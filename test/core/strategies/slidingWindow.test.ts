@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planSlidingWindow } from '../../../src/core/strategies/slidingWindow';
 import { planWith } from '../../../src/core/strategies';
-import { planViolations } from '../../../src/core/invariants';
-import { applyPlan } from '../../../src/core/plan';
+import { planViolations } from '../../../src/core/conversation/invariants';
+import { applyPlan } from '../../../src/core/pipeline/plan';
 import { assistant, call, ctxWith, ids, results, summary, user } from '../../helpers/build';
 
 const ctx = ctxWith();

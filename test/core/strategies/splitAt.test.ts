@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planRequest, planWith, UnknownSplitTargetError } from '../../../src/core';
 import { planSplitAt } from '../../../src/core/strategies/splitAt';
-import { planViolations, requestViolations } from '../../../src/core/invariants';
+import { planViolations, requestViolations } from '../../../src/core/conversation/invariants';
 import { assistant, call, ctxWith, FixedCostCounter, ids, results, summary, user } from '../../helpers/build';
 
 const msgs = [

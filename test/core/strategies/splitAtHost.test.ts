@@ -7,10 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoopbackAnthropic, reply } from '../../loopback/anthropic-server';
-import { AnthropicLlmClient } from '../../../src/agent/anthropicClient';
-import { planContextFor, strategyParamsFor } from '../../../src/agent/engineSettings';
-import { DEFAULT_HOST_SETTINGS } from '../../../src/agent/hostSettings';
-import { InspectorService } from '../../../src/agent/inspectorService';
+import { AnthropicLlmClient } from '../../../src/agent/loop/anthropicClient';
+import { planContextFor, strategyParamsFor } from '../../../src/settings/engineSettings';
+import { DEFAULT_HOST_SETTINGS } from '../../../src/settings/hostSettings';
+import { InspectorService } from '../../../src/agent/service/inspectorService';
 import {
   CharEstimateTokenizer,
   CompactionPipeline,
@@ -21,10 +21,10 @@ import {
   TranscriptStore,
   type Message,
 } from '../../../src/core';
-import { budgetTrigger } from '../../../src/core/triggers';
-import { requestViolations } from '../../../src/core/invariants';
-import { toApiMessages } from '../../../src/core/conversation';
-import { parseInspectorToHost } from '../../../src/protocolValidation';
+import { budgetTrigger } from '../../../src/core/pipeline/triggers';
+import { requestViolations } from '../../../src/core/conversation/invariants';
+import { toApiMessages } from '../../../src/core/conversation/conversation';
+import { parseInspectorToHost } from '../../../src/protocol/validation';
 
 function conversation(turns: number): Message[] {
   const out: Message[] = [];

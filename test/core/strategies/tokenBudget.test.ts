@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planTokenBudget } from '../../../src/core/strategies/tokenBudget';
-import { planViolations } from '../../../src/core/invariants';
+import { planViolations } from '../../../src/core/conversation/invariants';
 import { assistant, call, ctxWith, FixedCostCounter, ids, results, summary, user } from '../../helpers/build';
 
 test('token-budget: keeps the longest contiguous suffix within maxTokens', () => {

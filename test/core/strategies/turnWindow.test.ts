@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planTurnWindow } from '../../../src/core/strategies/turnWindow';
-import { planViolations } from '../../../src/core/invariants';
+import { planViolations } from '../../../src/core/conversation/invariants';
 import { assistant, call, ctxWith, ids, results, summary, user } from '../../helpers/build';
 
 const ctx = ctxWith();

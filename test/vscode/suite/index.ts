@@ -6,9 +6,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_HOST_SETTINGS } from '../../../src/agent/hostSettings';
-import { serializeTranscript, parseTranscript, TRANSCRIPT_HEADER_TYPE } from '../../../src/core/transcripts';
-import type { Message } from '../../../src/core/conversation';
+import { DEFAULT_HOST_SETTINGS } from '../../../src/settings/hostSettings';
+import { serializeTranscript, parseTranscript, TRANSCRIPT_HEADER_TYPE } from '../../../src/core/transcripts/transcripts';
+import type { Message } from '../../../src/core/conversation/conversation';
 import { readSettings } from '../../../src/extension/settings';
 
 const EXTENSION_ID = 'splitpoint.splitpoint';

@@ -1,0 +1,110 @@
+// How the host builds an agent loop: the Anthropic client for a key, the workspace tools (read-only
+// in an untrusted workspace or without a folder), the system prompt, and what those cost in tokens
+// per request (known before any agent exists, for the context meter and the inspector).
+import type Anthropic from '@anthropic-ai/sdk';
+import { anthropicSdk } from './sdks';
+import type { ApiMessage, CachingTextTokenizer, CalibratedCounter, CompactionPipeline } from '../../core';
+import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
+import { countRequestTokens } from './anthropicClient';
+import type { HostSettings } from '../../settings/hostSettings';
+import { ToolsWithMcp, type McpToolHost } from '../mcp';
+import { WorkspaceTools, type ApprovalGate, type ToolExecutor } from '../tools';
+
+export interface AgentFactoryDeps {
+  /** The workspace folder the tools are confined to (undefined: no folder open). */
+  workspaceRoot: string | undefined;
+  storageDir: string;
+  trusted: boolean;
+  tokenizer: CachingTextTokenizer;
+  /** Injected in tests. */
+  createClient?: (apiKey: string, baseURL: string | undefined) => Anthropic;
+  /** The ripgrep binary for the search tool (default: findRipgrep()). */
+  ripgrepPath?: string;
+  /** Tools of MCP servers, offered after the workspace tools (read at every request). */
+  mcp?: McpToolHost;
+}
+
+export interface AgentRequest {
+  apiKey: string;
+  settings: HostSettings;
+  pipeline: CompactionPipeline;
+  calibration: CalibratedCounter;
+  approvals: ApprovalGate;
+  onEvent: (e: AgentEvent) => void;
+}
+
+/** Settings an agent is built with: a change needs a new agent (and, for the model, its calibration). */
+export function agentSettingsChanged(a: HostSettings, b: HostSettings): boolean {
+  return a.model !== b.model || a.baseUrl !== b.baseUrl || a.maxOutputTokens !== b.maxOutputTokens || a.promptCaching !== b.promptCaching;
+}
+
+export class AgentFactory {
+  private staticOverhead: { key: string; system: number; tools: number } | undefined;
+
+  constructor(private readonly deps: AgentFactoryDeps) {}
+
+  create(r: AgentRequest): AgentLoop {
+    const { settings } = r;
+    const client = this.client(r.apiKey, settings);
+    const { tools, system } = this.toolsAndSystem(settings);
+    return new AgentLoop({
+      client,
+      model: settings.model,
+      maxTokens: settings.maxOutputTokens,
+      system,
+      pipeline: r.pipeline,
+      tools,
+      approvals: r.approvals,
+      calibration: r.calibration,
+      tokenizer: this.deps.tokenizer,
+      contextWindow: settings.contextWindow,
+      promptCaching: settings.promptCaching,
+      onEvent: r.onEvent,
+    });
+  }
+
+  /**
+   * The API's count (count_tokens) of the request the agent would send with `messages`: the same
+   * model, system prompt and tool definitions. Throws an LlmError when the API cannot say.
+   */
+  countInputTokens(apiKey: string, settings: HostSettings, messages: readonly ApiMessage[], signal?: AbortSignal): Promise<number> {
+    const { tools, system } = this.toolsAndSystem(settings);
+    const request = { model: settings.model, system, tools: tools.definitions() as Anthropic.Tool[], messages };
+    return countRequestTokens(this.client(apiKey, settings), request, { signal });
+  }
+
+  private client(apiKey: string, settings: HostSettings): Anthropic {
+    return this.deps.createClient
+      ? this.deps.createClient(apiKey, settings.baseUrl)
+      : new (anthropicSdk())({ apiKey, baseURL: settings.baseUrl, maxRetries: 2 });
+  }
+
+  /** System prompt and tool definitions, in tokens (the agent sends exactly these). Computed again when the tools change (MCP). */
+  overheadParts(settings: HostSettings): { system: number; tools: number } {
+    const { tools, system } = this.toolsAndSystem(settings);
+    const definitions = tools.definitions();
+    const key = definitions.map((d) => d.name).join(',');
+    if (this.staticOverhead?.key !== key) {
+      const systemTokens = this.deps.tokenizer.countText(system);
+      this.staticOverhead = {
+        key,
+        system: systemTokens,
+        tools: requestOverheadTokens(this.deps.tokenizer, system, definitions) - systemTokens,
+      };
+    }
+    return this.staticOverhead;
+  }
+
+  /** The agent's tools and system prompt (read-only tools in an untrusted workspace or without a folder). */
+  private toolsAndSystem(settings: HostSettings): { tools: ToolExecutor; system: string } {
+    const readOnly = !this.deps.trusted || !this.deps.workspaceRoot;
+    const tools = new WorkspaceTools({
+      root: this.deps.workspaceRoot ?? this.deps.storageDir,
+      readOnly,
+      limits: { defaultCommandTimeoutMs: settings.commandTimeoutMs },
+      ripgrepPath: this.deps.ripgrepPath,
+    });
+    const system = defaultSystemPrompt({ readOnly, workspaceRoot: this.deps.workspaceRoot });
+    return { tools: this.deps.mcp ? new ToolsWithMcp(tools, this.deps.mcp) : tools, system };
+  }
+}

@@ -1,0 +1,329 @@
+// What the inspector panel asks of the host, computed on the engine's public calls: the session
+// view (messages, what the model sees, compactions, overhead, per-strategy defaults), strategy
+// previews on the current session or on an inspected recording, message details, and the
+// transcripts a webview may open. Read-only: applying and undoing go through the pipeline.
+//
+// A target is what the panel shows: the current session or an inspected recording, either at its
+// current context or just before one of its past compactions (time travel). An inspected recording
+// is shown as recorded: no micro-compaction of the view, the window the recording names, and the
+// overhead fitted from its recorded usage (or unknown), never this extension's own agent's.
+import { readFileSync } from 'node:fs';
+import {
+  autoCompactThreshold,
+  canUndo,
+  compactionInEffect,
+  costNote,
+  errorMessage,
+  fittedOverhead,
+  importSession,
+  microCompactedView,
+  planCostOnView,
+  planTokensOnView,
+  planWith,
+  recordedWindow,
+  STRATEGIES,
+  type CompactionPipeline,
+  type CompactionRecord,
+  type ImportResult,
+  type Message,
+  type MessageTokenCounter,
+  type PlanContext,
+  type PlanCost,
+  type RecordedCompaction,
+  type SessionLog,
+  type SessionMeta,
+} from '../../core';
+import { agentOf, buildInspectorSession, messageDetail, planToView, timeTravelLabel, type InspectorSessionInput } from '../../inspector/inspectorModel';
+import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint } from '../../protocol';
+import type { HostSettings } from '../../settings/hostSettings';
+
+/** The parts of the current session the inspector reads. */
+export interface InspectedSession {
+  readonly session: SessionLog;
+  readonly pipeline: CompactionPipeline;
+  readonly ctx: PlanContext;
+}
+
+/** A session file opened in the inspector (read-only), as imported. */
+export interface InspectedRecording {
+  source: string;
+  result: ImportResult;
+  /**
+   * The counter its figures use while the host's worker has not counted it yet (a quick estimate, for a
+   * first paint); absent: the host's counter. With one, the overhead is not fitted (shown as unknown).
+   */
+  counter?: MessageTokenCounter;
+}
+
+/** What the panel shows: a recording (absent: the current session), at a past compaction (1-based) or now (null). */
+export interface InspectorTarget {
+  file?: InspectedRecording;
+  at: number | null;
+}
+
+export interface InspectorServiceDeps {
+  /** The current session (it changes on a new chat or a resume). */
+  current: () => InspectedSession;
+  settings: () => HostSettings;
+  counter: MessageTokenCounter;
+  strategyParams: (name: string) => Record<string, number>;
+  /** System prompt and tool definitions, in tokens. */
+  overheadParts: () => { system: number; tools: number };
+  /** Reads a transcript (time travel on the current session); tests may inject one. */
+  readTranscript?: (path: string) => Message[];
+}
+
+/** The context a target resolves to: the messages strategies plan on, and how to show them. */
+interface ResolvedContext {
+  messages: readonly Message[];
+  /** What the model sees of `messages` (the live session's micro-compacted view; else `messages`). */
+  effective: readonly Message[];
+  /** Messages shown but not planned on (archived by recorded compactions), for details. */
+  archived: readonly RecordedCompaction[];
+  ctx: PlanContext;
+  /** Whether previews count before/after on the micro-compacted view (the live current session only). */
+  microView: boolean;
+}
+
+const CURRENT: InspectorTarget = { at: null };
+
+export class InspectorService {
+  private readonly transcripts = new Map<string, Message[]>();
+  private readonly fits = new WeakMap<ImportResult, number | null>();
+
+  constructor(private readonly deps: InspectorServiceDeps) {}
+
+  /** The current session, editable (apply, undo) at its current context; read-only before a past compaction. */
+  currentSession(at: number | null = null): InspectorSession {
+    const { session, pipeline } = this.deps.current();
+    const meta = session.meta;
+    const points = meta.compactions.map((c, k) => ownPoint(c, k + 1));
+    const chosen = validAt(at, points);
+    const base = this.baseInput(meta);
+    if (chosen === null) {
+      return buildInspectorSession({
+        ...base,
+        source: 'Current session',
+        readOnly: false,
+        messages: session.messages,
+        effective: pipeline.effectiveMessages(),
+        canUndo: canUndo(meta.compactions),
+        tailStartId: compactionInEffect(meta.compactions)?.tailStartId ?? null,
+        ...(points.length > 0 ? { timeTravel: { at: null, points } } : {}),
+      });
+    }
+    const messages = this.transcript(meta.compactions[chosen - 1].transcriptPath);
+    return buildInspectorSession({
+      ...base,
+      source: 'Current session',
+      readOnly: true,
+      messages,
+      effective: messages,
+      canUndo: false,
+      tailStartId: null,
+      timeTravel: { at: chosen, points },
+    });
+  }
+
+  /** A recording (a transcript, or another agent's session) as recorded, read-only; `at` as in InspectorTarget. */
+  sessionFor(file: InspectedRecording, at: number | null = null): InspectorSession {
+    const { result } = file;
+    const points = recordedPoints(result);
+    const chosen = validAt(at, points);
+    const fit = file.counter ? null : this.fitted(result);
+    const ctx = this.recordingCtx(file, fit);
+    const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
+    const input: InspectorSessionInput = {
+      ...this.baseInput({ id: file.source, title: file.source, createdAt: 0, updatedAt: 0, compactions: [] }),
+      source: file.source,
+      readOnly: true,
+      messages,
+      effective: messages,
+      ctx,
+      overhead: { system: fit ?? 0, tools: 0 },
+      overheadSource: fit === null ? 'unknown' : 'fitted',
+      windowSource: windowOf(result, this.deps.settings().contextWindow).source,
+      // The auto-compact threshold is this extension's agent's; the recording's agent had its own.
+      autoCompactThreshold: null,
+      canUndo: false,
+      tailStartId: null,
+      archived: result.compactions.slice(0, chosen === null ? undefined : chosen - 1),
+    };
+    if (points.length > 0) input.timeTravel = { at: chosen, points };
+    return buildInspectorSession(input);
+  }
+
+  /** Plan a strategy on what a target shows (the current session's current context by default). Pure. */
+  preview(
+    strategy: string,
+    params: Record<string, number>,
+    requestId: number,
+    target: InspectorTarget = CURRENT,
+    splitAtId?: string,
+  ): PlanView {
+    const started = performance.now();
+    const c = this.resolve(target);
+    const plan = planWith(strategy, c.messages, params, splitAtId === undefined ? c.ctx : { ...c.ctx, splitAtId });
+    const view = planToView(plan, requestId, performance.now() - started);
+    // Before/after on what the model sees (micro-compacted), so the figures agree with the rows; the cost too.
+    if (c.microView) {
+      const totals = planTokensOnView(plan, c.effective, this.deps.settings().microCompact, c.ctx);
+      Object.assign(view, totals);
+      if (plan.strategy !== 'micro-compact' && !plan.noop)
+        viewCost(view, planCostOnView(plan.output, c.messages, c.effective, totals, c.ctx));
+    }
+    view.computeMs = performance.now() - started;
+    return view;
+  }
+
+  /** What the model would see of `messages` under the current micro-compaction settings. */
+  microCompacted(messages: readonly Message[]): Message[] {
+    return microCompactedView(messages, this.deps.settings().microCompact, this.deps.current().ctx);
+  }
+
+  /** The detail of a message the target shows: in the context planned on, or archived by a recorded compaction. */
+  detail(id: string, target: InspectorTarget = CURRENT): MessageDetail | undefined {
+    const c = this.resolve(target);
+    const counter = target.file?.counter ?? this.deps.counter;
+    const i = c.messages.findIndex((m) => m.id === id);
+    if (i !== -1) {
+      const eff = c.effective[i] ?? c.messages[i];
+      return messageDetail(c.messages[i], eff, counter.countMessage(eff));
+    }
+    for (const compaction of c.archived) {
+      const m = compaction.before.find((x) => x.id === id);
+      if (m) return messageDetail(m, m, counter.countMessage(m));
+    }
+    return undefined;
+  }
+
+  /** Transcript paths the current session knows (the only ones a webview may ask to open). */
+  knownTranscripts(): Set<string> {
+    return new Set(this.deps.current().session.meta.compactions.map((c) => c.transcriptPath));
+  }
+
+  private resolve(target: InspectorTarget): ResolvedContext {
+    if (target.file) {
+      const { result } = target.file;
+      const chosen = validAt(target.at, recordedPoints(result));
+      const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
+      const archived = result.compactions.slice(0, chosen === null ? undefined : chosen - 1);
+      const ctx = this.recordingCtx(target.file, target.file.counter ? null : this.fitted(result));
+      return { messages, effective: messages, archived, ctx, microView: false };
+    }
+    const { session, pipeline } = this.deps.current();
+    const ctx = this.currentCtx();
+    const records = session.meta.compactions;
+    const chosen = validAt(
+      target.at,
+      records.map((c, k) => ownPoint(c, k + 1)),
+    );
+    if (chosen === null) {
+      // The live history: the last call's cache state and what micro-compaction cleared (its batches).
+      return {
+        messages: session.messages,
+        effective: pipeline.effectiveMessages(),
+        archived: [],
+        ctx: { ...ctx, ...pipeline.liveContext() },
+        microView: true,
+      };
+    }
+    const messages = this.transcript(records[chosen - 1].transcriptPath);
+    return { messages, effective: messages, archived: [], ctx, microView: false };
+  }
+
+  /** The current session's plan context with its pins (persisted with the session; every plan respects them). */
+  private currentCtx(): PlanContext {
+    const { session, ctx } = this.deps.current();
+    const pinnedIds = session.pinnedIds();
+    return pinnedIds.size > 0 ? { ...ctx, pinnedIds } : ctx;
+  }
+
+  /** The plan context for a recording: its own window and counter, and its fitted overhead inside the request budget. */
+  private recordingCtx(file: InspectedRecording, fit: number | null): PlanContext {
+    const ctx = this.deps.current().ctx;
+    const window = windowOf(file.result, this.deps.settings().contextWindow).window;
+    return { ...ctx, ...(file.counter ? { tokens: file.counter } : {}), contextWindow: window, overheadTokens: fit ?? 0 };
+  }
+
+  private fitted(result: ImportResult): number | null {
+    let fit = this.fits.get(result);
+    if (fit === undefined) {
+      fit = fittedOverhead(result, this.deps.counter);
+      this.fits.set(result, fit);
+    }
+    return fit;
+  }
+
+  private transcript(path: string): Message[] {
+    let messages = this.transcripts.get(path);
+    if (!messages) {
+      messages = this.deps.readTranscript ? this.deps.readTranscript(path) : readTranscriptFile(path);
+      this.transcripts.set(path, messages);
+    }
+    return messages;
+  }
+
+  private baseInput(
+    meta: SessionMeta,
+  ): Omit<InspectorSessionInput, 'source' | 'readOnly' | 'messages' | 'effective' | 'canUndo' | 'tailStartId'> {
+    const strategyParams: Record<string, Record<string, number>> = {};
+    for (const s of STRATEGIES) strategyParams[s.name] = this.deps.strategyParams(s.name);
+    const settings = this.deps.settings();
+    return {
+      sessionId: meta.id,
+      title: meta.title,
+      compactions: meta.compactions,
+      ctx: this.currentCtx(),
+      overhead: this.deps.overheadParts(),
+      autoCompactThreshold: autoCompactThreshold(settings.autoCompact, settings.contextWindow),
+      strategyParams,
+    };
+  }
+}
+
+/** The view's cost (and its cost note) replaced by `cost`. */
+function viewCost(view: PlanView, cost: PlanCost): void {
+  view.cost = { ...cost, nextRequestUSD: { ...cost.nextRequestUSD } };
+  view.notes = view.notes.map((n) => (n.startsWith('cache: ') ? costNote(cost) : n));
+}
+
+/** `at` if it names one of the points, else null (the current context). */
+function validAt(at: number | null, points: readonly TimeTravelPoint[]): number | null {
+  return at !== null && Number.isInteger(at) && at >= 1 && at <= points.length ? at : null;
+}
+
+function ownPoint(c: CompactionRecord, at: number): TimeTravelPoint {
+  return { at, label: timeTravelLabel(at, `Splitpoint ${c.strategy}`, c.trigger, c.tokensBefore), messages: c.archivedCount };
+}
+
+function recordedPoints(result: ImportResult): TimeTravelPoint[] {
+  return result.compactions.map((c, k) => ({
+    at: k + 1,
+    label: timeTravelLabel(k + 1, agentOf(c.source), c.trigger, c.preTokens),
+    messages: c.before.length,
+  }));
+}
+
+/**
+ * Context windows of the models recordings name, when the recording does not say (Codex records its
+ * window; Claude Code does not). Claude models: 200K (the 1M window is an opt-in beta).
+ */
+const MODEL_WINDOWS: ReadonlyArray<[RegExp, number]> = [[/^claude-/, 200_000]];
+
+/** The window to show a recording against: the recording's, else its model's, else the settings'. */
+export function windowOf(result: ImportResult, settingsWindow: number): { window: number; source: 'recording' | 'model' | 'settings' } {
+  const recorded = recordedWindow(result);
+  if (recorded !== undefined) return { window: recorded, source: 'recording' };
+  const model = result.model ?? [...result.messages].reverse().find((m) => m.usage?.model)?.usage?.model;
+  const known = model ? MODEL_WINDOWS.find(([re]) => re.test(model)) : undefined;
+  return known ? { window: known[1], source: 'model' } : { window: settingsWindow, source: 'settings' };
+}
+
+function readTranscriptFile(path: string): Message[] {
+  try {
+    return importSession(readFileSync(path, 'utf8'), path).messages;
+  } catch (e) {
+    throw new Error(`Could not read the transcript ${path}: ${errorMessage(e)}`, { cause: e });
+  }
+}

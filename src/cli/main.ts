@@ -1,0 +1,128 @@
+// The `splitpoint` command line over the same core the extension uses.
+//   splitpoint strategies [--json]
+//   splitpoint inspect FILE [--json] [--window TOKENS]
+//   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--max-output TOKENS] [--tokenizer NAME] [--at N]
+//                   [--pin ID[,ID...]] [--split-at ID] [--json]
+//   splitpoint import FILE            (print any supported session as Splitpoint JSONL, losing nothing)
+//   splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
+// Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
+// Nothing from a session file reaches the terminal as a control sequence: all output goes through
+// terminalSafe (JSON stays valid JSON with the same meaning).
+// The commands live in src/cli/; src/cli.ts is the entry point esbuild bundles.
+import {
+  ImportError,
+  serializeImportResult,
+  STRATEGIES,
+  StrategyParamError,
+  TOKENIZER_NAMES,
+  UnknownPinError,
+  UnknownSplitTargetError,
+  UnknownStrategyError,
+} from '../core';
+import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+import { inspectCommand } from './inspect';
+import { planCommand } from './plan';
+import { replayCommand } from './replay';
+import { ReplayConfigError } from '../settings/replayConfigs';
+import { terminalSafe } from './terminal';
+
+export { EXIT_BAD_INPUT, EXIT_OK, type CliIO } from './args';
+export { inspectSession, type InspectSummary } from './inspect';
+export { planToJson } from './plan';
+
+const HELP = `splitpoint — see and steer context compaction
+
+Usage:
+  splitpoint strategies [--json]
+      List the compaction strategies with their parameters and defaults.
+  splitpoint inspect FILE [--json] [--window TOKENS]
+      What FILE's model saw last (the current context), what its calls really cost (recorded usage
+      beside the calibrated estimate), its genuine prompts and the compactions its agent recorded.
+  splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--at N]
+                  [--max-output TOKENS] [--tokenizer ${TOKENIZER_NAMES.join('|')}]
+                  [--pin ID[,ID...]] [--split-at ID] [--json]
+      Show what the strategy would keep, archive and truncate in FILE's current context (with --at N:
+      the context just before recorded compaction N), and the request it would send. Nothing is changed.
+      The window defaults to the recording's when it has one. --pin keeps those messages verbatim;
+      --split-at ID compacts everything before message ID (the split-at strategy; --param summarize=0
+      for no LLM summary). --json adds pinned, ledger and lost (files, commands, errors, instructions).
+  splitpoint import FILE
+      Print FILE as Splitpoint session JSONL: archived history, recorded compactions and current
+      context; "inspect" on the output answers as on FILE.
+
+FILE may be Splitpoint session JSONL, Anthropic Messages JSON (an array of messages or
+{ "messages": [...] }), a Claude Code session JSONL, or a Codex CLI rollout JSONL.`;
+
+export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
+  const io = terminalSafe(rawIo);
+  try {
+    const args = parseArgs(argv);
+    const [command, ...rest] = args.positional;
+    if (!command || args.flags.has('--help') || args.flags.has('-h')) {
+      io.stdout(HELP + '\n');
+      return command || args.flags.size > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    switch (command) {
+      case 'strategies':
+        return listStrategies(args, io);
+      case 'inspect':
+        return inspectCommand(rest, args, io);
+      case 'plan':
+        return planCommand(rest, args, io);
+      case 'import':
+        return importCommand(rest, args, io);
+      case 'replay':
+        return await replayCommand(rest, args, io);
+      default:
+        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay)`);
+    }
+  } catch (e) {
+    if (
+      e instanceof ImportError ||
+      e instanceof StrategyParamError ||
+      e instanceof UnknownStrategyError ||
+      e instanceof UnknownPinError ||
+      e instanceof UnknownSplitTargetError ||
+      e instanceof ReplayConfigError
+    ) {
+      io.stderr(`splitpoint: ${e.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    if (e instanceof UsageError) {
+      io.stderr(`splitpoint: ${e.message}\nRun "splitpoint --help" for usage.\n`);
+      return EXIT_BAD_INPUT;
+    }
+    throw e;
+  }
+}
+
+function listStrategies(args: ParsedArgs, io: CliIO): number {
+  rejectFlags(args, 'strategies', ['--json']);
+  if (args.flags.has('--json')) {
+    const out = STRATEGIES.map((s) => ({
+      name: s.name,
+      title: s.title,
+      description: s.description,
+      usesSummarizer: s.usesSummarizer,
+      params: s.params,
+    }));
+    io.stdout(JSON.stringify(out, null, 2) + '\n');
+    return EXIT_OK;
+  }
+  const lines: string[] = [];
+  for (const s of STRATEGIES) {
+    lines.push(`${s.name}${s.usesSummarizer ? '  (LLM summary)' : ''}`);
+    lines.push(`  ${s.description}`);
+    for (const p of s.params) lines.push(`  --param ${p.name}=${p.default}`.padEnd(34) + ` ${p.description}`);
+    lines.push('');
+  }
+  io.stdout(lines.join('\n'));
+  return EXIT_OK;
+}
+
+function importCommand(rest: string[], args: ParsedArgs, io: CliIO): number {
+  rejectFlags(args, 'import', []);
+  if (rest.length !== 1) throw new UsageError('import needs exactly one FILE');
+  io.stdout(serializeImportResult(loadSession(rest[0], io)));
+  return EXIT_OK;
+}

@@ -1,0 +1,184 @@
+// Extracting the artifact ledger: a deterministic pass (no model) over the messages a plan archives.
+// Files come from the tool calls of this agent (read_file, edit_file, write_file, list_files) and of
+// the recorded agents (Claude Code Read/Edit/MultiEdit/Write/NotebookEdit, Codex apply_patch);
+// commands from run_command, Bash, exec_command and shell, with the exit status their results state;
+// errors from is_error results (and failed commands), resolved when a later call on the same target
+// succeeds; instructions from genuine prompts. The result is merged with the previous ledger and fitted
+// to a token budget (ledgerMerge.ts).
+import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
+import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './ledger';
+import { fitLedger, mergeLedgers } from './ledgerMerge';
+import type { MessageTokenCounter } from '../counting/tokens';
+
+/** A prompt up to this many characters is kept verbatim; a longer one is clipped to it, with a pointer. */
+export const INSTRUCTION_VERBATIM_CHARS = 600;
+const COMMAND_CHARS = 200;
+const ERROR_CHARS = 160;
+
+export interface ExtractLedgerOptions {
+  /** The rendered ledger never costs more than this (older entries are folded, with counts). */
+  budgetTokens: number;
+  counter: MessageTokenCounter;
+  /** Where the full history is (or will be) saved; named by clipped prompts. */
+  transcriptPath?: string;
+  /** The ledger of the previous compaction: merged first, so the ledger accumulates. */
+  previous?: ArtifactLedger | null;
+}
+
+type FileAction = 'read' | 'edited' | 'created';
+interface Call {
+  use: ToolUseBlock;
+  result?: ToolResultBlock;
+}
+
+const READ_TOOLS = new Set(['read_file', 'list_files', 'Read', 'NotebookRead', 'LS']);
+const EDIT_TOOLS = new Set(['edit_file', 'Edit', 'MultiEdit', 'NotebookEdit']);
+const WRITE_TOOLS = new Set(['write_file', 'Write']);
+const COMMAND_TOOLS = new Set(['run_command', 'Bash', 'exec_command', 'shell', 'local_shell', 'container.exec']);
+
+function field(input: unknown, ...keys: string[]): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const rec = input as Record<string, unknown>;
+  for (const k of keys) {
+    const v = rec[k];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return undefined;
+}
+
+/** The files a call touches, with what it did to each. */
+export function fileTouches(use: ToolUseBlock, known: { has(path: string): boolean }): Array<{ path: string; action: FileAction }> {
+  const path = field(use.input, 'path', 'file_path', 'notebook_path');
+  if (READ_TOOLS.has(use.name) && path) return [{ path, action: 'read' }];
+  if (EDIT_TOOLS.has(use.name) && path) return [{ path, action: 'edited' }];
+  if (WRITE_TOOLS.has(use.name) && path) return [{ path, action: known.has(path) ? 'edited' : 'created' }];
+  if (use.name === 'apply_patch') return patchTouches(typeof use.input === 'string' ? use.input : field(use.input, 'input', 'patch'));
+  return [];
+}
+
+/** Files named by a Codex patch: `*** Add File:` (created), `*** Update File:`, `*** Delete File:`, `*** Move to:`. */
+export function patchTouches(patch: string | undefined): Array<{ path: string; action: FileAction }> {
+  if (!patch) return [];
+  const out: Array<{ path: string; action: FileAction }> = [];
+  for (const m of patch.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
+    const path = (m[2] ?? m[3]).trim();
+    if (path) out.push({ path, action: m[1] === 'Add' ? 'created' : 'edited' });
+  }
+  return out;
+}
+
+/** The command line of a shell call, on one line. */
+export function commandText(use: ToolUseBlock): string | null {
+  if (!COMMAND_TOOLS.has(use.name)) return null;
+  const input = use.input as Record<string, unknown> | null;
+  let raw = field(input, 'command', 'cmd');
+  if (!raw && input && Array.isArray(input.command)) {
+    const argv = input.command.filter((a): a is string => typeof a === 'string');
+    // ["bash", "-lc", "script"]: the script is the command.
+    raw = argv.length === 3 && /^-l?c$/.test(argv[1]) ? argv[2] : argv.join(' ');
+  }
+  if (!raw) return null;
+  return clip(oneLine(raw), COMMAND_CHARS);
+}
+
+/** The exit status a command's result states ("[Exit code 1]", "Process exited with code 0", …). */
+export function exitCodeOf(result: ToolResultBlock | undefined): number | null {
+  if (!result) return null;
+  const text = toolResultText(result);
+  const m = /(?:Process exited with code|Exit code:?|exit code:?|exit status:?)\s*(-?\d+)/.exec(text);
+  if (m) return Number(m[1]);
+  // Claude Code marks a non-zero exit as an error and prints no status for a zero one.
+  return result.is_error ? null : 0;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A genuine prompt as the ledger keeps it: verbatim when short, else clipped with a pointer to the transcript. */
+export function instructionText(message: Message, transcriptPath?: string): string {
+  const text = textOf(message).trim();
+  if (text.length <= INSTRUCTION_VERBATIM_CHARS) return text;
+  const where = transcriptPath ? `the transcript ${transcriptPath}` : 'the transcript';
+  return `${text.slice(0, INSTRUCTION_VERBATIM_CHARS)} … [clipped: ${text.length} chars; full prompt in ${where}, message ${message.id}]`;
+}
+
+/** Tool calls paired with their results, in order. */
+function callsOf(messages: readonly Message[]): Call[] {
+  const calls: Call[] = [];
+  const byId = new Map<string, Call>();
+  for (const m of messages) {
+    if (typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type === 'tool_use') {
+        const call = { use: b as ToolUseBlock };
+        calls.push(call);
+        byId.set(call.use.id, call);
+      } else if (b.type === 'tool_result') {
+        const call = byId.get((b as ToolResultBlock).tool_use_id);
+        if (call) call.result = b as ToolResultBlock;
+      }
+    }
+  }
+  return calls;
+}
+
+/** What a call targets, to tell whether a later call retried it successfully. */
+function targetOf(use: ToolUseBlock): string {
+  return `${use.name}\u0000${commandText(use) ?? field(use.input, 'path', 'file_path', 'notebook_path', 'pattern', 'query') ?? ''}`;
+}
+
+/** The ledger of `archived`, unbounded and without a previous ledger (see extractLedger). */
+export function rawLedger(archived: readonly Message[], transcriptPath?: string): ArtifactLedger {
+  const files = new Map<string, LedgerFile>();
+  const commands: LedgerCommand[] = [];
+  const errors: Array<LedgerError & { target: string }> = [];
+  const calls = callsOf(archived);
+  for (const { use, result } of calls) {
+    for (const t of fileTouches(use, files)) {
+      const f = files.get(t.path) ?? { path: t.path, read: 0, edited: 0, created: 0, lastAction: t.action };
+      f[t.action]++;
+      f.lastAction = t.action;
+      // Most recently touched last.
+      files.delete(t.path);
+      files.set(t.path, f);
+    }
+    const command = commandText(use);
+    const exitCode = command === null ? null : exitCodeOf(result);
+    if (command !== null) commands.push({ command, exitCode });
+    const target = targetOf(use);
+    const failed = result?.is_error === true || (exitCode !== null && exitCode !== 0);
+    if (failed) {
+      const what = command ?? field(use.input, 'path', 'file_path', 'notebook_path', 'pattern', 'query') ?? '';
+      const first = oneLine(result ? toolResultText(result) : '');
+      errors.push({
+        text: clip(`${use.name}${what ? ` ${clip(what, 80)}` : ''}: ${first || 'failed'}`, ERROR_CHARS),
+        resolved: false,
+        target,
+      });
+    } else if (result) {
+      for (const e of errors) if (e.target === target) e.resolved = true;
+    }
+  }
+  const instructions = archived.filter(isTurnStart).map((m) => instructionText(m, transcriptPath));
+  return {
+    files: [...files.values()],
+    commands,
+    errors: errors.map(({ text, resolved }) => ({ text, resolved })),
+    instructions: instructions.filter((t) => t !== ''),
+  };
+}
+
+/**
+ * The artifact ledger of the messages a plan archives, merged with the previous compaction's and
+ * fitted to `budgetTokens` (newest first; what is folded away is counted in `folded`).
+ */
+export function extractLedger(archived: readonly Message[], opts: ExtractLedgerOptions): ArtifactLedger {
+  const next = rawLedger(archived, opts.transcriptPath);
+  const merged = opts.previous ? mergeLedgers(opts.previous, next) : next;
+  return fitLedger(merged, opts.budgetTokens, opts.counter);
+}

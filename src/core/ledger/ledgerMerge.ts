@@ -1,0 +1,189 @@
+// The ledger accumulates and stays bounded: merging a previous compaction's ledger with the next one,
+// rendering it as compact markdown (what the model reads), and fitting it to a token budget by folding
+// the oldest entries away (commands first, then resolved errors, errors, files, and instructions last),
+// with counts of what was folded.
+import type { ArtifactLedger, LedgerFile } from './ledger';
+import type { MessageTokenCounter } from '../counting/tokens';
+
+export const LEDGER_HEADING = '## Artifact ledger (from the compacted history)';
+
+const EMPTY_FOLDED = { files: 0, commands: 0, errors: 0, instructions: 0 };
+
+export function emptyLedger(): ArtifactLedger {
+  return { files: [], commands: [], errors: [], instructions: [] };
+}
+
+export function isEmptyLedger(l: ArtifactLedger): boolean {
+  const f = l.folded ?? EMPTY_FOLDED;
+  const folded = f.files + f.commands + f.errors + f.instructions;
+  return l.files.length + l.commands.length + l.errors.length + l.instructions.length + folded === 0;
+}
+
+/** `prev` then `next`: files by path (counts added, last action and position from the newer), the rest appended. */
+export function mergeLedgers(prev: ArtifactLedger | null | undefined, next: ArtifactLedger): ArtifactLedger {
+  if (!prev) return next;
+  const files = new Map<string, LedgerFile>();
+  for (const f of [...prev.files, ...next.files]) {
+    const old = files.get(f.path);
+    files.delete(f.path);
+    files.set(
+      f.path,
+      old
+        ? {
+            path: f.path,
+            read: old.read + f.read,
+            edited: old.edited + f.edited,
+            created: old.created + f.created,
+            lastAction: f.lastAction,
+          }
+        : { ...f },
+    );
+  }
+  const instructions = [...prev.instructions];
+  for (const i of next.instructions) if (!instructions.includes(i)) instructions.push(i);
+  const merged: ArtifactLedger = {
+    files: [...files.values()],
+    commands: [...prev.commands, ...next.commands],
+    errors: [...prev.errors, ...next.errors],
+    instructions,
+  };
+  const a = prev.folded ?? EMPTY_FOLDED;
+  const b = next.folded ?? EMPTY_FOLDED;
+  const folded = {
+    files: a.files + b.files,
+    commands: a.commands + b.commands,
+    errors: a.errors + b.errors,
+    instructions: a.instructions + b.instructions,
+  };
+  if (folded.files + folded.commands + folded.errors + folded.instructions > 0) merged.folded = folded;
+  return merged;
+}
+
+function fileLine(f: LedgerFile): string {
+  const counts = (['read', 'edited', 'created'] as const).filter((k) => f[k] > 0).map((k) => `${k} ${f[k]}`);
+  return `- ${f.path} (${counts.join(', ')}; last ${f.lastAction})`;
+}
+
+function foldedLine(l: ArtifactLedger): string | null {
+  const f = l.folded;
+  if (!f) return null;
+  const parts = (['instructions', 'files', 'errors', 'commands'] as const).filter((k) => f[k] > 0).map((k) => `${f[k]} ${k}`);
+  return parts.length > 0 ? `(Older entries folded to fit: ${parts.join(', ')}; the transcript has them.)` : null;
+}
+
+/** The ledger as compact markdown: the part of the summary turn (or opener) the model reads. */
+export function renderLedger(l: ArtifactLedger): string {
+  const out = [LEDGER_HEADING];
+  if (l.instructions.length > 0) out.push('User instructions (oldest first):', ...l.instructions.map((i) => `- ${i}`));
+  if (l.files.length > 0) out.push('Files:', ...l.files.map(fileLine));
+  if (l.commands.length > 0) out.push('Commands:', ...l.commands.map((c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}`));
+  if (l.errors.length > 0) out.push('Errors:', ...l.errors.map((e) => `- ${e.resolved ? '(resolved) ' : '(unresolved) '}${e.text}`));
+  const folded = foldedLine(l);
+  if (folded) out.push(folded);
+  return out.join('\n');
+}
+
+/** Tokens the rendered ledger costs as the text of a message. */
+export function ledgerTokens(l: ArtifactLedger, counter: MessageTokenCounter): number {
+  return counter.countMessage({ id: 'ledger', role: 'user', content: renderLedger(l) });
+}
+
+type Category = 'commands' | 'errors' | 'files' | 'instructions';
+
+/** Drop the oldest entry of the first category (in folding order) that has one; false when nothing is left. */
+function foldOne(l: ArtifactLedger): boolean {
+  const folded = (l.folded ??= { ...EMPTY_FOLDED });
+  const resolved = l.errors.findIndex((e) => e.resolved);
+  const order: Array<[Category, () => boolean]> = [
+    ['commands', () => l.commands.shift() !== undefined],
+    ['errors', () => resolved >= 0 && l.errors.splice(resolved, 1).length > 0],
+    ['errors', () => l.errors.shift() !== undefined],
+    ['files', () => l.files.shift() !== undefined],
+    ['instructions', () => l.instructions.shift() !== undefined],
+  ];
+  for (const [category, drop] of order) {
+    if (drop()) {
+      folded[category]++;
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The ledger within `budgetTokens`: the oldest entries are folded away (commands first, instructions
+ * last) until the rendering fits. A budget too small for even the folded counts gives an empty ledger.
+ */
+export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter: MessageTokenCounter): ArtifactLedger {
+  const l: ArtifactLedger = {
+    files: [...ledger.files],
+    commands: [...ledger.commands],
+    errors: [...ledger.errors],
+    instructions: [...ledger.instructions],
+    ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
+  };
+  let tokens = ledgerTokens(l, counter);
+  if (tokens <= budgetTokens) return l;
+  // Estimate how many entries to fold from the average entry cost, then correct by re-counting.
+  while (tokens > budgetTokens) {
+    const entries = l.files.length + l.commands.length + l.errors.length + l.instructions.length;
+    if (entries === 0) return emptyLedger();
+    const perEntry = tokens / entries;
+    const drop = Math.max(1, Math.floor((tokens - budgetTokens) / Math.max(1, perEntry) / 2));
+    for (let i = 0; i < drop && foldOne(l); i++);
+    tokens = ledgerTokens(l, counter);
+  }
+  return l;
+}
+
+const isNat = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isStr = (v: unknown): v is string => typeof v === 'string';
+/** Most entries of each kind a stored ledger may hold: a larger one is not a ledger Splitpoint wrote. */
+export const MAX_LEDGER_ENTRIES = 10_000;
+
+/**
+ * A ledger read back from storage (a compaction record in a meta file), checked field by field; null
+ * when anything has the wrong shape, so a hand-edited meta never reaches the merge.
+ */
+export function parseLedger(v: unknown): ArtifactLedger | null {
+  if (!v || typeof v !== 'object') return null;
+  const l = v as Record<string, unknown>;
+  const list = (x: unknown, ok: (e: Record<string, unknown>) => boolean): boolean =>
+    Array.isArray(x) && x.length <= MAX_LEDGER_ENTRIES && x.every((e) => !!e && typeof e === 'object' && ok(e as Record<string, unknown>));
+  const files = list(
+    l.files,
+    (f) =>
+      isStr(f.path) &&
+      isNat(f.read) &&
+      isNat(f.edited) &&
+      isNat(f.created) &&
+      ['read', 'edited', 'created'].includes(f.lastAction as string),
+  );
+  const commands = list(
+    l.commands,
+    (c) => isStr(c.command) && (c.exitCode === null || (typeof c.exitCode === 'number' && Number.isInteger(c.exitCode))),
+  );
+  const errors = list(l.errors, (e) => isStr(e.text) && typeof e.resolved === 'boolean');
+  const instructions = Array.isArray(l.instructions) && l.instructions.length <= MAX_LEDGER_ENTRIES && l.instructions.every(isStr);
+  if (!files || !commands || !errors || !instructions) return null;
+  const f = l.folded as Record<string, unknown> | undefined;
+  if (f !== undefined && !(f && typeof f === 'object' && isNat(f.files) && isNat(f.commands) && isNat(f.errors) && isNat(f.instructions)))
+    return null;
+  const out = v as ArtifactLedger;
+  return {
+    files: out.files.map((x) => ({ path: x.path, read: x.read, edited: x.edited, created: x.created, lastAction: x.lastAction })),
+    commands: out.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+    errors: out.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
+    instructions: [...out.instructions],
+    ...(out.folded
+      ? {
+          folded: {
+            files: out.folded.files,
+            commands: out.folded.commands,
+            errors: out.folded.errors,
+            instructions: out.folded.instructions,
+          },
+        }
+      : {}),
+  };
+}

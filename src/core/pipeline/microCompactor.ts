@@ -1,0 +1,212 @@
+// Layer 1, incrementally: keeps the micro-compacted view of a growing history up to date by looking
+// only at new messages and the few results that leave the keep-recent window, so the per-turn cost
+// does not grow with history length. Produces exactly what `planMicroCompact` would, given the results
+// it had cleared before (`cleared`): old candidates wait in a batch until the batch decision
+// (microBatch.ts) clears them all at once; a cleared result stays cleared until the history is rewritten.
+import type { Message, ToolResultBlock } from '../conversation/conversation';
+import type { MessageTokenCounter } from '../counting/tokens';
+import type { ReplacementCache } from './replacementCache';
+import { decideBatch, isCandidate, placeholderTokens, type MicroCompactDecision, type MicroCompactSettings } from './microBatch';
+import { DEFAULT_PLAN_CONTEXT, type PlanContext } from './plan';
+import { runSteps, type Steps } from '../base/slicedWork';
+import { replacedWithPlaceholders } from '../strategies/common';
+
+export type { MicroCompactSettings } from './microBatch';
+
+/** Units of work syncSteps does between two yields: a message counted (memoized: cheap) is one unit. */
+const WORK_PER_STEP = 1024;
+/** A placeholder copy made and counted (the copy is new: its blocks are counted) is this many units. */
+const COPY_WORK = 8;
+
+/** What the batch decision may read of the plan context (the cache state, the overhead, the model). */
+export type MicroDecisionContext = Pick<PlanContext, 'cache' | 'overheadTokens' | 'model'>;
+
+interface Figures {
+  candidates: number;
+  clearableTokens: number;
+  savedTokens: number;
+  unchangedPrefixTokens: number;
+  /** The replaced copies, by message index. */
+  after: Map<number, Message>;
+}
+
+export class IncrementalMicroCompactor {
+  /** First and last message seen, to tell an append from a rewrite without copying the history. */
+  private first: Message | undefined;
+  private last: Message | undefined;
+  private generation: number | undefined;
+  private effective: Message[] = [];
+  private results: Array<{ index: number; block: ToolResultBlock }> = [];
+  private checked = 0;
+  /** Old candidates not cleared yet (the batch), and the figures of the batch while it is held. */
+  private pending: Array<{ index: number; block: ToolResultBlock }> = [];
+  private figures: Figures | null = null;
+  private readonly clearedIds = new Set<string>();
+  private decision: MicroCompactDecision | null = null;
+  private names = new Map<string, string>();
+  private total = 0;
+  private truncatedCount = 0;
+  /** Work done since syncSteps last yielded. */
+  private work = 0;
+
+  constructor(
+    private settings: MicroCompactSettings,
+    private readonly tokens: MessageTokenCounter,
+    private readonly copies?: ReplacementCache,
+  ) {}
+
+  /**
+   * Bring the view up to date with `messages`. A rewrite (not just appends) rebuilds from scratch;
+   * pass the session's rewrite generation to make that explicit rather than inferred. `ctx` gives the
+   * batch decision the cache state (absent: unknown, the cache is not weighed).
+   */
+  sync(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): void {
+    runSteps(this.syncSteps(messages, generation, ctx));
+  }
+
+  /**
+   * sync() as steps: yields every WORK_PER_STEP units of work (a message counted, a result checked), so a
+   * host can build a long history's first view with its event loop running between the steps
+   * (CompactionPipeline.warmView). The state between two steps is partial: nothing else may sync until
+   * the steps are run to the end.
+   */
+  *syncSteps(messages: readonly Message[], generation?: number, ctx: MicroDecisionContext = {}): Steps<void> {
+    const n = this.effective.length;
+    const appendedOnly =
+      generation === this.generation && messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
+    if (!appendedOnly) this.reset();
+    this.generation = generation;
+    for (let i = this.effective.length; i < messages.length; i++) {
+      if (this.tick(1)) yield;
+      const m = messages[i];
+      this.effective.push(m);
+      this.total += this.tokens.countMessage(m);
+      if (typeof m.content === 'string') continue;
+      for (const b of m.content) {
+        if (b.type === 'tool_use') this.names.set((b as { id: string }).id, (b as { name: string }).name);
+        else if (b.type === 'tool_result' && m.role === 'user') this.results.push({ index: i, block: b as ToolResultBlock });
+      }
+    }
+    this.first = messages[0];
+    this.last = messages[messages.length - 1];
+    yield* this.compactOld(ctx);
+  }
+
+  /** Change the settings: the view is rebuilt on the next sync. */
+  configure(settings: MicroCompactSettings): void {
+    if (sameSettings(settings, this.settings)) return;
+    this.settings = settings;
+    this.reset();
+  }
+
+  get messages(): readonly Message[] {
+    return this.effective;
+  }
+  /** Tokens of the micro-compacted view. */
+  get tokenTotal(): number {
+    return this.total;
+  }
+  get truncatedResults(): number {
+    return this.truncatedCount;
+  }
+  /** tool_use_ids the view has replaced (a copy). */
+  get cleared(): ReadonlySet<string> {
+    return new Set(this.clearedIds);
+  }
+  /** The last batch decision (null before any old candidate). */
+  get lastDecision(): MicroCompactDecision | null {
+    return this.decision;
+  }
+
+  /** Adds `units` of work; true when a step is full (syncSteps then yields). */
+  private tick(units: number): boolean {
+    this.work += units;
+    if (this.work < WORK_PER_STEP) return false;
+    this.work = 0;
+    return true;
+  }
+
+  private reset(): void {
+    this.first = undefined;
+    this.last = undefined;
+    this.effective = [];
+    this.results = [];
+    this.checked = 0;
+    this.pending = [];
+    this.figures = null;
+    this.clearedIds.clear();
+    this.decision = null;
+    this.names = new Map();
+    this.total = 0;
+    this.truncatedCount = 0;
+  }
+
+  private *compactOld(ctx: MicroDecisionContext): Steps<void> {
+    const out = Math.max(0, this.results.length - this.settings.keepRecent);
+    for (; this.checked < out; this.checked++) {
+      if (this.tick(1)) yield;
+      const r = this.results[this.checked];
+      if (isCandidate(r.block, this.names, this.settings)) {
+        this.pending.push(r);
+        this.figures = null;
+      }
+    }
+    if (this.pending.length === 0) return;
+    const full: PlanContext = { ...DEFAULT_PLAN_CONTEXT, ...ctx, tokens: this.tokens };
+    const f = (this.figures ??= yield* this.measure());
+    this.decision = decideBatch({ ...f, viewTokens: this.total }, this.settings, full, this.effective);
+    if (this.decision.action === 'cleared') yield* this.apply(f);
+  }
+
+  /** The pending batch's figures: what clearing it saves, and the view's tokens before its first message. */
+  private *measure(): Steps<Figures> {
+    const byMessage = new Map<number, Set<string>>();
+    let placeholders = 0;
+    for (const { index, block } of this.pending) {
+      if (this.tick(1)) yield;
+      let ids = byMessage.get(index);
+      if (!ids) byMessage.set(index, (ids = new Set()));
+      ids.add(block.tool_use_id);
+      placeholders += placeholderTokens(this.names.get(block.tool_use_id) ?? 'unknown tool', this.tokens);
+    }
+    const after = new Map<number, Message>();
+    let savedTokens = 0;
+    for (const [index, ids] of byMessage) {
+      if (this.tick(COPY_WORK)) yield;
+      const before = this.effective[index];
+      const copy = replacedWithPlaceholders(before, ids, this.names, this.copies);
+      after.set(index, copy);
+      savedTokens += this.tokens.countMessage(before) - this.tokens.countMessage(copy);
+    }
+    let unchangedPrefixTokens = 0;
+    for (let i = 0; i < this.pending[0].index; i++) {
+      if (this.tick(1)) yield;
+      unchangedPrefixTokens += this.tokens.countMessage(this.effective[i]);
+    }
+    return { candidates: this.pending.length, clearableTokens: savedTokens + placeholders, savedTokens, unchangedPrefixTokens, after };
+  }
+
+  private *apply(f: Figures): Steps<void> {
+    for (const [index, copy] of f.after) {
+      if (this.tick(2)) yield;
+      this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);
+      this.effective[index] = copy;
+    }
+    for (const { block } of this.pending) this.clearedIds.add(block.tool_use_id);
+    this.truncatedCount += this.pending.length;
+    this.pending = [];
+    this.figures = null;
+  }
+}
+
+function sameSettings(a: MicroCompactSettings, b: MicroCompactSettings): boolean {
+  return (
+    a.keepRecent === b.keepRecent &&
+    a.minChars === b.minChars &&
+    (a.triggerTokens ?? 0) === (b.triggerTokens ?? 0) &&
+    (a.clearAtLeast ?? 0) === (b.clearAtLeast ?? 0) &&
+    (a.cacheAware ?? false) === (b.cacheAware ?? false) &&
+    a.horizonTurns === b.horizonTurns &&
+    (a.tools ?? []).join('\u0000') === (b.tools ?? []).join('\u0000')
+  );
+}
