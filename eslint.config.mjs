@@ -1,43 +1,13 @@
-// ESLint (flat config): typescript-eslint's recommended rules, the layer boundaries of
-// ../shared/DESIGN.md ("core <- agent <- extension; webview <- protocol; never back up") and the size
-// limits (files 500 lines, functions 120). `npm run lint`; part of `npm test`.
-// The module-graph test (test/core/no-vscode.test.ts) proves the same boundaries transitively on the
-// graph esbuild resolves, and that there are no import cycles (type-only imports included, which
-// import-x's no-cycle skips); these rules name the offending line while you type.
+// ESLint (flat config): typescript-eslint's recommended rules, the layers of layers.json (the one table:
+// which layer may import which, vscode only in the extension, Node modules never in the webviews, the
+// engine only through src/core/index.ts; a file outside every layer is an error) and the size limits
+// (files 500 lines, functions 120) in src, webview, test and bench. `npm run lint`; part of `npm test`.
+// The module-graph test (test/core/moduleGraph.test.ts) checks the same table transitively on the graph
+// esbuild resolves, and that there are no import cycles; this rule names the offending line while you type.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
-
-/** Core internals: anything under src/core but its public surface (src/core/index.ts). */
-const CORE_INTERNALS = {
-  group: ['**/core/*', '!**/core/index'],
-  message: 'Import the engine through its public surface (src/core/index.ts), not its internals.',
-};
-const VSCODE = { name: 'vscode', message: 'Only src/extension may import vscode.' };
-const WEBVIEW = { group: ['**/webview/**'], message: 'The host never imports webview code.' };
-const UPWARD_FROM_CORE = {
-  group: [
-    '**/agent',
-    '**/agent/**',
-    '**/extension',
-    '**/extension/**',
-    '**/protocol',
-    '**/inspectorModel',
-    '**/cliMain',
-    '**/cli/**',
-    '**/webviewHtml',
-  ],
-  message: 'src/core is the bottom layer: it imports nothing from the agent, the extension or the protocol.',
-};
-const UPWARD_FROM_AGENT = {
-  group: ['**/extension', '**/extension/**'],
-  message: 'src/agent is below src/extension: it never imports it.',
-};
-const HOST_FROM_WEBVIEW = {
-  group: ['**/src/*', '**/src/**', '!**/src/protocol'],
-  message: 'Webviews import only the protocol (src/protocol.ts) from the host.',
-};
-const NODE_FROM_WEBVIEW = { group: ['node:*'], message: 'Webviews run in a browser: no Node modules.' };
+import { layersPlugin } from './scripts/layers.mjs';
 
 export default tseslint.config(
   {
@@ -85,30 +55,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['src/**/*.{ts,tsx}', 'webview/**/*.{ts,tsx}'],
+    files: ['src/**/*.{ts,tsx}', 'webview/**/*.{ts,tsx}', 'test/**/*.{ts,tsx,mjs}', 'bench/**/*.{ts,tsx,mjs}'],
     rules: {
       'max-lines': ['error', { max: 500 }],
       'max-lines-per-function': ['error', { max: 120 }],
     },
   },
   {
-    files: ['src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [UPWARD_FROM_CORE, WEBVIEW] }] },
-  },
-  {
-    files: ['src/agent/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [CORE_INTERNALS, UPWARD_FROM_AGENT, WEBVIEW] }] },
-  },
-  {
-    files: ['src/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [CORE_INTERNALS, WEBVIEW] }] },
-  },
-  {
-    files: ['src/extension/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [CORE_INTERNALS, WEBVIEW] }] },
-  },
-  {
-    files: ['webview/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { paths: [VSCODE], patterns: [HOST_FROM_WEBVIEW, NODE_FROM_WEBVIEW] }] },
+    // Every source file of the extension, the CLI and the webviews belongs to a layer of layers.json and
+    // imports only what its layer may. Tests and the bench may import the engine's internals.
+    files: ['src/**/*.{ts,tsx}', 'webview/**/*.{ts,tsx}'],
+    plugins: { layers: layersPlugin() },
+    rules: { 'layers/imports': 'error' },
   },
 );
