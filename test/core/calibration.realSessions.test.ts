@@ -10,7 +10,7 @@ import { estimateCalls, estimateErrors, recordedCalls } from '../../src/core/cou
 import { MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { createTokenizer } from '../../src/core/counting/tokenizers';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
 /** Sessions with at least this many recorded calls are held to the target. */
 const MIN_CALLS = 20;

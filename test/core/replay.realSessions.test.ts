@@ -4,14 +4,13 @@
 // and recall are consistent. Prints the table the defaults were tuned with (cost ratios included).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSession, replaySession, type ReplayReport } from '../../src/core/index';
 import { builtinReplayConfigs } from '../../src/settings/replayConfigs';
 
 const DIR = join(__dirname, '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
-const skip = existsSync(DIR) ? false : `${DIR} is absent: the real recorded sessions are not on this machine`;
 
 function table(file: string, r: ReplayReport): string {
   const byName = new Map(r.configs.map((c) => [c.name, c]));
@@ -29,7 +28,7 @@ function table(file: string, r: ReplayReport): string {
 const reports = new Map<string, ReplayReport>();
 
 for (const file of SESSIONS) {
-  test(`replay: the four built-in configurations on ${file}`, { skip }, async () => {
+  test(`replay: the four built-in configurations on ${file}`, async () => {
     const path = join(DIR, file);
     const session = importSession(readFileSync(path, 'utf8'), path);
     const r = await replaySession(session, builtinReplayConfigs());
@@ -62,16 +61,12 @@ for (const file of SESSIONS) {
 
 // The target the shipped defaults were tuned to (issue 14): cheaper than both baselines on most
 // sessions, at equal or better ledger recall.
-test(
-  'replay: splitpoint-default is cheaper than claude-code-like and codex-like on most real sessions, at equal or better recall',
-  { skip },
-  () => {
-    assert.equal(reports.size, SESSIONS.length, 'every session was replayed');
-    const wins = [...reports].filter(([, r]) => {
-      const by = new Map(r.configs.map((c) => [c.name, c]));
-      const sp = by.get('splitpoint-default')!;
-      return ['claude-code-like', 'codex-like'].every((b) => sp.costUSD < by.get(b)!.costUSD && sp.ledgerRecall >= by.get(b)!.ledgerRecall);
-    });
-    assert.ok(wins.length > SESSIONS.length / 2, `wins on ${wins.map(([f]) => f).join(', ') || 'no session'}`);
-  },
-);
+test('replay: splitpoint-default is cheaper than claude-code-like and codex-like on most real sessions, at equal or better recall', () => {
+  assert.equal(reports.size, SESSIONS.length, 'every session was replayed');
+  const wins = [...reports].filter(([, r]) => {
+    const by = new Map(r.configs.map((c) => [c.name, c]));
+    const sp = by.get('splitpoint-default')!;
+    return ['claude-code-like', 'codex-like'].every((b) => sp.costUSD < by.get(b)!.costUSD && sp.ledgerRecall >= by.get(b)!.ledgerRecall);
+  });
+  assert.ok(wins.length > SESSIONS.length / 2, `wins on ${wins.map(([f]) => f).join(', ') || 'no session'}`);
+});

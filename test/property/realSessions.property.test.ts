@@ -16,7 +16,7 @@ import { resolveParams, STRATEGIES, type StrategyDefinition } from '../../src/co
 import { createTokenizer, DEFAULT_TOKENIZER } from '../../src/core/counting/tokenizers';
 import { MemoizedMessageCounter } from '../../src/core/counting/tokens';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', 'fixtures', 'real-sessions');
 const FILES = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
 const WINDOWS = [16_000, 32_000, 64_000, 200_000];
 const RANDOM_RUNS = Number(process.env.SPLITPOINT_REAL_PROPERTY_RUNS ?? 12);

@@ -10,7 +10,7 @@ import { importSession } from '../../../src/core/importers';
 import { MemoizedMessageCounter } from '../../../src/core/counting/tokens';
 import { createTokenizer } from '../../../src/core/counting/tokenizers';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', 'fixtures', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
 const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl'];
 const counter = new MemoizedMessageCounter(createTokenizer('gpt-tokenizer'));
 

@@ -11,7 +11,7 @@ import { importSession } from '../../../src/core/importers';
 import { createTokenizer } from '../../../src/core/counting/tokenizers';
 import { countMessageWith } from '../../../src/core/counting/tokens';
 
-const REAL = join(import.meta.dirname ?? __dirname, '..', '..', '..', 'fixtures', 'real-sessions');
+const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
 
 interface Raw {
   compactedLines: number[];
