@@ -24,7 +24,7 @@
  *   and the reply goes on over the uncompacted context.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { MessagesRequestBody, WireBlock, WireMessage } from './anthropic-server';
+import type { MessagesRequestBody, WireBlock, WireMessage } from './wire';
 
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 export const COMPACT_BETA = 'compact-2026-01-12';

@@ -18,8 +18,10 @@
  * - cache_control on an empty text block ("cache_control cannot be set for empty text blocks");
  * - cache_control on thinking / redacted_thinking blocks (they cannot be cached directly).
  */
-import { MAX_CACHE_BREAKPOINTS, type CacheSegment, type CacheTtl } from '../../src/core';
-import type { MessagesRequestBody, WireBlock } from './anthropic-server';
+import { MAX_CACHE_BREAKPOINTS, type CacheTtl } from '../../src/core';
+import { PrefixCache, type CacheOutcome, type CacheSegment } from '../../src/core/cost/cost';
+
+import type { MessagesRequestBody, WireBlock } from './wire';
 
 export interface CacheBreakpoint {
   /** Index of the segment the breakpoint ends. */
@@ -142,4 +144,54 @@ function controlProblem(control: unknown, block: WireBlock | undefined, path: st
     );
   }
   return undefined;
+}
+
+/** What the prompt cache served and wrote for one answered request (usage numbers as the API reports them). */
+export type ServedCache = CacheOutcome & { breakpoints: CacheBreakpoint[]; cacheWrite1hTokens: number };
+
+/** The server's prompt cache: one core PrefixCache per model, read and written by each answered request. */
+export class ServerPromptCache {
+  private readonly caches = new Map<string, PrefixCache>();
+
+  constructor(
+    private readonly minTokensFor: (model: string) => number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Forget every cached prefix (as if the TTLs had run out). */
+  clear(): void {
+    this.caches.clear();
+  }
+
+  /** Read and write the cache of `model` for a request of `inputTokens` laid out as `layout`. */
+  apply(model: string, inputTokens: number, layout: CacheLayout): ServedCache {
+    let cache = this.caches.get(model);
+    if (!cache) this.caches.set(model, (cache = new PrefixCache(this.minTokensFor(model))));
+    const marks = layout.breakpoints;
+    const outcome = cache.call(
+      layout.segments,
+      marks.map((b) => b.segment),
+      this.now(),
+      marks.map((b) => b.ttl),
+    );
+    // Whole tokens, as the API reports them; what is neither read nor written is uncached input.
+    const read = Math.round(outcome.cacheReadTokens);
+    const write = Math.min(Math.round(outcome.cacheReadTokens + outcome.cacheWriteTokens) - read, inputTokens - read);
+    // The 1h share of the write: up to the furthest 1h breakpoint that was written (1h ones come first).
+    let cumulative = 0;
+    const upTo: number[] = layout.segments.map((s) => (cumulative += s.tokens));
+    const min = this.minTokensFor(model);
+    const written1h = marks
+      .filter((b) => b.ttl === '1h' && b.segment >= outcome.cachedSegments && upTo[b.segment] >= min)
+      .map((b) => upTo[b.segment]);
+    const write1h = written1h.length > 0 && write > 0 ? Math.min(write, Math.max(0, Math.round(Math.max(...written1h)) - read)) : 0;
+    return {
+      ...outcome,
+      cacheReadTokens: read,
+      cacheWriteTokens: write,
+      inputTokens: Math.max(0, inputTokens - read - write),
+      cacheWrite1hTokens: write1h,
+      breakpoints: marks,
+    };
+  }
 }
