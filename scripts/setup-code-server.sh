@@ -3,7 +3,7 @@
 # release whose engines.node is 20), into .e2e-cache/ (git-ignored). Idempotent: a second run that
 # finds it installed does nothing. `--check` only answers (exit 0: installed, 1: not).
 # Run it through scripts/setup-test-env.sh, which first installs the Debian packages the build needs.
-# See ../shared/notes/real-vscode-here.md for why each step exists.
+# See docs/testing.md (End-to-end in a real VS Code) for why each step exists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CACHE="${SPLITPOINT_E2E_CACHE:-$PWD/.e2e-cache}"

@@ -49,6 +49,9 @@ Usage:
   splitpoint import FILE
       Print FILE as Splitpoint session JSONL: archived history, recorded compactions and current
       context; "inspect" on the output answers as on FILE.
+  splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
+      Replay FILE's recorded calls under each compaction configuration (the built-ins in replay-configs/
+      by default) and print what each would have cost, with the prompt cache priced as billed.
 
 FILE may be Splitpoint session JSONL, Anthropic Messages JSON (an array of messages or
 { "messages": [...] }), a Claude Code session JSONL, or a Codex CLI rollout JSONL.`;

@@ -1,7 +1,7 @@
 // A real VS Code for the end-to-end tests: code-server (VS Code 1.100 workbench + Node extension
 // host) from .e2e-cache/, installed by scripts/setup-code-server.sh. Everything it writes lives in
 // one temp folder (user data, extensions, workspace, config), so every run starts fresh.
-// See ../../../shared/notes/real-vscode-here.md for why each step is here.
+// See docs/testing.md (End-to-end in a real VS Code) for why each step is here.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
