@@ -11,7 +11,7 @@ import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import type { InspectorToHost } from '../../src/protocol';
 import { syntheticSession } from '../helpers/synthetic';
-import { fmtTokens } from '../../webview/inspector/format';
+import { formatTokens } from '../../webview/shared/format';
 import { openInspector, startInspectorHarness, type InspectorHarness, type InspectorHost } from './inspector-harness';
 
 const ARTIFACTS = resolve(import.meta.dirname ?? __dirname, '../../test-artifacts');
@@ -81,7 +81,7 @@ test('pin a prompt from its row actions (keyboard), see the marker, preview a st
   assert.ok(!plan.archived.some((e) => e.id === first.id), 'the pinned prompt is not archived');
   assert.ok(plan.archived.length > 0, 'the plan archives something');
   const pinnedStat = (await page.textContent('[data-stat=pinned]'))?.trim();
-  assert.equal(pinnedStat, `${plan.pinned!.length} · ${fmtTokens(plan.pinnedTokens!)}`);
+  assert.equal(pinnedStat, `${plan.pinned!.length} · ${formatTokens(plan.pinnedTokens!)}`);
   assert.ok(await page.$(`[data-id="${first.id}"].kept`), 'the timeline shows it kept in the preview');
   assert.ok(!(await page.$(`[data-id="${first.id}"].archived`)));
 

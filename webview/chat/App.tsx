@@ -1,6 +1,7 @@
 // The chat view: toolbar, context meter, conversation, status line and composer.
 import { useSnapshot } from '../shared/useSnapshot';
-import type { ChatSnapshot, ChatStore } from './store';
+import { useStore } from './context';
+import type { ChatSnapshot } from './store';
 import { Composer } from './components/Composer';
 import { PendingEdits } from './components/FileReview';
 import { ContextMeterView } from './components/ContextMeter';
@@ -8,8 +9,8 @@ import { Conversation } from './components/Conversation';
 import { ApiKeyNeeded, RestrictedBanner, Welcome } from './components/EmptyState';
 import { Toolbar } from './components/Toolbar';
 
-export function App({ store }: { store: ChatStore }) {
-  const snap = useSnapshot(store);
+export function App() {
+  const snap = useSnapshot(useStore());
   const { chat } = snap;
   return (
     <div class={`app${chat.busy ? ' is-busy' : ''}`}>

@@ -1,13 +1,8 @@
-// What every component may reach without prop drilling: the chat's store (its state and one method
-// per user action).
-import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
+// What every chat component may reach without prop drilling: the chat's store (its state and one
+// method per user action).
+import { createStoreContext } from '../shared/storeContext';
 import type { ChatStore } from './store';
 
-export const StoreContext = createContext<ChatStore | null>(null);
+export const chatContext = createStoreContext<ChatStore>('chat');
 
-export function useStore(): ChatStore {
-  const store = useContext(StoreContext);
-  if (!store) throw new Error('useStore: no StoreContext provider');
-  return store;
-}
+export const useStore = chatContext.useStore;

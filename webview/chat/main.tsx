@@ -1,12 +1,12 @@
 // Entry point of the chat sidebar webview. Renders the saved state at once (so a view that was
 // hidden and shown again is never blank), then tells the host it is ready; the host answers with
 // 'state'. Host messages are applied as they arrive and rendered once per animation frame.
-import { render } from 'preact';
 import type { ChatItem, ChatState, ChatToHost } from '../../src/protocol';
 import { connectHost } from '../shared/host';
+import { mountWebview } from '../shared/mount';
 import { throttle } from '../shared/throttle';
 import { App } from './App';
-import { StoreContext } from './context';
+import { chatContext } from './context';
 import { isChatState, parseHostToChat } from './hostMessages';
 import { ChatStore, type UiState } from './store';
 
@@ -52,18 +52,6 @@ function readSaved(v: unknown): { chat: ChatState; ui: UiState } | undefined {
 const host = connectHost<ChatToHost>();
 const store = new ChatStore(host.post, readSaved(host.getState()));
 
-const root = document.getElementById('root');
-if (root) {
-  render(
-    <StoreContext.Provider value={store}>
-      <App store={store} />
-    </StoreContext.Provider>,
-    root,
-  );
-}
-
-host.listen(parseHostToChat, (msg) => store.apply(msg));
-
 const save = throttle(() => host.setState(toSaved(store)), 250);
 store.subscribe(save);
 store.onUiChange(save);
@@ -72,4 +60,4 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') save.flush();
 });
 
-store.ready();
+mountWebview({ host, store, context: chatContext, App, parse: parseHostToChat });

@@ -5,6 +5,7 @@
 // the intent to the host and updates what the view keeps.
 import type { ChatItem, ChatState, ChatToHost, HostToChat, ImageAttachment, PendingEdit, RestoreFileView } from '../../src/protocol';
 import { frameScheduler } from '../shared/frame';
+import type { WebviewStore } from '../shared/storeContext';
 import { isItem } from './hostMessages';
 
 export interface ChatSnapshot {
@@ -51,7 +52,7 @@ export const EMPTY_CHAT: ChatState = {
   trusted: true,
 };
 
-export class ChatStore {
+export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
   private chat: ChatState;
   private items: ChatItem[] = [];
   private readonly index = new Map<string, number>();
@@ -179,7 +180,7 @@ export class ChatStore {
 
   // --- Host messages and view-only state. --------------------------------------------------
 
-  apply(msg: HostToChat): void {
+  receive(msg: HostToChat): void {
     if (msg.type === 'delta') {
       if (msg.text) {
         this.pending.set(msg.id, (this.pending.get(msg.id) ?? '') + msg.text);

@@ -1,5 +1,5 @@
 // Lookups computed once per session and once per plan (never per row render).
-import type { CacheBoundaryView, InspectorSession, MessageRow, PlanView, RowKind } from '../../src/protocol';
+import type { CacheBoundaryView, InspectorSession, MessageRow, PlanView, RowKind, TimeTravelPoint } from '../../src/protocol';
 import { archivedRowsById } from './archive';
 
 export interface SessionIndex {
@@ -39,6 +39,12 @@ export function indexSession(session: InspectorSession): SessionIndex {
   const splitIndex = lastSynthetic >= 0 ? lastSynthetic : tailIndex !== null && tailIndex > 0 ? tailIndex : null;
   const cacheBoundary = session.usage.cacheBoundary;
   return { indexById, maxTokens, tailIndex, splitIndex, turns, archived: archivedRowsById(session.archived), cacheBoundary };
+}
+
+/** The past context time travel shows (undefined: the current context). */
+export function travelPoint(session: InspectorSession): TimeTravelPoint | undefined {
+  const travel = session.timeTravel;
+  return travel && travel.at !== null ? travel.points.find((p) => p.at === travel.at) : undefined;
 }
 
 export interface PlanIndex {

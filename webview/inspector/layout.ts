@@ -62,3 +62,13 @@ export function visibleRange(layout: Layout, scrollTop: number, height: number, 
   const last = rowAt(layout, scrollTop + Math.max(height, ROW_HEIGHT) - 1);
   return [Math.max(0, first - overscan), Math.min(layout.rowCount, last + 1 + overscan)];
 }
+
+/** The scroll position that shows row `i` (centred, or scrolled just into view), within the content. */
+export function scrollTopFor(layout: Layout, i: number, align: 'nearest' | 'center', scrollTop: number, h: number): number {
+  const top = rowTop(layout, i);
+  let next = scrollTop;
+  if (align === 'center') next = top - h / 2 + ROW_HEIGHT / 2;
+  else if (top < scrollTop) next = top;
+  else if (top + ROW_HEIGHT > scrollTop + h) next = top + ROW_HEIGHT - h;
+  return Math.max(0, Math.min(next, totalHeight(layout) - h));
+}

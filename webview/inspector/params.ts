@@ -2,6 +2,9 @@
 // again, including cross-parameter rules, and answers a bad request with planError).
 import type { StrategyParamView, StrategyView } from '../../src/protocol';
 
+/** The strategy "Split here" plans with (src/core/strategies/splitAt.ts). */
+export const SPLIT_AT = 'split-at';
+
 export type ParamInputs = Record<string, Record<string, string>>;
 
 export interface ParamCheck {

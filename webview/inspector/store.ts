@@ -1,13 +1,13 @@
-// The inspector's model: what the host sent (reduced by state.ts), the parameter inputs, the view
-// state that survives a reload, and one method per user action. Each action posts its intent to the
-// host and updates the state; components only render the snapshot and call these methods.
+// The inspector's model: what the host sent (reduced by state.ts, the pure state transition), the
+// parameter inputs, the view state that survives a reload, and one method per user action. Each
+// action posts its intent to the host and updates the state; components reach the store through
+// context.ts, render the snapshot and call these methods. Imports no component.
 import type { HostToInspector, InspectorSession, InspectorToHost, StrategyView } from '../../src/protocol';
-import type { ViewportInfo } from './components/Timeline';
+import type { WebviewStore } from '../shared/storeContext';
 import { indexPlan, indexSession, type PlanIndex, type SessionIndex } from './derive';
-import { SPLIT_AT } from './components/SplitHere';
-import { checkParams, type ParamInputs } from './params';
+import { checkParams, SPLIT_AT, type ParamInputs } from './params';
 import { initialState, reduce, type Action, type InspectorState, type PersistedState } from './state';
-import { ViewportStore } from './viewport';
+import { ViewportStore, type ViewportInfo } from './viewport';
 
 /** Parameter edits re-run a showing preview after this pause. */
 export const REPREVIEW_DELAY_MS = 250;
@@ -33,7 +33,7 @@ export interface InspectorHostPort {
   setState(state: PersistedState): void;
 }
 
-export class InspectorStore {
+export class InspectorStore implements WebviewStore<InspectorSnapshot, HostToInspector> {
   /** The timeline's viewport; scrolling re-renders only the minimap, not the app. */
   readonly viewport = new ViewportStore();
   private snapshot: InspectorSnapshot;
@@ -107,8 +107,11 @@ export class InspectorStore {
     this.host.post({ type: 'preview', requestId, strategy: name, params: check.values, ...this.splitAt(name) });
   };
 
-  /** "Compact everything before this": the split-at preview at message `id`, with or without an LLM summary. */
-  splitHere = (id: string, withSummary: boolean): void => {
+  /**
+   * "Compact everything before this": the split-at preview at message `id`, with or without an LLM
+   * summary (default: as the toggle says).
+   */
+  splitHere = (id: string, withSummary = this.splitWithSummary()): void => {
     if (!this.strategy(SPLIT_AT) || !this.snapshot.state.session?.rows.some((r) => r.id === id)) return;
     this.splitAtId = id;
     const inputs = { ...this.snapshot.inputs, [SPLIT_AT]: { ...this.snapshot.inputs[SPLIT_AT], summarize: withSummary ? '1' : '0' } };
@@ -180,6 +183,16 @@ export class InspectorStore {
 
   /** Shows (and previews on) the context as it stood just before past compaction `at`; null: the current context. */
   timeTravel = (at: number | null): void => this.host.post({ type: 'timeTravel', at });
+
+  /** The minimap was clicked or dragged at `fraction` of the session: the timeline scrolls there. */
+  seek = (fraction: number): void => this.viewport.scrollToFraction(fraction);
+
+  /** "Show the split point": the timeline scrolls to where the preview splits. */
+  jumpToSplit = (): void => {
+    const split = this.snapshot.planIndex?.splitIndex;
+    const rows = this.snapshot.state.session?.rows.length ?? 0;
+    if (split != null && rows > 0) this.viewport.scrollToIndex(Math.min(split, rows - 1), 'center');
+  };
 
   closeDetail = (): void => this.update({ type: 'closeDetail' });
 

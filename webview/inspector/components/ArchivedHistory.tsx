@@ -3,7 +3,8 @@
 // tokens it recorded before, its summary). Only the items in view are rendered.
 import type { ArchiveItem } from '../archive';
 import { barScale } from '../derive';
-import { fmtInt, fmtTokens, KIND_LABEL, plural } from '../format';
+import { formatInt, formatTokens, plural } from '../../shared/format';
+import { KIND_LABEL } from '../kinds';
 import { ROW_HEIGHT } from '../layout';
 
 export interface ArchivedHistoryProps {
@@ -34,7 +35,7 @@ function Item({ item, top, maxTokens, detailId }: { item: ArchiveItem; top: numb
   const style = { top: `${top}px` };
   if (item.kind === 'header') {
     const tokens = item.segment.rows.reduce((n, r) => n + r.tokens, 0);
-    const what = `${plural(c.archivedCount, 'message')} (${fmtInt(tokens)} tok, o200k)`;
+    const what = `${plural(c.archivedCount, 'message')} (${formatInt(tokens)} tok, o200k)`;
     const label = `${item.expanded ? 'Hide' : 'Show'} the ${what} that compaction ${c.index} replaced`;
     return (
       <button
@@ -50,13 +51,13 @@ function Item({ item, top, maxTokens, detailId }: { item: ArchiveItem; top: numb
         </span>
         <span class="archive-title">Archived before compaction {c.index}</span>
         <span class="muted">
-          {plural(c.archivedCount, 'message')} · {fmtTokens(tokens)} · {item.expanded ? 'click to collapse' : 'click to expand'}
+          {plural(c.archivedCount, 'message')} · {formatTokens(tokens)} · {item.expanded ? 'click to collapse' : 'click to expand'}
         </span>
       </button>
     );
   }
   if (item.kind === 'marker') {
-    const pre = c.preTokens !== null ? `${fmtInt(c.preTokens)} tokens recorded before` : 'tokens before not recorded';
+    const pre = c.preTokens !== null ? `${formatInt(c.preTokens)} tokens recorded before` : 'tokens before not recorded';
     return (
       <div
         class="archive-marker"
@@ -67,7 +68,7 @@ function Item({ item, top, maxTokens, detailId }: { item: ArchiveItem; top: numb
       >
         <span class="archive-marker-line" aria-hidden="true" />
         <span class="archive-marker-label">
-          Compaction {c.index} · {c.agent} · <span class="tag">{c.trigger}</span> · {pre} · summary {fmtTokens(c.summaryTokens)} below
+          Compaction {c.index} · {c.agent} · <span class="tag">{c.trigger}</span> · {pre} · summary {formatTokens(c.summaryTokens)} below
         </span>
       </div>
     );
@@ -81,7 +82,7 @@ function Item({ item, top, maxTokens, detailId }: { item: ArchiveItem; top: numb
       data-compaction={c.index}
       data-kind={r.kind}
       style={style}
-      title={`Archived by compaction ${c.index}: #${r.index} ${KIND_LABEL[r.kind]}, ${fmtTokens(r.tokens)}`}
+      title={`Archived by compaction ${c.index}: #${r.index} ${KIND_LABEL[r.kind]}, ${formatTokens(r.tokens)}`}
     >
       <span class="gutter" aria-hidden="true" />
       <span class="idx">{r.index}</span>
@@ -92,7 +93,7 @@ function Item({ item, top, maxTokens, detailId }: { item: ArchiveItem; top: numb
       <span class="bar-track">
         <span class="bar" style={{ width: `${Math.max(barScale(r.tokens, maxTokens) * 100, 1.5)}%` }} />
       </span>
-      <span class="tok">{fmtInt(r.tokens)}</span>
+      <span class="tok">{formatInt(r.tokens)}</span>
       <span class="preview">
         {tools && <span class="tools">{tools}</span>}
         {r.preview}

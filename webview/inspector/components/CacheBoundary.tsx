@@ -2,7 +2,7 @@
 // read from the prompt cache (at the top when only the system prompt and tools were read). It overlays
 // the rows (takes no space); its tooltip says how many tokens were read and how the place was found.
 import type { CacheBoundaryView, MessageRow } from '../../../src/protocol';
-import { fmtInt } from '../format';
+import { formatInt } from '../../shared/format';
 import { rowTop, ROW_HEIGHT, type Layout } from '../layout';
 
 export interface CacheBoundaryProps {
@@ -17,7 +17,7 @@ export function cacheBoundaryTitle(b: CacheBoundaryView): string {
       ? 'exactly where an earlier call’s request ended (its cache breakpoint)'
       : 'estimated from the rows’ token counts (no earlier call’s request matches the read)';
   const what = b.afterId === null ? 'the system prompt and tools only' : 'everything above this line';
-  return `Cache boundary: the last call read ${fmtInt(b.readTokens)} tokens from the prompt cache, ${what}. Placed ${where}.`;
+  return `Cache boundary: the last call read ${formatInt(b.readTokens)} tokens from the prompt cache, ${what}. Placed ${where}.`;
 }
 
 export function CacheBoundaryMarker({ boundary, rows, layout }: CacheBoundaryProps) {
@@ -38,7 +38,7 @@ export function CacheBoundaryMarker({ boundary, rows, layout }: CacheBoundaryPro
       style={{ top: `${top - 1}px` }}
     >
       <span class="cache-boundary-label">
-        cached ↑ {fmtInt(boundary.readTokens)} tok{boundary.source === 'estimate' ? ' (est.)' : ''}
+        cached ↑ {formatInt(boundary.readTokens)} tok{boundary.source === 'estimate' ? ' (est.)' : ''}
       </span>
     </div>
   );

@@ -1,15 +1,11 @@
 // Past compactions, newest first: when, which strategy, what started it, tokens before -> after, and
 // the transcript that holds the full history from before it.
 import type { CompactionView } from '../../../src/protocol';
-import { fmtDelta, fmtInt, fmtTime, plural } from '../format';
+import { formatDelta, formatInt, formatTime, plural } from '../../shared/format';
+import { useStore } from '../context';
 
-export function CompactionHistory({
-  compactions,
-  onOpenTranscript,
-}: {
-  compactions: readonly CompactionView[];
-  onOpenTranscript(path: string): void;
-}) {
+export function CompactionHistory({ compactions }: { compactions: readonly CompactionView[] }) {
+  const store = useStore();
   return (
     <section class="panel history" aria-labelledby="sp-history-title">
       <h2 id="sp-history-title">Past compactions</h2>
@@ -22,10 +18,10 @@ export function CompactionHistory({
               <div class="history-head">
                 <span class="history-strategy">{c.strategy}</span>
                 <span class="tag">{c.trigger}</span>
-                <time dateTime={new Date(c.at).toISOString()}>{fmtTime(c.at)}</time>
+                <time dateTime={new Date(c.at).toISOString()}>{formatTime(c.at)}</time>
               </div>
               <div class="history-figures">
-                {fmtInt(c.tokensBefore)} → {fmtInt(c.tokensAfter)} tokens ({fmtDelta(c.tokensBefore, c.tokensAfter)}) ·{' '}
+                {formatInt(c.tokensBefore)} → {formatInt(c.tokensAfter)} tokens ({formatDelta(c.tokensBefore, c.tokensAfter)}) ·{' '}
                 {plural(c.archivedCount, 'message')} archived
               </div>
               {c.focus && <div class="history-focus">Focus: {c.focus}</div>}
@@ -44,7 +40,7 @@ export function CompactionHistory({
                   </pre>
                 </details>
               )}
-              <button type="button" class="link" onClick={() => onOpenTranscript(c.transcriptPath)} title={c.transcriptPath}>
+              <button type="button" class="link" onClick={() => store.openTranscript(c.transcriptPath)} title={c.transcriptPath}>
                 Open transcript
               </button>
             </li>

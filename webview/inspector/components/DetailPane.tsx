@@ -1,10 +1,15 @@
 // The full text of the selected message, always as text (never HTML). For a micro-compacted tool
-// result both what the model sees and the original the session keeps.
+// result both what the model sees and the original the session keeps. SelectedMessage finds the
+// message asked for (a row of the context shown, or of the archived history) and its actions.
 import { useState } from 'preact/hooks';
-import type { LedgerView, MessageDetail, MessageRow, RecordedCallView } from '../../../src/protocol';
-import { fmtInt, fmtTokens, KIND_LABEL } from '../format';
+import type { InspectorSession, LedgerView, MessageDetail, MessageRow, RecordedCallView } from '../../../src/protocol';
+import { formatInt, formatTokens } from '../../shared/format';
+import { useStore } from '../context';
+import { travelPoint, type SessionIndex } from '../derive';
+import { KIND_LABEL } from '../kinds';
 import { LedgerCard } from './LedgerCard';
-import { PinMarker, RowActions, type RowAction } from './RowActions';
+import { currentSessionActions, PinMarker, RowActions, type RowAction } from './RowActions';
+import { splitHereActions } from './SplitHere';
 
 /** Longer texts are cut for display until "Show all" is pressed (the DOM stays light). */
 const DISPLAY_CHARS = 100_000;
@@ -19,10 +24,39 @@ export interface DetailPaneProps {
   actions?: readonly RowAction[];
   /** The artifact ledger the compaction that wrote this summary row carried, if any. */
   ledger?: LedgerView;
-  onClose(): void;
 }
 
-export function DetailPane({ row, detailId, detail, archivedBy, actions = [], ledger, onClose }: DetailPaneProps) {
+export interface SelectedMessageProps {
+  session: InspectorSession;
+  index: SessionIndex;
+  detailId: string | null;
+  detail: MessageDetail | null;
+}
+
+/** The detail pane of the message whose detail was asked for, with the actions it offers. */
+export function SelectedMessage({ session, index, detailId, detail }: SelectedMessageProps) {
+  const store = useStore();
+  const shownRow = detailId !== null ? (session.rows[index.indexById.get(detailId) ?? -1] ?? null) : null;
+  const archivedRow = detailId !== null && !shownRow ? index.archived.get(detailId) : undefined;
+  // Pins are the current session's: offered on its rows only (not a recording's, not a past context's).
+  const actions: RowAction[] = shownRow && !session.readOnly && !travelPoint(session) ? currentSessionActions(shownRow, store) : [];
+  // Split here previews on any row (Apply is refused for a recording or a past context).
+  if (shownRow) actions.push(...splitHereActions(shownRow, store.splitWithSummary(), store.splitHere, store.toggleSplitSummary));
+  const ledger = shownRow ? session.compactions.find((c) => c.syntheticId === shownRow.id)?.ledger : undefined;
+  return (
+    <DetailPane
+      row={shownRow ?? archivedRow?.row ?? null}
+      detailId={detailId}
+      detail={detail}
+      archivedBy={archivedRow?.compaction}
+      actions={actions}
+      ledger={ledger}
+    />
+  );
+}
+
+export function DetailPane({ row, detailId, detail, archivedBy, actions = [], ledger }: DetailPaneProps) {
+  const store = useStore();
   if (!detailId) {
     return (
       <section class="detail detail-empty" aria-label="Message detail">
@@ -36,11 +70,11 @@ export function DetailPane({ row, detailId, detail, archivedBy, actions = [], le
         <h2 id="sp-detail-title">
           {archivedBy !== undefined && <span class="tag tag-archived">archived by compaction {archivedBy}</span>}
           {row ? `#${row.index} · ${KIND_LABEL[row.kind]}` : 'Message'}
-          {detail && <span class="muted"> · {fmtTokens(detail.tokens)} (o200k) seen by the model</span>}
+          {detail && <span class="muted"> · {formatTokens(detail.tokens)} (o200k) seen by the model</span>}
           {row?.pinned && <PinMarker />}
         </h2>
         {row && <RowActions row={row} actions={actions} />}
-        <button type="button" class="icon" aria-label="Close detail" title="Close" onClick={onClose}>
+        <button type="button" class="icon" aria-label="Close detail" title="Close" onClick={store.closeDetail}>
           ✕
         </button>
       </header>
@@ -64,7 +98,7 @@ export function DetailPane({ row, detailId, detail, archivedBy, actions = [], le
           <DetailText key={`${detail.id}-seen`} title="What the model sees" which="effective" text={detail.effectiveText} />
           <DetailText
             key={`${detail.id}-orig`}
-            title={`Original (kept in the session${row?.truncated ? `, ${fmtInt(row.truncated.originalTokens)} tokens` : ''})`}
+            title={`Original (kept in the session${row?.truncated ? `, ${formatInt(row.truncated.originalTokens)} tokens` : ''})`}
             which="original"
             text={detail.text}
           />
@@ -89,7 +123,7 @@ function DetailText({ title, which, text }: { title: string; which: 'original' |
       </pre>
       {cut && (
         <button type="button" class="link" onClick={() => setAll(true)}>
-          Show all ({fmtInt(text.length)} characters)
+          Show all ({formatInt(text.length)} characters)
         </button>
       )}
     </div>
@@ -101,15 +135,15 @@ function RecordedCall({ call }: { call: RecordedCallView }) {
   return (
     <dl class="recorded-call" data-field="recorded-call" aria-label="Recorded model call">
       <dt>Recorded call</dt>
-      <dd data-stat="call-input">{fmtInt(call.input)} input</dd>
+      <dd data-stat="call-input">{formatInt(call.input)} input</dd>
       <dt>uncached</dt>
-      <dd data-stat="call-uncached">{fmtInt(call.inputTokens)}</dd>
+      <dd data-stat="call-uncached">{formatInt(call.inputTokens)}</dd>
       <dt>cache read</dt>
-      <dd data-stat="call-cache-read">{fmtInt(call.cacheReadTokens)}</dd>
+      <dd data-stat="call-cache-read">{formatInt(call.cacheReadTokens)}</dd>
       <dt>cache creation</dt>
-      <dd data-stat="call-cache-creation">{fmtInt(call.cacheCreationTokens)}</dd>
+      <dd data-stat="call-cache-creation">{formatInt(call.cacheCreationTokens)}</dd>
       <dt>output</dt>
-      <dd data-stat="call-output">{fmtInt(call.outputTokens)}</dd>
+      <dd data-stat="call-output">{formatInt(call.outputTokens)}</dd>
       {call.costUSD !== undefined && (
         <>
           <dt>cost</dt>

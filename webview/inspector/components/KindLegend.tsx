@@ -1,5 +1,5 @@
 // The key to the timeline's colours and split markers.
-import { KIND_LABEL, KIND_ORDER } from '../format';
+import { KIND_LABEL, KIND_ORDER } from '../kinds';
 
 export function KindLegend() {
   return (

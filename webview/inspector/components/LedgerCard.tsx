@@ -3,7 +3,7 @@
 // All text is rendered as text.
 import type { ComponentChildren } from 'preact';
 import type { LedgerView, LossView } from '../../../src/protocol';
-import { fmtInt, plural } from '../format';
+import { formatInt, plural } from '../../shared/format';
 
 type Counts = { files: number; commands: number; errors: number; instructions: number };
 
@@ -107,9 +107,9 @@ function LedgerList({ title, field, children }: { title: string; field: string; 
 
 function fileCounts(f: LedgerView['files'][number]): string {
   const parts = [
-    f.read > 0 ? `read ${fmtInt(f.read)}` : '',
-    f.edited > 0 ? `edited ${fmtInt(f.edited)}` : '',
-    f.created > 0 ? `created ${fmtInt(f.created)}` : '',
+    f.read > 0 ? `read ${formatInt(f.read)}` : '',
+    f.edited > 0 ? `edited ${formatInt(f.edited)}` : '',
+    f.created > 0 ? `created ${formatInt(f.created)}` : '',
   ];
   return parts.filter(Boolean).join(', ');
 }

@@ -4,8 +4,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MessageRow } from '../../../src/protocol';
 import { archivedShare, bucketize, type PlanIndex, type SessionIndex } from '../derive';
-import { fmtInt } from '../format';
-import type { ViewportStore } from '../viewport';
+import { formatInt } from '../../shared/format';
+import { useStore } from '../context';
 
 const MAX_COLUMNS = 240;
 
@@ -13,11 +13,11 @@ export interface MinimapProps {
   rows: readonly MessageRow[];
   index: SessionIndex;
   planIndex: PlanIndex | null;
-  viewport: ViewportStore;
-  onSeek(fraction: number): void;
 }
 
-export function Minimap({ rows, index, planIndex, viewport, onSeek }: MinimapProps) {
+export function Minimap({ rows, index, planIndex }: MinimapProps) {
+  const store = useStore();
+  const viewport = store.viewport;
   const n = rows.length;
   const buckets = useMemo(() => bucketize(rows, MAX_COLUMNS), [rows]);
   const maxBucket = useMemo(() => buckets.reduce((m, b) => Math.max(m, b.tokens), 1), [buckets]);
@@ -46,7 +46,7 @@ export function Minimap({ rows, index, planIndex, viewport, onSeek }: MinimapPro
     const el = box.current;
     if (!el) return;
     const r = el.getBoundingClientRect();
-    onSeek(Math.min(1, Math.max(0, (e.clientX - r.left) / Math.max(1, r.width))));
+    store.seek(Math.min(1, Math.max(0, (e.clientX - r.left) / Math.max(1, r.width))));
   };
 
   if (n === 0) return null;
@@ -62,7 +62,7 @@ export function Minimap({ rows, index, planIndex, viewport, onSeek }: MinimapPro
     markers.push({ key: 'preview-tail', cls: 'mm-tail mm-preview', left: at(planIndex.tailIndex + 0.5), label: 'tail' });
 
   const describe = [
-    `${fmtInt(n)} messages`,
+    `${formatInt(n)} messages`,
     index.splitIndex !== null ? `current split before message ${index.splitIndex}` : '',
     planIndex?.splitIndex != null ? `preview split before message ${planIndex.splitIndex}` : '',
   ]

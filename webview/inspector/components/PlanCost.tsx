@@ -2,12 +2,7 @@
 // after, the turns until it pays back) and, for micro-compaction, its batch decision explained:
 // cleared or held, and the numbers it was decided on.
 import type { MicroDecisionView, PlanCostView } from '../../../src/protocol';
-import { fmtInt, fmtTokens, plural } from '../format';
-
-/** "$0.0144": four decimals under a dollar (a request's input costs cents), else two. */
-export function fmtUSD(x: number): string {
-  return `${x < 0 ? '-' : ''}$${Math.abs(x).toFixed(Math.abs(x) >= 1 ? 2 : 4)}`;
-}
+import { formatInt, formatTokens, formatUSD, plural } from '../../shared/format';
 
 export function paybackText(turns: number | null): string {
   return turns === null ? 'never' : turns === 0 ? 'at once' : `in ${plural(turns, 'turn')}`;
@@ -19,8 +14,8 @@ export function PlanCostCard({ cost }: { cost: PlanCostView }) {
     <dl class="plan-cost" data-section="plan-cost" aria-label="Cost with the prompt cache">
       <div>
         <dt>Cached prefix invalidated</dt>
-        <dd data-stat="cost-invalidated" title={`of ${fmtInt(cost.cachedPrefixTokens)} cached tokens`}>
-          {fmtTokens(cost.invalidatedCachedTokens)}
+        <dd data-stat="cost-invalidated" title={`of ${formatInt(cost.cachedPrefixTokens)} cached tokens`}>
+          {formatTokens(cost.invalidatedCachedTokens)}
           {cost.cacheAssumed && (
             <span class="muted" data-stat="cost-assumed" title="No cache usage is known yet: the previous request is assumed cached whole">
               {' '}
@@ -32,8 +27,8 @@ export function PlanCostCard({ cost }: { cost: PlanCostView }) {
       <div>
         <dt>Next request</dt>
         <dd data-stat="cost-next" class={cheaper ? undefined : 'delta-up'}>
-          <span data-stat="cost-before">{fmtUSD(cost.nextRequestUSD.before)}</span> →{' '}
-          <span data-stat="cost-after">{fmtUSD(cost.nextRequestUSD.after)}</span>
+          <span data-stat="cost-before">{formatUSD(cost.nextRequestUSD.before)}</span> →{' '}
+          <span data-stat="cost-after">{formatUSD(cost.nextRequestUSD.after)}</span>
         </dd>
       </div>
       <div>
@@ -47,8 +42,8 @@ export function PlanCostCard({ cost }: { cost: PlanCostView }) {
 /** Why micro-compaction cleared or held its batch. */
 export function MicroDecisionCard({ decision: d }: { decision: MicroDecisionView }) {
   const thresholds = [
-    d.triggerTokens > 0 ? `trigger ${fmtTokens(d.triggerTokens)}` : '',
-    d.clearAtLeast > 0 ? `clear at least ${fmtTokens(d.clearAtLeast)}` : '',
+    d.triggerTokens > 0 ? `trigger ${formatTokens(d.triggerTokens)}` : '',
+    d.clearAtLeast > 0 ? `clear at least ${formatTokens(d.clearAtLeast)}` : '',
     d.cacheAware ? `cache-aware, horizon ${plural(d.horizonTurns, 'turn')}` : 'cache not weighed',
   ].filter(Boolean);
   return (
@@ -58,7 +53,7 @@ export function MicroDecisionCard({ decision: d }: { decision: MicroDecisionView
         {d.candidates > 0 && (
           <span data-stat="micro-batch">
             {' '}
-            · {plural(d.candidates, 'old result')}, {fmtTokens(d.clearableTokens)} (saves {fmtTokens(d.savedTokens)})
+            · {plural(d.candidates, 'old result')}, {formatTokens(d.clearableTokens)} (saves {formatTokens(d.savedTokens)})
           </span>
         )}
       </p>
@@ -70,19 +65,19 @@ export function MicroDecisionCard({ decision: d }: { decision: MicroDecisionView
           <div>
             <dt>Prefix re-written</dt>
             <dd data-stat="micro-invalidated">
-              {fmtTokens(d.cache.invalidatedCachedTokens)} of {fmtTokens(d.cache.cachedPrefixTokens)}
+              {formatTokens(d.cache.invalidatedCachedTokens)} of {formatTokens(d.cache.cachedPrefixTokens)}
             </dd>
           </div>
           <div>
             <dt>Cost now</dt>
             <dd data-stat="micro-cost-now">
               {d.cache.costNowUSD >= 0 ? '+' : ''}
-              {fmtUSD(d.cache.costNowUSD)}
+              {formatUSD(d.cache.costNowUSD)}
             </dd>
           </div>
           <div>
             <dt>Saved per turn</dt>
-            <dd data-stat="micro-saving">{fmtUSD(d.cache.savingPerTurnUSD)}</dd>
+            <dd data-stat="micro-saving">{formatUSD(d.cache.savingPerTurnUSD)}</dd>
           </div>
           <div>
             <dt>Pays back</dt>

@@ -1,7 +1,8 @@
 // What the previewed plan would do: tokens before -> after, counts (pinned and lost included),
 // summarizer input, notes, the ledger it carries, timing. The list of what is lost is LossSection.
 import type { PlanView } from '../../../src/protocol';
-import { fmtDelta, fmtInt, fmtMs, fmtTokens, plural } from '../format';
+import { formatDelta, formatInt, formatMs, formatTokens, plural } from '../../shared/format';
+import { useStore } from '../context';
 import { countsText, LedgerCard, ledgerCounts } from './LedgerCard';
 import { MicroDecisionCard, PlanCostCard } from './PlanCost';
 
@@ -11,11 +12,10 @@ export interface PlanSummaryProps {
   pending: boolean;
   stale: boolean;
   error: string | null;
-  onClear(): void;
-  onJump(): void;
 }
 
-export function PlanSummary({ plan, title, pending, stale, error, onClear, onJump }: PlanSummaryProps) {
+export function PlanSummary({ plan, title, pending, stale, error }: PlanSummaryProps) {
+  const store = useStore();
   return (
     <section
       class="panel plan-summary"
@@ -26,7 +26,7 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
     >
       <header class="panel-head">
         <h2 id="sp-plan-title">Preview · {title}</h2>
-        <button type="button" class="secondary" data-action="clear-preview" onClick={onClear}>
+        <button type="button" class="secondary" data-action="clear-preview" onClick={store.clearPreview}>
           Clear preview
         </button>
       </header>
@@ -46,28 +46,28 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
           ) : (
             <>
               <p class="plan-tokens">
-                <span data-stat="tokens-before">{fmtInt(plan.tokensBefore)}</span> →{' '}
-                <span data-stat="tokens-after">{fmtInt(plan.tokensAfter)}</span> tokens{' '}
+                <span data-stat="tokens-before">{formatInt(plan.tokensBefore)}</span> →{' '}
+                <span data-stat="tokens-after">{formatInt(plan.tokensAfter)}</span> tokens{' '}
                 <strong
                   data-stat="delta"
                   class={plan.tokensAfter > plan.tokensBefore ? 'delta-up' : undefined}
                   title={plan.tokensAfter > plan.tokensBefore ? 'The summary budget is larger than what it would replace' : undefined}
                 >
-                  ({fmtDelta(plan.tokensBefore, plan.tokensAfter)})
+                  ({formatDelta(plan.tokensBefore, plan.tokensAfter)})
                 </strong>
               </p>
               <dl class="plan-counts">
                 <div>
                   <dt>Archived</dt>
-                  <dd data-stat="archived">{fmtInt(plan.archivedIds.length)}</dd>
+                  <dd data-stat="archived">{formatInt(plan.archivedIds.length)}</dd>
                 </div>
                 <div>
                   <dt>Kept</dt>
-                  <dd data-stat="kept">{fmtInt(plan.keptIds.length)}</dd>
+                  <dd data-stat="kept">{formatInt(plan.keptIds.length)}</dd>
                 </div>
                 <div>
                   <dt>Truncated</dt>
-                  <dd data-stat="truncated">{fmtInt(plan.truncated.length)}</dd>
+                  <dd data-stat="truncated">{formatInt(plan.truncated.length)}</dd>
                 </div>
                 <div>
                   <dt>Split before</dt>
@@ -77,7 +77,7 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
                   <div>
                     <dt>Pinned</dt>
                     <dd data-stat="pinned" title="Pinned messages are kept verbatim, and their tokens count against every budget">
-                      {fmtInt(plan.pinned.length)} · {fmtTokens(plan.pinnedTokens ?? 0)}
+                      {formatInt(plan.pinned.length)} · {formatTokens(plan.pinnedTokens ?? 0)}
                     </dd>
                   </div>
                 )}
@@ -86,7 +86,7 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
               <PlanLedger plan={plan} />
               {plan.needsSummary && (
                 <p data-stat="summarizer">
-                  Summarizer input: {fmtTokens(plan.summarizerInputTokens)} in {fmtInt(plan.summarizerInputMessages)} messages
+                  Summarizer input: {formatTokens(plan.summarizerInputTokens)} in {formatInt(plan.summarizerInputMessages)} messages
                 </p>
               )}
               {plan.notes.length > 0 && (
@@ -96,13 +96,13 @@ export function PlanSummary({ plan, title, pending, stale, error, onClear, onJum
                   ))}
                 </ul>
               )}
-              <button type="button" class="link" data-action="jump-split" onClick={onJump}>
+              <button type="button" class="link" data-action="jump-split" onClick={store.jumpToSplit}>
                 Show the split point
               </button>
             </>
           )}
           <p class="muted plan-timing">
-            Computed in <span data-stat="compute-ms">{fmtMs(plan.computeMs)}</span>
+            Computed in <span data-stat="compute-ms">{formatMs(plan.computeMs)}</span>
             {stale ? ' · history changed, refreshing…' : pending ? ' · updating…' : ''}
           </p>
         </div>

@@ -3,7 +3,8 @@
 // configuration with its compactions marked and the window as a line, and the cumulative cost. Plain
 // SVG; colours come from the stylesheet (one class per series), nothing is computed but the scales.
 import type { InspectorSession, ReplayConfigView, ReplayView } from '../../../src/protocol';
-import { fmtInt, plural } from '../format';
+import { formatInt, plural } from '../../shared/format';
+import { useStore } from '../context';
 
 const W = 320;
 const H = 130;
@@ -12,7 +13,7 @@ const PAD = { left: 46, right: 8, top: 8, bottom: 18 };
 const SERIES = 6;
 
 const usd = (x: number) => `$${x.toFixed(x >= 100 ? 0 : 2)}`;
-const kTok = (x: number) => (x >= 1_000 ? `${fmtInt(x / 1_000)}K` : fmtInt(x));
+const kTok = (x: number) => (x >= 1_000 ? `${formatInt(x / 1_000)}K` : formatInt(x));
 
 interface Scale {
   x(call: number): number;
@@ -46,7 +47,7 @@ function Axes({ s, calls, top, label }: { s: Scale; calls: number; top: string; 
         call 1
       </text>
       <text x={s.x(calls)} y={H - 4} text-anchor="end">
-        {label} {fmtInt(calls)}
+        {label} {formatInt(calls)}
       </text>
     </g>
   );
@@ -56,12 +57,12 @@ function ContextChart({ replay }: { replay: ReplayView }) {
   const calls = Math.max(1, replay.recordedCalls);
   const max = Math.max(replay.window, ...replay.configs.map((c) => c.peakContextTokens));
   const s = scale(calls, max);
-  const label = `Context tokens per call for ${replay.configs.length} configurations; window ${fmtInt(replay.window)} tokens`;
+  const label = `Context tokens per call for ${replay.configs.length} configurations; window ${formatInt(replay.window)} tokens`;
   return (
     <svg class="replay-chart" data-chart="context" viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
       <Axes s={s} calls={calls} top={kTok(max)} label="call" />
       <line class="replay-window" x1={PAD.left} x2={W - PAD.right} y1={s.y(replay.window)} y2={s.y(replay.window)}>
-        <title>window {fmtInt(replay.window)} tokens</title>
+        <title>window {formatInt(replay.window)} tokens</title>
       </line>
       {replay.configs.map((c, i) => (
         <g key={c.name} class={`replay-series replay-series-${i % SERIES}`} data-config={c.name}>
@@ -71,7 +72,7 @@ function ContextChart({ replay }: { replay: ReplayView }) {
             .map((p) => (
               <circle key={p.call} class="replay-compaction" data-call={p.call} cx={s.x(p.call)} cy={s.y(p.contextTokens)} r={3.5}>
                 <title>
-                  {c.name}: compaction before call {p.call} ({fmtInt(p.contextTokens)} tokens after)
+                  {c.name}: compaction before call {p.call} ({formatInt(p.contextTokens)} tokens after)
                 </title>
               </circle>
             ))}
@@ -109,17 +110,17 @@ export interface ReplayPanelProps {
   session: InspectorSession;
   replay: ReplayView | null;
   busy: boolean;
-  onReplay(): void;
 }
 
 /** Shown for an inspected file only (the current session has no recorded calls to replay). */
-export function ReplayPanel({ session, replay, busy, onReplay }: ReplayPanelProps) {
+export function ReplayPanel({ session, replay, busy }: ReplayPanelProps) {
+  const store = useStore();
   if (!session.readOnly || session.source === 'Current session') return null;
   return (
     <section class="panel replay" aria-labelledby="sp-replay-title">
       <div class="replay-head">
         <h2 id="sp-replay-title">Replay</h2>
-        <button type="button" class="secondary" data-action="replay" disabled={busy} onClick={onReplay}>
+        <button type="button" class="secondary" data-action="replay" disabled={busy} onClick={store.replay}>
           {replay ? 'Replay again' : 'Replay'}
         </button>
       </div>
@@ -139,7 +140,7 @@ export function ReplayPanel({ session, replay, busy, onReplay }: ReplayPanelProp
                 <span class={`replay-swatch replay-series-${i % SERIES}`} aria-hidden="true" />
                 <span class="replay-name">{c.name}</span> <span data-field="cost">{usd(c.costUSD)}</span> ·{' '}
                 {plural(c.compactions, 'compaction')} · recall <span data-field="recall">{Math.round(c.ledgerRecall * 100)}%</span>
-                {c.stoppedAt !== null && <span class="replay-stopped"> · window overflows at call {fmtInt(c.stoppedAt)}</span>}
+                {c.stoppedAt !== null && <span class="replay-stopped"> · window overflows at call {formatInt(c.stoppedAt)}</span>}
               </li>
             ))}
           </ul>

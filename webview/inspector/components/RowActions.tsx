@@ -2,7 +2,7 @@
 // and others add theirs to the list): a toolbar of real buttons, reachable by Tab, each with an
 // aria-label that names the message. Components only render: each action calls a store method.
 import type { MessageRow } from '../../../src/protocol';
-import { KIND_LABEL } from '../format';
+import { KIND_LABEL } from '../kinds';
 
 export interface RowAction {
   /** Stable key; also the button's data-action. */

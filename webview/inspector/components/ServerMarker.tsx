@@ -1,14 +1,14 @@
 // What server-side context management did for the model call that produced a row (issue 14, section 4):
 // the tool results the server cleared from that request, or its compaction (a failed one changed nothing).
 import type { ServerContextView } from '../../../src/protocol';
-import { fmtInt } from '../format';
+import { formatInt } from '../../shared/format';
 
 export function serverMarkerText(s: ServerContextView): string | null {
   if (s.compaction === 'applied') return 'server compacted';
   if (s.compaction === 'failed') return 'server compaction failed';
   const n = s.clearedToolUses ?? 0;
   if (n === 0) return null;
-  return `server cleared ${n} tool result${n === 1 ? '' : 's'} (${fmtInt(s.clearedInputTokens ?? 0)} tok)`;
+  return `server cleared ${n} tool result${n === 1 ? '' : 's'} (${formatInt(s.clearedInputTokens ?? 0)} tok)`;
 }
 
 const TITLES = {

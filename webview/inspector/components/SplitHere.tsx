@@ -4,9 +4,6 @@
 import type { MessageRow } from '../../../src/protocol';
 import { rowName, type RowAction } from './RowActions';
 
-/** The strategy "Split here" plans with (src/core/strategies/splitAt.ts). */
-export const SPLIT_AT = 'split-at';
-
 /** The two row actions: compact everything before `row`, and the "with an LLM summary" toggle. */
 export function splitHereActions(
   row: MessageRow,

@@ -2,7 +2,8 @@
 // Apply (inline confirmation with an optional focus for strategies that call the model).
 import { useState } from 'preact/hooks';
 import type { PlanView, StrategyParamView, StrategyView } from '../../../src/protocol';
-import { fmtInt, plural } from '../format';
+import { formatInt, plural } from '../../shared/format';
+import { useStore } from '../context';
 import { checkParams, inputText, isEdited, type ParamCheck, type ParamInputs } from '../params';
 
 export interface StrategyPanelProps {
@@ -15,10 +16,6 @@ export interface StrategyPanelProps {
   plan: PlanView | null;
   pending: boolean;
   highlighted: string | null;
-  onInput(strategy: string, param: string, raw: string): void;
-  onReset(strategy: string): void;
-  onPreview(strategy: string): void;
-  onApply(strategy: string, focus?: string): void;
 }
 
 export function StrategyPanel(p: StrategyPanelProps) {
@@ -53,6 +50,7 @@ interface StrategyCardProps {
 }
 
 function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: StrategyCardProps) {
+  const store = useStore();
   const check = checkParams(p.inputs, s);
   const previewing = p.previewStrategy === s.name;
   const planForThis = previewing && p.plan && p.plan.strategy === s.name ? p.plan : null;
@@ -76,14 +74,7 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
       {s.params.length > 0 && (
         <div class="params">
           {s.params.map((param) => (
-            <ParamField
-              key={param.name}
-              strategy={s.name}
-              param={param}
-              inputs={p.inputs}
-              error={check.errors[param.name]}
-              onInput={p.onInput}
-            />
+            <ParamField key={param.name} strategy={s.name} param={param} inputs={p.inputs} error={check.errors[param.name]} />
           ))}
         </div>
       )}
@@ -92,7 +83,7 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
           type="button"
           data-action="preview"
           disabled={!check.ok}
-          onClick={() => p.onPreview(s.name)}
+          onClick={() => store.preview(s.name)}
           aria-label={`Preview ${s.title}`}
         >
           Preview
@@ -109,7 +100,7 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
               if (s.usesSummarizer) {
                 setFocus('');
                 setConfirming(confirm ? null : s.name);
-              } else p.onApply(s.name);
+              } else store.apply(s.name);
             }}
           >
             {s.usesSummarizer ? 'Apply…' : 'Apply'}
@@ -121,7 +112,7 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
             class="link"
             data-action="reset"
             disabled={!isEdited(p.inputs, s)}
-            onClick={() => p.onReset(s.name)}
+            onClick={() => store.resetParams(s.name)}
             aria-label={`Reset ${s.title} parameters to defaults`}
           >
             Reset
@@ -137,7 +128,6 @@ function StrategyCard({ panel: p, s, confirm, focus, setFocus, setConfirming }: 
           focus={focus}
           setFocus={setFocus}
           setConfirming={setConfirming}
-          onApply={p.onApply}
         />
       )}
     </section>
@@ -149,10 +139,10 @@ interface ParamFieldProps {
   param: StrategyParamView;
   inputs: ParamInputs;
   error: string | undefined;
-  onInput(strategy: string, param: string, raw: string): void;
 }
 
-function ParamField({ strategy, param, inputs, error, onInput }: ParamFieldProps) {
+function ParamField({ strategy, param, inputs, error }: ParamFieldProps) {
+  const store = useStore();
   const id = `sp-p-${strategy}-${param.name}`;
   return (
     <div class="param">
@@ -169,7 +159,7 @@ function ParamField({ strategy, param, inputs, error, onInput }: ParamFieldProps
         value={inputText(inputs, strategy, param)}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-help`}
-        onInput={(e) => onInput(strategy, param.name, (e.currentTarget as HTMLInputElement).value)}
+        onInput={(e) => store.setParam(strategy, param.name, (e.currentTarget as HTMLInputElement).value)}
       />
       <span id={`${id}-help`} class={error ? 'param-error' : 'param-help'} role={error ? 'alert' : undefined}>
         {error ?? param.description}
@@ -186,15 +176,15 @@ interface ApplyConfirmProps {
   focus: string;
   setFocus(focus: string): void;
   setConfirming(name: string | null): void;
-  onApply(strategy: string, focus?: string): void;
 }
 
-function ApplyConfirm({ s, plan, check, busy, focus, setFocus, setConfirming, onApply }: ApplyConfirmProps) {
+function ApplyConfirm({ s, plan, check, busy, focus, setFocus, setConfirming }: ApplyConfirmProps) {
+  const store = useStore();
   return (
     <div class="confirm" role="group" aria-label={`Confirm applying ${s.title}`}>
       <p>
         {plan && !plan.noop
-          ? `The model will summarize ${plural(plan.archivedIds.length, 'message')} (${fmtInt(plan.summarizerInputTokens)} tokens of input); ` +
+          ? `The model will summarize ${plural(plan.archivedIds.length, 'message')} (${formatInt(plan.summarizerInputTokens)} tokens of input); ` +
             `the full history is saved as a transcript first.`
           : 'The model will write a summary of the archived messages; the full history is saved as a transcript first.'}
       </p>
@@ -218,7 +208,7 @@ function ApplyConfirm({ s, plan, check, busy, focus, setFocus, setConfirming, on
           disabled={!check.ok || busy}
           onClick={() => {
             setConfirming(null);
-            onApply(s.name, focus.trim() || undefined);
+            store.apply(s.name, focus.trim() || undefined);
           }}
         >
           Summarize and apply

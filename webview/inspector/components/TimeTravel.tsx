@@ -2,11 +2,13 @@
 // before it ("what would each strategy have kept where Claude Code compacted"). The selector, the
 // banner that says which context the rows and previews are on, and the side panel's list of points.
 import type { InspectorSession, TimeTravelPoint } from '../../../src/protocol';
-import { fmtInt, plural } from '../format';
+import { formatInt, plural } from '../../shared/format';
+import { useStore } from '../context';
 
 type TimeTravel = NonNullable<InspectorSession['timeTravel']>;
 
-export function ContextSelector({ timeTravel, onChange }: { timeTravel: TimeTravel; onChange(at: number | null): void }) {
+export function ContextSelector({ timeTravel }: { timeTravel: TimeTravel }) {
+  const store = useStore();
   return (
     <div class="context-select" role="group" aria-label="Context to show and preview">
       <label for="sp-context">Context</label>
@@ -16,7 +18,7 @@ export function ContextSelector({ timeTravel, onChange }: { timeTravel: TimeTrav
         value={timeTravel.at === null ? '' : String(timeTravel.at)}
         onChange={(e) => {
           const v = (e.currentTarget as HTMLSelectElement).value;
-          onChange(v === '' ? null : Number(v));
+          store.timeTravel(v === '' ? null : Number(v));
         }}
       >
         <option value="">current</option>
@@ -30,14 +32,15 @@ export function ContextSelector({ timeTravel, onChange }: { timeTravel: TimeTrav
   );
 }
 
-export function TimeTravelBanner({ point, onBack }: { point: TimeTravelPoint; onBack(): void }) {
+export function TimeTravelBanner({ point }: { point: TimeTravelPoint }) {
+  const store = useStore();
   return (
     <div class="banner banner-time-travel" role="region" aria-label="Time travel" data-field="time-travel">
       <span>
         Time travel: the rows are the context <strong>{point.label}</strong> ({plural(point.messages, 'message')}). Previews plan on it:
         what each strategy would have kept there.
       </span>
-      <button type="button" data-action="time-travel-back" onClick={onBack}>
+      <button type="button" data-action="time-travel-back" onClick={() => store.timeTravel(null)}>
         Back to the current context
       </button>
     </div>
@@ -45,7 +48,8 @@ export function TimeTravelBanner({ point, onBack }: { point: TimeTravelPoint; on
 }
 
 /** The side panel's list of points (the recording's compactions), each a button to travel there. */
-export function RecordedCompactions({ timeTravel, onTravel }: { timeTravel: TimeTravel; onTravel(at: number | null): void }) {
+export function RecordedCompactions({ timeTravel }: { timeTravel: TimeTravel }) {
+  const store = useStore();
   return (
     <section class="panel recorded" aria-labelledby="sp-recorded-title">
       <h2 id="sp-recorded-title">Time travel</h2>
@@ -54,11 +58,11 @@ export function RecordedCompactions({ timeTravel, onTravel }: { timeTravel: Time
         {timeTravel.points.map((p) => (
           <li key={p.at} class={`recorded-item${timeTravel.at === p.at ? ' current' : ''}`} data-point={p.at}>
             <span class="recorded-label">{p.label}</span>
-            <span class="muted"> · {fmtInt(p.messages)} messages before it</span>
+            <span class="muted"> · {formatInt(p.messages)} messages before it</span>
             {timeTravel.at === p.at ? (
               <span class="tag">showing</span>
             ) : (
-              <button type="button" class="link" data-action="travel" onClick={() => onTravel(p.at)}>
+              <button type="button" class="link" data-action="travel" onClick={() => store.timeTravel(p.at)}>
                 Preview strategies here
               </button>
             )}

@@ -3,7 +3,7 @@
 // estimates; for a recording, the last call's recorded input (ground truth) is shown beside them and
 // marked on the bar, and the overhead is the prefix fitted from the recorded usage (or unknown).
 import type { UsageBreakdown } from '../../../src/protocol';
-import { fmtInt, fmtPercent } from '../format';
+import { formatInt, formatShare } from '../../shared/format';
 
 interface Segment {
   key: string;
@@ -33,7 +33,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
   const pct = (t: number) => `${(t / scale) * 100}%`;
   const over = used - usage.window;
   const estimated = source === 'agent' ? '' : 'o200k estimate: ';
-  const summary = `${estimated}${fmtInt(used)} of ${fmtInt(usage.window)} tokens used (${fmtPercent(used, usage.window)})`;
+  const summary = `${estimated}${formatInt(used)} of ${formatInt(usage.window)} tokens used (${formatShare(used, usage.window)})`;
   const recorded = usage.recorded?.call;
 
   return (
@@ -42,8 +42,8 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
         <span class="usage-total" data-stat="used">
           {summary}
         </span>
-        {usage.threshold !== null && <span class="usage-threshold-label">auto-compact at {fmtInt(usage.threshold)}</span>}
-        {over > 0 && <span class="usage-over">over the window by {fmtInt(over)}</span>}
+        {usage.threshold !== null && <span class="usage-threshold-label">auto-compact at {formatInt(usage.threshold)}</span>}
+        {over > 0 && <span class="usage-over">over the window by {formatInt(over)}</span>}
         {usage.windowSource && usage.windowSource !== 'settings' && (
           <span class="usage-window-source muted" data-field="window-source">
             {usage.windowSource === 'recording' ? 'window as recorded' : "the recorded model's window"}
@@ -56,11 +56,11 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
           data-stat="recorded"
           title="What the API counted for the last recorded model call (input + cache read + cache creation)"
         >
-          <span class="usage-recorded-label">recorded</span> {fmtInt(recorded.input)} tokens of input on the last call (
-          {fmtPercent(recorded.input, usage.window)}){recorded.model && <span class="muted"> · {recorded.model}</span>}
+          <span class="usage-recorded-label">recorded</span> {formatInt(recorded.input)} tokens of input on the last call (
+          {formatShare(recorded.input, usage.window)}){recorded.model && <span class="muted"> · {recorded.model}</span>}
         </div>
       )}
-      <div class="usage-bar" role="img" aria-label={`${summary}. ${segments.map((s) => `${s.label} ${fmtInt(s.tokens)}`).join(', ')}`}>
+      <div class="usage-bar" role="img" aria-label={`${summary}. ${segments.map((s) => `${s.label} ${formatInt(s.tokens)}`).join(', ')}`}>
         {segments.map((s) =>
           s.tokens > 0 ? (
             <span
@@ -68,7 +68,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
               class={`usage-seg seg-${s.key}`}
               data-segment={s.key}
               style={{ width: pct(s.tokens) }}
-              title={`${s.label}: ${fmtInt(s.tokens)} tokens`}
+              title={`${s.label}: ${formatInt(s.tokens)} tokens`}
             />
           ) : null,
         )}
@@ -78,7 +78,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
             class="usage-recorded-mark"
             data-marker="recorded"
             style={{ left: pct(Math.min(recorded.input, scale)) }}
-            title={`Recorded input of the last call: ${fmtInt(recorded.input)} tokens`}
+            title={`Recorded input of the last call: ${formatInt(recorded.input)} tokens`}
           />
         )}
         {usage.threshold !== null && (
@@ -86,7 +86,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
             class="usage-threshold"
             data-marker="threshold"
             style={{ left: pct(Math.min(usage.threshold, scale)) }}
-            title={`Auto-compact threshold: ${fmtInt(usage.threshold)} tokens`}
+            title={`Auto-compact threshold: ${formatInt(usage.threshold)} tokens`}
           />
         )}
       </div>
@@ -94,7 +94,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
         {segments.map((s) => (
           <li key={s.key}>
             <span class={`legend-swatch seg-${s.key}`} aria-hidden="true" />
-            {s.label} <span class="legend-value">{s.key === 'system' && source === 'unknown' ? 'unknown' : fmtInt(s.tokens)}</span>
+            {s.label} <span class="legend-value">{s.key === 'system' && source === 'unknown' ? 'unknown' : formatInt(s.tokens)}</span>
           </li>
         ))}
       </ul>
