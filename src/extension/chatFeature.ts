@@ -1,25 +1,32 @@
 // The chat sidebar feature: the view, its router (one handler per message type), and the
-// controller's chat events relayed to it. Notices go to the chat when it is visible, otherwise
-// (and always for errors) to a notification.
+// controller's chat events relayed to it (the pending edits too). Notices go to the chat when it is
+// visible, otherwise (and always for errors) to a notification. What it needs of other features
+// comes in its constructor (ChatActions): their actions and their events.
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/service/controller';
-import type { ChatToHost, HostToChat } from '../protocol';
+import type { Event } from '../core';
+import type { ChatToHost } from '../protocol';
 import { ChatViewProvider } from './chatView';
+import type { RestorePlanShown } from './checkpointRestore';
 import { composerHandlers } from './composerRouting';
 import { Disposable } from './lifecycle';
 import { pinHandlers, pinnedIdsOf } from './pinRouting';
-import { reviewHandlers, type ChatReview } from './reviewRouting';
-import { createRouter, type FailureSink, type MessageHandlers } from './router';
+import { pendingEditsOf, reviewHandlers, type ChatReview } from './reviewRouting';
+import { createRouter, reportFailure, type FailureSink, type MessageHandlers } from './router';
 import { compactAndReport } from './sessionCommands';
 
-/** What the chat's buttons do beyond the controller, provided by the features that own it. */
+/** What the chat's buttons do beyond the controller, and what it follows, from the features that own it. */
 export interface ChatActions {
   getApiKey(): Promise<string | undefined>;
+  /** The key was saved or removed (ApiKeyCommands; absent when that feature did not start). */
+  onDidChangeKey?: Event<void>;
   promptForApiKey(): Promise<void>;
-  openInspector(): void;
+  openInspector(): Promise<void> | void;
   openTranscript(path: string): Promise<void>;
   /** File review: pending edits in the diff editor, restores to a checkpoint (reviewRouting.ts). */
   review: ChatReview;
+  /** Restore plans to show (CheckpointRestore; absent when that feature did not start). */
+  onDidChangeRestorePlan?: Event<RestorePlanShown>;
 }
 
 export class ChatFeature extends Disposable {
@@ -35,15 +42,15 @@ export class ChatFeature extends Disposable {
     sink: FailureSink,
   ) {
     super();
+    const sendProposals = () => this.view.post({ type: 'proposals', items: pendingEditsOf(controller.review) });
     const route = createRouter<ChatToHost>(
       'Chat view',
       {
-        ...chatHandlers(
-          controller,
-          actions,
-          () => this.sendState(),
-          (force) => this.sendPins(controller, force),
-        ),
+        ...chatHandlers(controller, actions, {
+          sendState: () => this.sendState(),
+          sendPins: (force) => this.sendPins(controller, force),
+          sendProposals,
+        }),
         ...composerHandlers(controller, (m) => this.view.post(m), log),
       },
       sink,
@@ -61,6 +68,9 @@ export class ChatFeature extends Disposable {
     this.register(controller.onDidChangeSession(() => this.sendPins(controller)));
     this.register(controller.onDidChangeBusy((b) => this.view.post({ type: 'busy', busy: b.busy, compacting: b.compacting })));
     this.register(controller.onDidChangeContext((c) => this.view.post({ type: 'context', context: c })));
+    this.register(controller.review.onDidChangeProposals(sendProposals));
+    if (actions.onDidChangeKey) this.register(actions.onDidChangeKey(() => this.sendState()));
+    if (actions.onDidChangeRestorePlan) this.register(actions.onDidChangeRestorePlan((shown) => void this.showRestorePlan(shown, sink)));
     this.register(
       controller.onNotice((n) => {
         if (n.level === 'error') void vscode.window.showErrorMessage(`Splitpoint: ${n.message}`);
@@ -87,22 +97,34 @@ export class ChatFeature extends Disposable {
     return this.view.reveal();
   }
 
-  post(msg: HostToChat): void {
-    this.view.post(msg);
+  /** A restore plan, with the chat brought into view first when it was asked for from outside. */
+  private async showRestorePlan(shown: RestorePlanShown, sink: FailureSink): Promise<void> {
+    try {
+      if (shown.reveal) await this.reveal();
+    } catch (e) {
+      reportFailure('Chat view', 'reveal', e, sink);
+    }
+    this.view.post(shown.message);
   }
+}
+
+/** What the chat's handlers send to the view: the whole state, the pins, the pending edits. */
+interface ChatSenders {
+  sendState(): void;
+  sendPins(force: boolean): void;
+  sendProposals(): void;
 }
 
 function chatHandlers(
   controller: AgentController,
   actions: ChatActions,
-  sendState: () => void,
-  sendPins: (force: boolean) => void,
+  { sendState, sendPins, sendProposals }: ChatSenders,
 ): MessageHandlers<Exclude<ChatToHost, { type: 'send' | 'listFiles' }>> {
   return {
     ready: () => {
       sendState();
       sendPins(true);
-      actions.review.ready();
+      sendProposals();
     },
     ...pinHandlers(controller, () => sendPins(false)),
     ...reviewHandlers(controller, actions.review),

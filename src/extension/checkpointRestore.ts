@@ -1,26 +1,30 @@
 // "Restore files to before this prompt", the VS Code part: the chat (or the inspector, or the
-// command) asks for a preview, the host computes the restore plan and the chat lists its files;
-// each opens in the diff editor (the file now ↔ a read-only `splitpoint-checkpoint:` document with
-// the file before the prompt); confirming restores exactly that plan (refused if the workspace
-// changed since the preview). Undoing a compaction is a separate action (the history, not files).
+// command) asks for a preview, the host computes the restore plan and the chat lists its files (the
+// chat follows onDidChangePlan); each opens in the diff editor (the file now ↔ a read-only
+// `splitpoint-checkpoint:` document with the file before the prompt); confirming restores exactly
+// that plan (refused if the workspace changed since the preview). Undoing a compaction is a separate
+// action (the history, not files).
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/service/controller';
 import type { RestorePlan } from '../agent/checkpoints/checkpointStore';
-import { errorMessage } from '../core';
+import { Emitter, errorMessage, type Event } from '../core';
 import type { HostToChat } from '../protocol';
 import { Disposable } from './lifecycle';
 import { CHECKPOINT_SCHEME, parseReviewPath, reviewPath } from './reviewUris';
 
-/** What the restore flow needs of the chat view. */
-export interface RestoreChat {
-  post(msg: HostToChat): void;
-  reveal(): Promise<void>;
+/** A restore plan for the chat to show (files: null when there is none to confirm any more). */
+export interface RestorePlanShown {
+  message: Extract<HostToChat, { type: 'restorePlan' }>;
+  /** Bring the chat into view first (the command and the inspector ask from outside the chat). */
+  reveal: boolean;
 }
 
 export class CheckpointRestore extends Disposable {
   /** The plan each prompt's preview showed (what a confirmation restores). */
   private readonly plans = new Map<string, RestorePlan>();
-  chat: RestoreChat | undefined;
+  private readonly planChanged = this.register(new Emitter<RestorePlanShown>());
+  /** A preview, a restore or a failure of either, for the chat to show. */
+  readonly onDidChangePlan: Event<RestorePlanShown> = this.planChanged.event;
 
   constructor(private readonly controller: AgentController) {
     super();
@@ -41,8 +45,7 @@ export class CheckpointRestore extends Disposable {
   private async command(promptId?: string): Promise<void> {
     const id = typeof promptId === 'string' ? promptId : await this.pickPrompt();
     if (!id) return;
-    await this.chat?.reveal();
-    await this.preview(id);
+    await this.preview(id, true);
   }
 
   private async pickPrompt(): Promise<string | undefined> {
@@ -64,13 +67,14 @@ export class CheckpointRestore extends Disposable {
     return (await vscode.window.showQuickPick(items, { title: 'Splitpoint: restore files to before which prompt?' }))?.id;
   }
 
-  async preview(messageId: string): Promise<void> {
+  async preview(messageId: string, reveal = false): Promise<void> {
     try {
       const plan = await this.controller.review.planRestore(messageId);
       this.plans.set(messageId, plan);
-      this.chat?.post({ type: 'restorePlan', messageId, files: plan.changes.map((c) => ({ path: c.path, since: c.since })) });
+      const files = plan.changes.map((c) => ({ path: c.path, since: c.since }));
+      this.planChanged.fire({ message: { type: 'restorePlan', messageId, files }, reveal });
     } catch (e) {
-      this.chat?.post({ type: 'restorePlan', messageId, files: null, error: errorMessage(e) });
+      this.planChanged.fire({ message: { type: 'restorePlan', messageId, files: null, error: errorMessage(e) }, reveal });
     }
   }
 
@@ -91,12 +95,12 @@ export class CheckpointRestore extends Disposable {
     try {
       const done = await this.controller.review.restore(plan);
       this.plans.delete(messageId);
-      this.chat?.post({ type: 'restorePlan', messageId, files: null });
+      this.planChanged.fire({ message: { type: 'restorePlan', messageId, files: null }, reveal: false });
       void vscode.window.showInformationMessage(
         `Splitpoint: restored ${done.length} file${done.length === 1 ? '' : 's'} to before the prompt.`,
       );
     } catch (e) {
-      this.chat?.post({ type: 'restorePlan', messageId, files: plan.changes, error: errorMessage(e) });
+      this.planChanged.fire({ message: { type: 'restorePlan', messageId, files: plan.changes, error: errorMessage(e) }, reveal: false });
     }
   }
 }

@@ -2,19 +2,15 @@
 // between the file as it is (an empty read-only document for a new file) and a read-only
 // `splitpoint-proposal:` document holding the proposed content, with Approve / Reject in the editor
 // title. Approving there resolves the same approval as the card; when an approval is settled (from
-// anywhere, or the run stopped) its diff tabs close. The chat's pending-edits list follows.
+// anywhere, or the run stopped) its diff tabs close. (The chat lists the pending edits itself.)
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/service/controller';
 import type { Proposal } from '../agent/service/fileReview';
 import { errorMessage } from '../core';
-import type { PendingEdit } from '../protocol';
 import { Disposable } from './lifecycle';
 import { parseReviewPath, PROPOSAL_SCHEME, reviewPath } from './reviewUris';
 
 export class DiffReview extends Disposable {
-  /** Tell the chat which edits wait (set once the chat exists). */
-  onProposals: (items: PendingEdit[]) => void = () => undefined;
-
   constructor(
     private readonly controller: AgentController,
     private readonly log: { warn(message: string): void },
@@ -31,20 +27,11 @@ export class DiffReview extends Disposable {
         },
       }),
     );
-    this.register(
-      review.onDidChangeProposals(() => {
-        this.onProposals(this.pendingEdits());
-        void this.closeSettled();
-      }),
-    );
+    this.register(review.onDidChangeProposals(() => void this.closeSettled()));
     const command = (id: string, fn: (...args: never[]) => unknown) => this.register(vscode.commands.registerCommand(id, fn));
     command('splitpoint.openProposal', (id?: string) => this.open(id));
     command('splitpoint.approveProposal', (uri?: vscode.Uri) => this.decide(uri, true));
     command('splitpoint.rejectProposal', (uri?: vscode.Uri) => this.decide(uri, false));
-  }
-
-  pendingEdits(): PendingEdit[] {
-    return this.controller.review.proposals().map((p) => ({ toolUseId: p.toolUseId, path: p.path, title: p.title }));
   }
 
   /** Open a pending edit in the diff editor (the only one, or a pick, without an id). */

@@ -1,28 +1,50 @@
 // VS Code glue only: activate() creates the controller and lists the features, each a class that
-// owns its disposables. Everything with behaviour lives in src/agent (controller) and src/core.
+// owns its disposables and gets what it needs in its constructor (built in dependency order; where
+// two features need each other, one follows the other's event). Each feature is built inside its own
+// guard (features.ts): one that throws is reported and the others still activate. Everything with
+// behaviour lives in src/agent (controller) and src/core.
 import * as vscode from 'vscode';
 import { existsSync, mkdirSync } from 'node:fs';
 import { AgentController } from '../agent/service/controller';
 import { vscodeRipgrepCandidates } from '../agent/tools';
+import { errorMessage } from '../core';
 import { ApiKeyCommands, ApiKeySecret, keyGate } from './apiKeyCommands';
+import type { ApiKeyGate } from './baseUrlConsent';
 import { ChatFeature } from './chatFeature';
 import { CompactionProgress } from './compactionProgress';
 import { ConfigurationFeature } from './configurationFeature';
 import { CheckpointRestore } from './checkpointRestore';
 import { DiffReview } from './diffReview';
 import { failureSink } from './failureSink';
+import { FeatureActivation, unavailable } from './features';
 import { InspectorFeature } from './inspectorFeature';
 import { McpFeature } from './mcpFeature';
 import { ModelPicker } from './modelPicker';
+import type { ChatReview } from './reviewRouting';
+import type { FailureSink } from './router';
 import { SessionCommands } from './sessionCommands';
 import { SettingsReader } from './settings';
 import { StatusBar } from './statusBar';
 import { SummaryReview } from './summaryReview';
 import { TranscriptOpener } from './transcriptOpener';
 
+/** What every feature may be given: the window's services, built before any feature. */
+interface Services {
+  context: vscode.ExtensionContext;
+  log: vscode.LogOutputChannel;
+  sink: FailureSink;
+  settings: SettingsReader;
+  apiKey: ApiKeySecret;
+  requestKey: ApiKeyGate;
+  controller: AgentController;
+  transcripts: TranscriptOpener;
+}
+
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Splitpoint', { log: true });
+  context.subscriptions.push(log);
   const sink = failureSink(log);
+  const features = new FeatureActivation(context.subscriptions, sink);
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   mkdirSync(storageDir, { recursive: true });
   const workspaceRoot = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -30,7 +52,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const settings = new SettingsReader(log);
   // Requests get the key only for Anthropic's API or a base URL the user allowed (asked once per origin).
   const requestKey = keyGate(apiKey, context.globalState, () => settings.read().baseUrl);
-  const mcp = new McpFeature(log);
+  // The agent is built with the MCP servers' tools (none if that feature failed); their notices go to its chat.
+  const mcp = features.activate('MCP servers', () => new McpFeature(log));
   const controller = new AgentController({
     workspaceRoot,
     storageDir,
@@ -40,55 +63,65 @@ export function activate(context: vscode.ExtensionContext): void {
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
     // The search tool runs the rg that VS Code ships (else findRipgrep's npm package or PATH).
     ripgrepPath: vscodeRipgrepCandidates(vscode.env.appRoot).find((p) => existsSync(p)),
-    mcp: mcp.host,
+    mcp: mcp?.host,
   });
-  void controller.warmup();
-  mcp.start((message) => controller.chatNotice(message));
+  context.subscriptions.push(controller);
+  if (mcp) context.subscriptions.push(mcp.onNotice((message) => controller.chatNotice(message)));
+  // A failure (the counter disposed as the window closes while it runs) is logged, never unhandled.
+  controller.warmup().catch((e: unknown) => log.warn(`The session was not counted ahead: ${errorMessage(e)}`));
   const transcripts = new TranscriptOpener(controller, log);
-
-  const apiKeys = new ApiKeyCommands(apiKey, controller, log, requestKey);
-  const inspector = new InspectorFeature(context.extensionUri, controller, transcripts, log, sink);
-  const diffReview = new DiffReview(controller, log);
-  const restore = new CheckpointRestore(controller);
-  const chat = new ChatFeature(
-    context.extensionUri,
-    controller,
-    {
-      getApiKey: () => apiKey.get(),
-      promptForApiKey: () => apiKeys.promptForKey(),
-      openInspector: () => inspector.showCurrent(),
-      openTranscript: (path) => transcripts.open(path),
-      review: {
-        ready: () => chat.post({ type: 'proposals', items: diffReview.pendingEdits() }),
-        openDiff: (id) => diffReview.open(id),
-        previewRestore: (id) => restore.preview(id),
-        openRestoreDiff: (id, path) => restore.openDiff(id, path),
-        restoreFiles: (id) => restore.restore(id),
-      },
-    },
-    log,
-    sink,
-  );
-  diffReview.onProposals = (items) => chat.post({ type: 'proposals', items });
-  restore.chat = chat;
-  context.subscriptions.push(
-    log,
-    controller,
-    mcp,
-    apiKeys,
-    inspector,
-    chat,
-    apiKeys.onDidChangeKey(() => chat.sendState()),
-    new SessionCommands(controller, chat, transcripts),
-    new StatusBar(controller),
-    new CompactionProgress(controller),
-    new SummaryReview(controller, log),
-    diffReview,
-    restore,
-    new ConfigurationFeature(controller, chat, log, settings),
-    new ModelPicker(() => requestKey.key(), log),
-  );
+  activateFeatures(features, { context, log, sink, settings, apiKey, requestKey, controller, transcripts });
   log.info(`Splitpoint activated (workspace: ${workspaceRoot ?? 'none'}, trusted: ${vscode.workspace.isTrusted}).`);
+  if (features.failed.length > 0) log.warn(`Activated without: ${features.failed.join(', ')}.`);
+}
+
+/** The features, each in its own guard, in dependency order: the chat after the features it calls. */
+function activateFeatures(features: FeatureActivation, s: Services): void {
+  const { context, log, sink, controller } = s;
+  const apiKeys = features.activate('API key commands', () => new ApiKeyCommands(s.apiKey, controller, log, s.requestKey));
+  const inspector = features.activate(
+    'Context inspector',
+    () => new InspectorFeature(context.extensionUri, controller, s.transcripts, log, sink),
+  );
+  const diffReview = features.activate('Diff review', () => new DiffReview(controller, log));
+  const restore = features.activate('File restore', () => new CheckpointRestore(controller));
+  const chat = features.activate(
+    'Chat view',
+    () =>
+      new ChatFeature(
+        context.extensionUri,
+        controller,
+        {
+          getApiKey: () => s.apiKey.get(),
+          onDidChangeKey: apiKeys?.onDidChangeKey,
+          promptForApiKey: apiKeys ? () => apiKeys.promptForKey() : unavailable('API key commands'),
+          openInspector: inspector ? () => inspector.showCurrent() : unavailable('Context inspector'),
+          openTranscript: (path) => s.transcripts.open(path),
+          review: chatReview(diffReview, restore),
+          onDidChangeRestorePlan: restore?.onDidChangePlan,
+        },
+        log,
+        sink,
+      ),
+  );
+  // Without the chat, what would reveal or refresh it says so (reveal) or has nothing to do (state).
+  const chatView = chat ?? { reveal: unavailable('Chat view'), sendState: () => undefined };
+  features.activate('Session commands', () => new SessionCommands(controller, chatView, s.transcripts));
+  features.activate('Status bar', () => new StatusBar(controller));
+  features.activate('Compaction progress', () => new CompactionProgress(controller));
+  features.activate('Summary review', () => new SummaryReview(controller, log));
+  features.activate('Settings', () => new ConfigurationFeature(controller, chatView, log, s.settings));
+  features.activate('Model picker', () => new ModelPicker(() => s.requestKey.key(), log));
+}
+
+/** The chat's file-review buttons: the diff editor's and the restore's (a feature that did not start says so). */
+function chatReview(diffReview: DiffReview | undefined, restore: CheckpointRestore | undefined): ChatReview {
+  return {
+    openDiff: diffReview ? (id) => diffReview.open(id) : unavailable('Diff review'),
+    previewRestore: restore ? (id) => restore.preview(id) : unavailable('File restore'),
+    openRestoreDiff: restore ? (id, path) => restore.openDiff(id, path) : unavailable('File restore'),
+    restoreFiles: restore ? (id) => restore.restore(id) : unavailable('File restore'),
+  };
 }
 
 export function deactivate(): void {

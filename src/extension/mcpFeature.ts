@@ -6,6 +6,7 @@
 // with the window. What they do is McpService's (src/agent/mcp, plain Node).
 import * as vscode from 'vscode';
 import { McpService, WORKSPACE_MCP_FILES, type McpToolHost } from '../agent/mcp';
+import { Emitter, type Event } from '../core';
 import { Disposable } from './lifecycle';
 
 const SERVERS = 'mcp.servers';
@@ -13,15 +14,16 @@ const AUTO_APPROVE = 'mcp.autoApprove';
 
 export class McpFeature extends Disposable {
   private readonly service: McpService;
-  private notify: (message: string) => void;
+  private readonly notices = this.register(new Emitter<string>());
+  /** A message for the chat: start failures, crashes, ignored configuration. */
+  readonly onNotice: Event<string> = this.notices.event;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     super();
-    this.notify = (m) => log.warn(m);
     this.service = new McpService({
       log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
-      notice: (m) => this.notify(m),
+      notice: (m) => this.notices.fire(m),
       autoApprove: () => userValue<string[]>(AUTO_APPROVE)?.filter((e) => typeof e === 'string') ?? [],
       allowAlways: async (entry) => {
         const list = userValue<string[]>(AUTO_APPROVE) ?? [];
@@ -31,6 +33,7 @@ export class McpFeature extends Disposable {
     });
     this.register({ dispose: () => this.service.dispose() });
     this.register({ dispose: () => clearTimeout(this.timer) });
+    this.start();
   }
 
   /** What the agent uses: the tools of the running servers and the allow-list. */
@@ -38,9 +41,8 @@ export class McpFeature extends Disposable {
     return this.service;
   }
 
-  /** Start the servers; `notice` puts a message in the chat (start failures, crashes, ignored configuration). */
-  start(notice: (message: string) => void): void {
-    this.notify = notice;
+  /** Starts the servers (asynchronously: onNotice's listeners, added right after construction, hear every notice). */
+  private start(): void {
     this.register(vscode.commands.registerCommand('splitpoint.restartMcpServers', () => this.reload()));
     for (const f of WORKSPACE_MCP_FILES) {
       for (const folder of vscode.workspace.workspaceFolders?.slice(0, 1) ?? []) {
@@ -73,7 +75,7 @@ export class McpFeature extends Disposable {
       const states = this.service.manager.states();
       if (states.length > 0) this.log.info(`MCP servers: ${states.map((s) => `${s.name} ${s.status} (${s.tools} tools)`).join(', ')}.`);
     } catch (e) {
-      this.notify(`MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`);
+      this.notices.fire(`MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 }

@@ -1,13 +1,16 @@
 // The chat's file-review intents (open a pending edit's diff, preview / open / confirm a restore,
 // undo the last compaction), routed to the features that own them. No `vscode` import.
 import type { AgentController } from '../agent/service/controller';
-import type { ChatToHost } from '../protocol';
+import type { ChatToHost, PendingEdit } from '../protocol';
 import type { MessageHandlers } from './router';
+
+/** The edits waiting for approval, as the chat lists them. */
+export function pendingEditsOf(review: Pick<AgentController['review'], 'proposals'>): PendingEdit[] {
+  return review.proposals().map((p) => ({ toolUseId: p.toolUseId, path: p.path, title: p.title }));
+}
 
 /** What the chat's review buttons do (DiffReview and CheckpointRestore provide it). */
 export interface ChatReview {
-  /** The view (re)loaded: tell it the pending edits. */
-  ready(): void;
   openDiff(toolUseId: string): Promise<void>;
   previewRestore(messageId: string): Promise<void>;
   openRestoreDiff(messageId: string, path: string): Promise<void>;
