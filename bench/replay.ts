@@ -3,7 +3,8 @@
 // cost to each baseline's (below 1: splitpoint-default is cheaper). Same code as `splitpoint replay`.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { importSession, readSessionFile, replaySession, type ReplayConfigResult } from '../src/core';
+import { importSession, readSessionFile, replaySession } from '../src/core';
+import type { ReplayConfigResult } from '../src/core/replay';
 import { builtinReplayConfigs } from '../src/settings/replayConfigs';
 import type { BenchContext } from './context';
 import { realSessionsDir } from './hostwait';

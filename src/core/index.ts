@@ -1,55 +1,39 @@
 // The engine's public surface: the ONLY module that code outside src/core imports (the agent, the
-// extension, the CLI, the inspector model). Enforced on the real module graph by
-// test/core/no-vscode.test.ts and, per line, by ESLint's import rules.
+// extension, the CLI, the inspector model, the protocol, the settings). It exports exactly the names
+// that code uses: test/core/surface.test.ts fails on a name no file under src/ outside core imports.
+// The layer rule is enforced on the real module graph by test/core/moduleGraph.test.ts and, per
+// line, by ESLint's import rules (layers.json).
 //
 // Public: the message model; token counting (the counter interface, the memo, the tokenizers, the
 // calibration); the strategies (registry, parameter resolution, planning) and the plan they produce;
 // the pipeline with its outcomes and the settings it runs under; the session log, transcripts and the
 // reading of its compaction records; the summarizer over an LLM client interface; triggers; session
-// importers; the request view (what the model sees after micro-compaction); the root error class.
-// Everything else under src/core (strategy internals, snapping, invariants, incremental
-// micro-compaction, JSON plumbing of the importers, …) is internal and may change without notice;
-// tests and benchmarks may reach into it to measure it, production code may not.
+// importers; the request view (what the model sees after micro-compaction); replay; the root error class.
+// Everything else under src/core (strategy internals, the ledger's extraction and merging, the
+// prompt-cache model, snapping, invariants, incremental micro-compaction, the importers' limits and
+// Splitpoint serialisation, …) is internal and may change without notice. Tests (test/) and the
+// benchmarks and scripts (bench/, scripts/) import internals by their module path to measure them;
+// production code may not.
 
 // The artifact ledger and the loss report
-export type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile, LossReport } from './ledger/ledger';
-export { extractLedger, type ExtractLedgerOptions } from './ledger/ledgerExtract';
-export { fitLedger, isEmptyLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, parseLedger, renderLedger } from './ledger/ledgerMerge';
-export { lossReport } from './ledger/lossReport';
-export { ledgerBudget } from './strategies/ledgerStep';
+export type { ArtifactLedger, LossReport } from './ledger/ledger';
 
-// Cost: prices, context windows, the prompt-cache model
+// Cost: prices, context windows, the prompt cache's limits and what a plan costs
 export {
   callCostUSD,
   contextWindowFor,
-  DEFAULT_PRICE,
   LOOKBACK_SEGMENTS,
   MAX_CACHE_BREAKPOINTS,
-  minCacheableTokens,
-  MODEL_PRICES,
-  MODEL_WINDOWS,
-  PrefixCache,
-  prefixHashes,
   priceFor,
-  type CacheOutcome,
-  type CacheSegment,
   type CacheTtl,
-  type CallTokens,
   type ModelPrice,
   type PriceOverrides,
 } from './cost/cost';
-export { costNote, planCostFor, planCostOnView, rewriteCost, type CacheState, type PlanCost } from './cost/cacheCost';
-export {
-  CLAUDE_CODE_MICRO_COMPACT,
-  DEFAULT_HORIZON_TURNS,
-  READ_SHELL_SEARCH_TOOLS,
-  type MicroCompactDecision,
-  type MicroCompactSettings,
-} from './pipeline/microBatch';
-export { IncrementalMicroCompactor } from './pipeline/microCompactor';
+export { costNote, planCostOnView, type CacheState, type PlanCost } from './cost/cacheCost';
+export type { MicroCompactDecision, MicroCompactSettings } from './pipeline/microBatch';
 
 // Pins (compaction-resistant messages)
-export { pinnedIn, resolvePins, UnknownPinError, type PinResolution } from './ledger/pins';
+export { pinnedIn, resolvePins, UnknownPinError } from './ledger/pins';
 
 // Errors
 export { errorMessage, SplitpointError } from './base/errors';
@@ -66,17 +50,12 @@ export {
   toolResultText,
   recordedInputTokens,
   type ApiMessage,
-  type ArtefactKind,
   type RecordedUsage,
   type ContentBlock,
   type Message,
-  type MessageKind,
-  type Role,
-  type TextBlock,
   type ToolResultBlock,
   type ToolUseBlock,
 } from './conversation/conversation';
-export { messageProblem, MessageShapeError } from './conversation/messageShape';
 
 // MCP tool names (mcp__server__tool)
 export { MCP_TOOL_PREFIX, parseMcpToolName } from './conversation/mcpToolName';
@@ -85,45 +64,16 @@ export { MCP_TOOL_PREFIX, parseMcpToolName } from './conversation/mcpToolName';
 export { Emitter, type Disposable, type Event } from './base/events';
 
 // Token counting
-export {
-  base64ImageInfo,
-  IMAGE_MEDIA_TYPES,
-  imageBlockTokens,
-  imageInfo,
-  imageTokensFor,
-  MAX_IMAGE_BYTES,
-  MAX_IMAGE_TOKENS,
-  type ImageInfo,
-  type ImageMediaType,
-} from './conversation/images';
+export { base64ImageInfo, imageTokensFor, MAX_IMAGE_BYTES, MAX_IMAGE_TOKENS } from './conversation/images';
 export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './counting/tokens';
-export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from './counting/tokenizers';
+export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES } from './counting/tokenizers';
 export { CachingTextTokenizer } from './counting/textCountCache';
-export {
-  countMessagesInWorker,
-  CountWorkerError,
-  defaultCountWorkerPath,
-  WorkerTokenizer,
-  type AsyncTextCounter,
-  type WorkerCountOptions,
-  type WorkerCountResult,
-  type WorkerTokenizerOptions,
-} from './counting/workerTokenizer';
-export { CalibratedCounter, CalibrationSnapshotError, totalInputTokens, type InputUsage } from './counting/calibration';
-export { InputFit, type InputFitOptions } from './counting/inputFit';
-export { estimateCalls, estimateErrors, recordedCalls, type CallEstimate, type RecordedCall } from './counting/recordedCalls';
+export { countMessagesInWorker, WorkerTokenizer, type AsyncTextCounter } from './counting/workerTokenizer';
+export { CalibratedCounter, CalibrationSnapshotError, totalInputTokens } from './counting/calibration';
+export { estimateCalls, recordedCalls } from './counting/recordedCalls';
 
 // Plans and strategies
-export {
-  applyPlan,
-  DEFAULT_PLAN_CONTEXT,
-  requestBudget,
-  type CompactionPlan,
-  type PlanContext,
-  type PlanEntry,
-  type SummarizerInput,
-  type TruncatedEntry,
-} from './pipeline/plan';
+export { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type SummarizerInput } from './pipeline/plan';
 export { planRequest } from './pipeline/planRequest';
 export { ReplacementCache } from './pipeline/replacementCache';
 export {
@@ -136,29 +86,17 @@ export {
   STRATEGY_NAMES,
   UnknownSplitTargetError,
   UnknownStrategyError,
-  type ResolvedStrategy,
   type StrategyDefinition,
   type StrategyName,
-  type StrategyParamSpec,
 } from './strategies';
 export { microCompactedView, planTokensOnView } from './pipeline/requestView';
 export {
-  CLEARED_TOOL_RESULT_TEXT,
-  COMPACT_BETA,
-  compactionSummaryOf,
-  CONTEXT_MANAGEMENT_BETA,
-  emulateClearToolUses,
-  isServerStrategy,
-  MIN_COMPACT_TRIGGER,
   SERVER_STRATEGIES,
   serverContextReport,
   serverContextRequest,
   withoutFailedCompactions,
-  type ServerContextEdit,
-  type ServerContextOptions,
   type ServerContextReport,
   type ServerContextRequest,
-  type ServerStrategyName,
 } from './pipeline/serverContext';
 
 // Pipeline, triggers, sessions, transcripts
@@ -169,23 +107,15 @@ export {
   type CompactionOutcome,
   type CompactionTriggerSource,
   type PipelineSettings,
-  type PreparedRequest,
   type UndoOutcome,
 } from './pipeline/pipeline';
-export { autoCompactThreshold, budgetTrigger, formatTokens, type Trigger } from './pipeline/triggers';
-export { finalSummaryText, MAX_SUMMARY_TEXT, type SummaryDecision, type SummaryDraft, type SummaryReviewer } from './pipeline/summaryDraft';
-export {
-  SessionFileStore,
-  SessionLog,
-  SessionWriteError,
-  type CompactionRecord,
-  type SessionLoadResult,
-  type SessionMeta,
-} from './session/session';
+export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/triggers';
+export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
+export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
-export { canUndo, compactionInEffect, undoTarget, type UndoTarget } from './pipeline/compactionHistory';
-export { TranscriptChangedError, TranscriptStore } from './transcripts/transcripts';
-export { cleanStaleTempFiles, writeFileAtomic } from './base/fsAtomic';
+export { canUndo, compactionInEffect } from './pipeline/compactionHistory';
+export { TranscriptStore } from './transcripts/transcripts';
+export { writeFileAtomic } from './base/fsAtomic';
 
 // Summarization
 export {
@@ -205,37 +135,12 @@ export {
   importSession,
   importSessionFile,
   ImportError,
-  MAX_JSON_DEPTH,
-  MAX_SESSION_FILE_BYTES,
   readSessionFile,
   serializeImportResult,
-  serializeSplitpointJsonl,
-  serializeSplitpointSession,
-  SESSION_FORMATS,
   type ImportResult,
   type RecordedCompaction,
   type SessionFormat,
-  type SplitpointSession,
-  type StreamImportOptions,
 } from './importers';
 
 // Replay: the cost of a configuration on a recorded session
-export {
-  DEFAULT_SUMMARY_ESTIMATE,
-  fittedOverhead,
-  ledgerRecall,
-  recordedTimeline,
-  recordedWindow,
-  recordingWindow,
-  replaySession,
-  requestText,
-  standInText,
-  type PromptCaching,
-  type RecordedTimeline,
-  type RecordedTotals,
-  type ReplayCallPoint,
-  type ReplayConfig,
-  type ReplayConfigResult,
-  type ReplayOptions,
-  type ReplayReport,
-} from './replay';
+export { fittedOverhead, recordedWindow, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_SESSION_FILE_BYTES } from '../../src/core';
+import { MAX_SESSION_FILE_BYTES } from '../../src/core/importers';
 import { runBuilt, scratchDir, type CliRun } from './builtCli';
 
 /** A control character that must never reach a terminal raw: C0 but \n and \t, DEL, C1, bidi controls. */

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serializeSplitpointJsonl, type Message } from '../../src/core/index';
+import type { Message } from '../../src/core/index';
+import { serializeSplitpointJsonl } from '../../src/core/importers';
 import { runBuilt } from './builtCli';
 
 const CONFIG_KEYS = [

@@ -1,15 +1,8 @@
 // Prices and the prompt-cache model: what a call costs, and what the cache serves of a request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  callCostUSD,
-  contextWindowFor,
-  minCacheableTokens,
-  PrefixCache,
-  prefixHashes,
-  priceFor,
-  type CacheSegment,
-} from '../../src/core/index';
+import { callCostUSD, contextWindowFor, priceFor } from '../../src/core/index';
+import { minCacheableTokens, PrefixCache, prefixHashes, type CacheSegment } from '../../src/core/cost/cost';
 
 const seg = (key: string, tokens: number): CacheSegment => ({ key, tokens });
 

@@ -5,14 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import {
-  base64ImageInfo,
-  imageBlockTokens,
-  imageInfo,
-  imageTokensFor,
-  MemoizedMessageCounter,
-  CharEstimateTokenizer,
-} from '../../src/core/index';
+import { base64ImageInfo, imageTokensFor, MemoizedMessageCounter, CharEstimateTokenizer } from '../../src/core/index';
+import { imageBlockTokens, imageInfo } from '../../src/core/conversation/images';
 
 const require = createRequire(import.meta.url);
 const pkgFile = (pkg: string, rel: string) => readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), rel));

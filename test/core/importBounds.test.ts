@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImportError, importSession, MAX_JSON_DEPTH, MAX_SESSION_FILE_BYTES, readSessionFile } from '../../src/core';
+import { ImportError, importSession, readSessionFile } from '../../src/core';
+import { MAX_JSON_DEPTH, MAX_SESSION_FILE_BYTES } from '../../src/core/importers';
 import { countInSegments, findLongRuns, GptTokenizerTokenizer } from '../../src/core/counting/tokenizers';
 
 /** `{"a":{"a":…"x"…}}`, `depth` objects deep, written as text (JSON.stringify itself overflows on it). */

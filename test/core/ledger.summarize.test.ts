@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AnthropicLlmClient } from '../../src/agent/loop/anthropicClient';
-import { applyPlan, CharEstimateTokenizer, MemoizedMessageCounter, planWith, summarize, textOf, type Message } from '../../src/core/index';
+import { CharEstimateTokenizer, MemoizedMessageCounter, planWith, summarize, textOf, type Message } from '../../src/core/index';
+import { applyPlan } from '../../src/core/pipeline/plan';
 import { LEDGER_HEADING } from '../../src/core/ledger/ledgerMerge';
 import { LEDGER_PROMPT_HEADING } from '../../src/core/pipeline/summarize';
 import { createTokenizer } from '../../src/core/counting/tokenizers';

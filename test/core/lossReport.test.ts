@@ -3,16 +3,8 @@
 // folded away, unresolved errors, images, thinking blocks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  applyPlan,
-  CharEstimateTokenizer,
-  MemoizedMessageCounter,
-  planRequest,
-  planWith,
-  requestBudget,
-  textOf,
-  type Message,
-} from '../../src/core/index';
+import { CharEstimateTokenizer, MemoizedMessageCounter, planRequest, planWith, textOf, type Message } from '../../src/core/index';
+import { applyPlan, requestBudget } from '../../src/core/pipeline/plan';
 import { LEDGER_HEADING } from '../../src/core/ledger/ledgerMerge';
 import { lossReport } from '../../src/core/ledger/lossReport';
 import { ctxWith } from '../helpers/build';

@@ -12,8 +12,8 @@ import {
   type ImportResult,
   type Message,
   type ReplayConfig,
-  type ReplayConfigResult,
 } from '../../src/core/index';
+import type { ReplayConfigResult } from '../../src/core/replay';
 
 const MODEL = 'claude-sonnet-4-5';
 const PREFIX = 2_000;

@@ -81,7 +81,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { minCacheableTokens } from '../../src/core/cost/cost';
-
 import { manageContext } from './contextManagement';
 import { answerCountTokens } from './countTokensEndpoint';
 import { errorBody, failExchange, headerValue, readBody, sendJson, trackExchange, type Exchange } from './exchange';

@@ -20,7 +20,6 @@
  */
 import { MAX_CACHE_BREAKPOINTS, type CacheTtl } from '../../src/core';
 import { PrefixCache, type CacheOutcome, type CacheSegment } from '../../src/core/cost/cost';
-
 import type { MessagesRequestBody, WireBlock } from './wire';
 
 export interface CacheBreakpoint {

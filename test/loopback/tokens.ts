@@ -4,7 +4,6 @@
  */
 import { countTokens as o200kCount, decode as o200kDecode, encode as o200kEncode } from 'gpt-tokenizer/encoding/o200k_base';
 import { imageBlockTokens } from '../../src/core/conversation/images';
-
 import type { ScriptBlock } from './replies';
 import type { MessagesRequestBody, WireBlock, WireTool } from './wire';
 

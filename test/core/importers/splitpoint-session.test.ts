@@ -7,13 +7,11 @@ import {
   importSession,
   ImportError,
   serializeImportResult,
-  serializeSplitpointJsonl,
-  serializeSplitpointSession,
   type ImportResult,
   type Message,
   type RecordedCompaction,
-  type SplitpointSession,
 } from '../../../src/core';
+import { serializeSplitpointJsonl, serializeSplitpointSession, type SplitpointSession } from '../../../src/core/importers';
 
 const user = (id: string, text: string, extra: Partial<Message> = {}): Message => ({ id, role: 'user', content: text, ...extra });
 const assistant = (id: string, text: string, extra: Partial<Message> = {}): Message => ({ id, role: 'assistant', content: text, ...extra });

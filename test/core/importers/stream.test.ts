@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImportError, importSession, importSessionFile, MAX_JSON_DEPTH, readSessionFile } from '../../../src/core';
+import { ImportError, importSession, importSessionFile, readSessionFile } from '../../../src/core';
+import { MAX_JSON_DEPTH } from '../../../src/core/importers';
 
 const REAL = 'test/fixtures/real-sessions';
 const files = [
