@@ -5,11 +5,12 @@
 import * as vscode from 'vscode';
 import { existsSync } from 'node:fs';
 import type { AgentController } from '../agent/service/controller';
-import { DEFAULT_MENTION_MAX_KB, promptAttachments } from '../agent/service/promptAttachments';
+import { promptAttachments } from '../agent/service/promptAttachments';
 import { findRipgrep, vscodeRipgrepCandidates } from '../agent/tools';
 import { listWorkspaceFiles, MAX_LISTED_FILES, type FileListing } from '../agent/service/workspaceFiles';
 import type { ChatToHost, HostToChat } from '../protocol';
 import type { MessageHandlers } from './router';
+import { readMentionMaxFileBytes } from './settings';
 
 type ComposerMessages = Extract<ChatToHost, { type: 'send' | 'listFiles' }>;
 
@@ -21,9 +22,7 @@ export function composerHandlers(
   const root = () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   return {
     send: async (msg) => {
-      const kb = vscode.workspace.getConfiguration('splitpoint').get<number>('mentions.maxFileKB', DEFAULT_MENTION_MAX_KB);
-      const maxBytes = Math.max(1, Math.floor(Number.isFinite(kb) && kb > 0 ? kb : DEFAULT_MENTION_MAX_KB)) * 1024;
-      const a = await promptAttachments(root(), msg.mentions ?? [], msg.images ?? [], maxBytes);
+      const a = await promptAttachments(root(), msg.mentions ?? [], msg.images ?? [], readMentionMaxFileBytes());
       for (const p of a.problems) controller.chatNotice(p);
       await controller.send(msg.text, a);
     },

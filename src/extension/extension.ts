@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Requests get the key only for Anthropic's API or a base URL the user allowed (asked once per origin).
   const requestKey = keyGate(apiKey, context.globalState, () => settings.read().baseUrl);
   // The agent is built with the MCP servers' tools (none if that feature failed); their notices go to its chat.
-  const mcp = features.activate('MCP servers', () => new McpFeature(log));
+  const mcp = features.activate('MCP servers', () => new McpFeature(log, settings));
   const controller = new AgentController({
     workspaceRoot,
     storageDir,
@@ -111,7 +111,7 @@ function activateFeatures(features: FeatureActivation, s: Services): void {
   features.activate('Compaction progress', () => new CompactionProgress(controller));
   features.activate('Summary review', () => new SummaryReview(controller, log));
   features.activate('Settings', () => new ConfigurationFeature(controller, chatView, log, s.settings));
-  features.activate('Model picker', () => new ModelPicker(() => s.requestKey.key(), log));
+  features.activate('Model picker', () => new ModelPicker(() => s.requestKey.key(), log, s.settings));
 }
 
 /** The chat's file-review buttons: the diff editor's and the restore's (a feature that did not start says so). */

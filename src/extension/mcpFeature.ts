@@ -8,9 +8,7 @@ import * as vscode from 'vscode';
 import { McpService, WORKSPACE_MCP_FILES, type McpToolHost } from '../agent/mcp';
 import { Emitter, type Event } from '../core';
 import { Disposable } from './lifecycle';
-
-const SERVERS = 'mcp.servers';
-const AUTO_APPROVE = 'mcp.autoApprove';
+import type { SettingsReader } from './settings';
 
 export class McpFeature extends Disposable {
   private readonly service: McpService;
@@ -19,15 +17,17 @@ export class McpFeature extends Disposable {
   readonly onNotice: Event<string> = this.notices.event;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly settings: SettingsReader,
+  ) {
     super();
     this.service = new McpService({
       log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
       notice: (m) => this.notices.fire(m),
-      autoApprove: () => userValue<string[]>(AUTO_APPROVE)?.filter((e) => typeof e === 'string') ?? [],
+      autoApprove: () => settings.mcp().autoApprove,
       allowAlways: async (entry) => {
-        const list = userValue<string[]>(AUTO_APPROVE) ?? [];
-        await config().update(AUTO_APPROVE, [...list, entry], vscode.ConfigurationTarget.Global);
+        await settings.allowMcpTool(entry);
         log.info(`Added ${entry} to splitpoint.mcp.autoApprove.`);
       },
     });
@@ -52,7 +52,7 @@ export class McpFeature extends Disposable {
     }
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(`splitpoint.${SERVERS}`)) this.reloadSoon();
+        if (e.affectsConfiguration('splitpoint.mcp.servers')) this.reloadSoon();
       }),
     );
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.reloadSoon()));
@@ -70,7 +70,7 @@ export class McpFeature extends Disposable {
       await this.service.reload({
         workspaceRoot: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
         trusted: vscode.workspace.isTrusted,
-        userServers: userValue<unknown>(SERVERS),
+        userServers: this.settings.mcp().servers,
       });
       const states = this.service.manager.states();
       if (states.length > 0) this.log.info(`MCP servers: ${states.map((s) => `${s.name} ${s.status} (${s.tools} tools)`).join(', ')}.`);
@@ -78,13 +78,4 @@ export class McpFeature extends Disposable {
       this.notices.fire(`MCP servers could not be started: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-}
-
-function config(): vscode.WorkspaceConfiguration {
-  return vscode.workspace.getConfiguration('splitpoint');
-}
-
-/** The user's own value of a setting (never a workspace's). */
-function userValue<T>(key: string): T | undefined {
-  return config().inspect<T>(key)?.globalValue;
 }

@@ -6,8 +6,7 @@
 import * as vscode from 'vscode';
 import { listModels, type ModelList } from '../agent/loop/modelList';
 import { Disposable } from './lifecycle';
-import { readSettings } from './settings';
-import { contextWindowOf } from '../settings/settingsModel';
+import type { SettingsReader } from './settings';
 
 export class ModelPicker extends Disposable {
   static readonly command = 'splitpoint.pickModel';
@@ -15,14 +14,14 @@ export class ModelPicker extends Disposable {
   constructor(
     private readonly getApiKey: () => Promise<string | undefined>,
     private readonly log: vscode.LogOutputChannel,
+    private readonly settings: SettingsReader,
   ) {
     super();
     this.register(vscode.commands.registerCommand(ModelPicker.command, () => this.pick()));
   }
 
   async pick(): Promise<string | undefined> {
-    const settings = readSettings();
-    const config = vscode.workspace.getConfiguration('splitpoint');
+    const settings = this.settings.read();
     const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
     qp.title = 'Splitpoint: Choose Model';
     qp.placeholder = 'Loading models…';
@@ -31,7 +30,7 @@ export class ModelPicker extends Disposable {
     let list: ModelList;
     try {
       const apiKey = await this.getApiKey().catch(() => undefined);
-      list = await listModels({ apiKey, baseURL: settings.baseUrl, windowFor: (id) => contextWindowOf(config, id) });
+      list = await listModels({ apiKey, baseURL: settings.baseUrl, windowFor: (id) => this.settings.contextWindowOf(id) });
     } catch (e) {
       qp.dispose();
       throw e;
@@ -54,15 +53,8 @@ export class ModelPicker extends Disposable {
     });
     qp.dispose();
     if (!picked || picked === settings.model) return picked;
-    // A workspace that sets the model would shadow a user value: change it where it is set.
-    const where = config.inspect<string>('model');
-    const target =
-      where?.workspaceFolderValue !== undefined
-        ? vscode.ConfigurationTarget.WorkspaceFolder
-        : where?.workspaceValue !== undefined
-          ? vscode.ConfigurationTarget.Workspace
-          : vscode.ConfigurationTarget.Global;
-    await config.update('model', picked, target);
+    // A workspace that sets the model would shadow a user value: it is changed where it is set.
+    await this.settings.setModel(picked);
     this.log.info(`Model set to ${picked}.`);
     return picked;
   }

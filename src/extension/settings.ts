@@ -1,14 +1,38 @@
-// Typed access to the `splitpoint.*` settings. Read fresh on every change (no reload needed); what
-// the values mean is settingsModel's (plain TypeScript, tested without VS Code).
+// The `splitpoint.*` settings in VS Code: the only module that calls getConfiguration. Read fresh on
+// every call (changes apply without a reload); what the values mean, and every default, is
+// src/settings' (plain TypeScript over package.json's schema, tested without VS Code).
 import * as vscode from 'vscode';
-import type { HostSettings } from '../settings/hostSettings';
-import { settingsFrom, type IgnoredSetting } from '../settings/settingsModel';
+import { settingsFrom, type HostSettings } from '../settings/hostSettings';
+import { SETTINGS_SECTION } from '../settings/schema';
+import {
+  contextWindowOf,
+  effectiveScopeOf,
+  mcpSettingsFrom,
+  mentionMaxFileBytesFrom,
+  type IgnoredSetting,
+  type McpSettings,
+} from '../settings/settingsModel';
 
-export function readSettings(onIgnored?: (i: IgnoredSetting) => void): HostSettings {
-  return settingsFrom(vscode.workspace.getConfiguration('splitpoint'), onIgnored);
+function configuration(): vscode.WorkspaceConfiguration {
+  return vscode.workspace.getConfiguration(SETTINGS_SECTION);
 }
 
-/** Reads the settings and warns once (per setting, scope and value) about an ignored workspace value. */
+export function readSettings(onIgnored?: (i: IgnoredSetting) => void): HostSettings {
+  return settingsFrom(configuration(), onIgnored);
+}
+
+/** The cap on each @-mentioned file, in bytes (splitpoint.mentions.maxFileKB). */
+export function readMentionMaxFileBytes(): number {
+  return mentionMaxFileBytesFrom(configuration());
+}
+
+const TARGETS = {
+  user: vscode.ConfigurationTarget.Global,
+  workspace: vscode.ConfigurationTarget.Workspace,
+  workspaceFolder: vscode.ConfigurationTarget.WorkspaceFolder,
+} as const;
+
+/** Reads (and writes) the settings; warns once (per setting, scope and value) about an ignored workspace value. */
 export class SettingsReader {
   private readonly warned = new Set<string>();
 
@@ -16,6 +40,27 @@ export class SettingsReader {
 
   read(): HostSettings {
     return readSettings((i) => this.ignored(i));
+  }
+
+  /** The MCP servers and allow-list, from the user's settings only. */
+  mcp(): McpSettings {
+    return mcpSettingsFrom(configuration());
+  }
+
+  /** The context window of `model` under the current settings (splitpoint.contextWindows, defaultContextWindow). */
+  contextWindowOf(model: string): number {
+    return contextWindowOf(configuration(), model);
+  }
+
+  /** Adds an entry to the user's splitpoint.mcp.autoApprove. */
+  async allowMcpTool(entry: string): Promise<void> {
+    await configuration().update('mcp.autoApprove', [...this.mcp().autoApprove, entry], vscode.ConfigurationTarget.Global);
+  }
+
+  /** Sets splitpoint.model where it takes effect (a workspace that sets it would shadow a user value). */
+  async setModel(model: string): Promise<void> {
+    const config = configuration();
+    await config.update('model', model, TARGETS[effectiveScopeOf(config.inspect<unknown>('model'))]);
   }
 
   private ignored(i: IgnoredSetting): void {

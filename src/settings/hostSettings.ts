@@ -1,7 +1,16 @@
 // The settings the controller needs, independent of where they come from (VS Code settings in the
-// extension, plain objects in tests).
-import type { MicroCompactSettings, StrategyName } from '../core';
-import type { PromptCaching } from '../agent/loop/promptCache';
+// extension, plain objects in tests), how they are read from a settings source, and what ships.
+import { STRATEGY_NAMES, type MicroCompactSettings, type PromptCaching, type StrategyName } from '../core';
+import { settingSchema, shippedDefault, shippedSettings } from './schema';
+import {
+  contextWindowOf,
+  positive,
+  promptCachingOf,
+  userOrDefault,
+  type IgnoredSetting,
+  type SensitiveSetting,
+  type SettingsSource,
+} from './settingsModel';
 
 export interface HostSettings {
   model: string;
@@ -36,26 +45,71 @@ export interface HostSettings {
   promptCaching: PromptCaching;
 }
 
-export const DEFAULT_HOST_SETTINGS: HostSettings = {
-  model: 'claude-sonnet-4-5',
-  maxOutputTokens: 8192,
-  contextWindow: 200_000,
-  autoCompact: { enabled: true, threshold: 0.8, strategy: 'recursive-summarization', review: 'never', reviewTimeoutSeconds: 300 },
-  strategyParams: {},
-  // Cache-aware batching ships on: old results are cleared in one batch when it pays back the re-written cache.
-  // Batches of at least 20,000 tokens, over 25,000 tokens of old results: tuned with splitpoint replay.
-  microCompact: {
-    keepRecent: 3,
-    minChars: 100,
-    triggerTokens: 25_000,
-    clearAtLeast: 20_000,
-    tools: [],
-    cacheAware: true,
-    horizonTurns: 10,
-  },
-  serverContext: { excludeTools: [], instructions: '' },
-  transcriptFolder: '.transcripts',
-  commandTimeoutMs: 120_000,
-  checkpoints: { enabled: true, maxCount: 50, maxFileKB: 1024, maxStorageMB: 500 },
-  promptCaching: '5m',
-};
+/** The controller's settings from `c`; a workspace value of a sensitive setting is passed to `onIgnored`. */
+export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) => void): HostSettings {
+  const sensitive = (key: SensitiveSetting): string => userOrDefault(c.inspect<unknown>(key), onIgnored)?.trim() ?? '';
+  const model = c.get<string>('model', shippedDefault('model')).trim() || shippedDefault('model');
+  const strategy = c.get<string>('autoCompact.strategy', shippedDefault('autoCompact.strategy'));
+  const count = (key: 'keepRecent' | 'minChars' | 'triggerTokens' | 'clearAtLeast') =>
+    Math.max(0, Math.floor(c.get<number>(`microCompact.${key}`, shippedDefault(`microCompact.${key}`))));
+  return {
+    model,
+    baseUrl: sensitive('baseUrl') || undefined,
+    maxOutputTokens: positive(c.get<number>('maxOutputTokens'), shippedDefault('maxOutputTokens')),
+    contextWindow: contextWindowOf(c, model),
+    autoCompact: {
+      enabled: c.get<boolean>('autoCompact.enabled', shippedDefault('autoCompact.enabled')),
+      threshold: threshold(c.get<number>('autoCompact.threshold', shippedDefault('autoCompact.threshold'))),
+      strategy: (STRATEGY_NAMES as readonly string[]).includes(strategy)
+        ? (strategy as StrategyName)
+        : (shippedDefault('autoCompact.strategy') as StrategyName),
+      review: reviewOf(c.get<unknown>('autoCompact.review', shippedDefault('autoCompact.review'))),
+      reviewTimeoutSeconds: positive(c.get<number>('autoCompact.reviewTimeoutSeconds'), shippedDefault('autoCompact.reviewTimeoutSeconds')),
+    },
+    strategyParams: c.get<Record<string, Record<string, number>>>('strategyParams', shippedDefault('strategyParams')) ?? {},
+    microCompact: {
+      keepRecent: count('keepRecent'),
+      minChars: count('minChars'),
+      triggerTokens: count('triggerTokens'),
+      clearAtLeast: count('clearAtLeast'),
+      tools: toolNames(c.get<unknown>('microCompact.tools', shippedDefault('microCompact.tools'))),
+      cacheAware: c.get<boolean>('microCompact.cacheAware', shippedDefault('microCompact.cacheAware')) !== false,
+      horizonTurns: positive(c.get<number>('microCompact.horizonTurns'), shippedDefault('microCompact.horizonTurns')),
+    },
+    serverContext: {
+      excludeTools: (c.get<string[]>('serverContext.excludeTools', shippedDefault('serverContext.excludeTools')) ?? []).filter(
+        (t) => typeof t === 'string' && t.trim() !== '',
+      ),
+      instructions: String(c.get<string>('serverContext.instructions', shippedDefault('serverContext.instructions')) ?? ''),
+    },
+    transcriptFolder: sensitive('transcriptFolder') || shippedDefault('transcriptFolder'),
+    commandTimeoutMs: positive(c.get<number>('commandTimeoutSeconds'), shippedDefault('commandTimeoutSeconds')) * 1000,
+    checkpoints: {
+      enabled: c.get<boolean>('checkpoints.enabled', shippedDefault('checkpoints.enabled')) !== false,
+      maxCount: positive(c.get<number>('checkpoints.maxCount'), shippedDefault('checkpoints.maxCount')),
+      maxFileKB: positive(c.get<number>('checkpoints.maxFileSizeKB'), shippedDefault('checkpoints.maxFileSizeKB')),
+      maxStorageMB: positive(c.get<number>('checkpoints.maxStorageMB'), shippedDefault('checkpoints.maxStorageMB')),
+    },
+    promptCaching: promptCachingOf(c.get<unknown>('promptCaching', shippedDefault('promptCaching'))),
+  };
+}
+
+/** The tools filter: the non-empty names of a string list (anything else: all tools). */
+function toolNames(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim()) : [];
+}
+
+/** `splitpoint.autoCompact.review`: "never" or "always"; anything else is the default. */
+function reviewOf(v: unknown): 'never' | 'always' {
+  return v === 'never' || v === 'always' ? v : (shippedDefault('autoCompact.review') as 'never' | 'always');
+}
+
+/** `splitpoint.autoCompact.threshold` within the schema's range (not a number: the default). */
+function threshold(v: number): number {
+  const { minimum, maximum } = settingSchema('autoCompact.threshold') ?? {};
+  if (!Number.isFinite(v)) return shippedDefault('autoCompact.threshold');
+  return Math.min(maximum ?? 1, Math.max(minimum ?? 0, v));
+}
+
+/** The settings as they ship: package.json's defaults, read the way the extension reads them. */
+export const DEFAULT_HOST_SETTINGS: HostSettings = settingsFrom(shippedSettings());

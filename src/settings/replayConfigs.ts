@@ -6,27 +6,17 @@
 // Values are checked against the settings' own schema (type, minimum, maximum, enum); a bad file
 // fails with its name and the field. The built-ins live in replay-configs/ and are bundled.
 //
-// Replay-only keys: name, description; promptCaching ("off" | "5m" | "1h"; the agent's setting when
-// the manifest declares one, else "5m"); autoCompact.headroomTokens (compact when the window minus
+// Replay-only keys: name, description; autoCompact.headroomTokens (compact when the window minus
 // the request is at most this many tokens: the budget trigger's headroom form, instead of threshold);
 // microCompact.enabled (layer 1 on or off; on in the extension).
-import pkg from '../../package.json';
 import claudeCodeLike from '../../replay-configs/claude-code-like.json';
 import codexLike from '../../replay-configs/codex-like.json';
 import noCompaction from '../../replay-configs/no-compaction.json';
 import splitpointDefault from '../../replay-configs/splitpoint-default.json';
 import { pipelineSettingsFor } from './engineSettings';
-import {
-  budgetTrigger,
-  errorMessage,
-  getStrategy,
-  resolveParams,
-  SERVER_STRATEGIES,
-  SplitpointError,
-  type PromptCaching,
-  type ReplayConfig,
-} from '../core';
-import { settingsFrom, type InspectedSetting, type SettingsSource } from './settingsModel';
+import { budgetTrigger, errorMessage, getStrategy, resolveParams, SERVER_STRATEGIES, SplitpointError, type ReplayConfig } from '../core';
+import { SETTING_KEYS, settingSchema, shippedSettings, type SettingSchema } from './schema';
+import { settingsFrom } from './hostSettings';
 
 /** A configuration file that cannot be used: names the file and the field. */
 export class ReplayConfigError extends SplitpointError {
@@ -50,25 +40,8 @@ export const BUILTIN_REPLAY_CONFIGS: ReadonlyArray<{ name: string; json: unknown
 
 export const BUILTIN_REPLAY_CONFIG_NAMES = BUILTIN_REPLAY_CONFIGS.map((c) => c.name);
 
-interface SettingSchema {
-  type?: string | string[];
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  enum?: unknown[];
-  items?: SettingSchema;
-}
-
-const PREFIX = 'splitpoint.';
-const SCHEMA = pkg.contributes.configuration.properties as Record<string, SettingSchema>;
 /** Settings groups a replay takes (the rest are about the API, files and tools, not compaction). */
 const REPLAY_SETTINGS = /^(maxOutputTokens|promptCaching|autoCompact\.|microCompact\.|strategyParams$)/;
-const CACHING: readonly PromptCaching[] = ['off', '5m', '1h'];
-
-/** The extension's default of `splitpoint.<key>`, from the manifest. */
-function shippedDefault(key: string): unknown {
-  return SCHEMA[PREFIX + key]?.default;
-}
 
 /** Settings groups written as objects in a file: `{"autoCompact": {"threshold": 0.9}}` is `autoCompact.threshold`. */
 const GROUPS = new Set(['autoCompact', 'microCompact']);
@@ -124,24 +97,20 @@ function validated(file: string, flat: Map<string, unknown>): Map<string, unknow
         throw new ReplayConfigError(file, key, 'must be a non-empty string');
       continue;
     }
-    if (key === 'autoCompact.headroomTokens' || key === 'microCompact.enabled' || (key === 'promptCaching' && !SCHEMA[PREFIX + key])) {
+    if (key === 'autoCompact.headroomTokens' || key === 'microCompact.enabled') {
       if (key === 'autoCompact.headroomTokens' && !(Number.isInteger(value) && (value as number) > 0))
         throw new ReplayConfigError(file, key, `must be a positive integer, got ${JSON.stringify(value)}`);
       if (key === 'microCompact.enabled' && typeof value !== 'boolean') throw new ReplayConfigError(file, key, 'must be true or false');
-      if (key === 'promptCaching' && !CACHING.includes(value as PromptCaching))
-        throw new ReplayConfigError(file, key, `must be one of "off", "5m", "1h", got ${JSON.stringify(value)}`);
       settings.set(key, value);
       continue;
     }
-    const schema = SCHEMA[PREFIX + key];
+    const schema = settingSchema(key);
     if (!schema || !REPLAY_SETTINGS.test(key)) {
-      const known = Object.keys(SCHEMA)
-        .map((k) => k.slice(PREFIX.length))
-        .filter((k) => REPLAY_SETTINGS.test(k));
+      const known = SETTING_KEYS.filter((k) => REPLAY_SETTINGS.test(k));
       throw new ReplayConfigError(
         file,
         key,
-        `${schema ? 'is not a compaction setting' : 'is not a setting'} (a replay takes name, description, promptCaching, ` +
+        `${schema ? 'is not a compaction setting' : 'is not a setting'} (a replay takes name, description, ` +
           `autoCompact.headroomTokens, microCompact.enabled and ${known.join(', ')})`,
       );
     }
@@ -178,31 +147,12 @@ function checkStrategyParams(file: string, value: unknown): void {
   }
 }
 
-/** The settings as VS Code would answer them: the file's value, else the manifest's default. */
-function settingsSource(values: Map<string, unknown>): SettingsSource {
-  const get = (section: string, fallback?: unknown) => (values.has(section) ? values.get(section) : (shippedDefault(section) ?? fallback));
-  return {
-    get: get as SettingsSource['get'],
-    inspect: <T>(section: string): InspectedSetting<T> => ({
-      key: PREFIX + section,
-      defaultValue: shippedDefault(section) as T,
-      globalValue: values.get(section) as T,
-    }),
-  };
-}
-
-/** The caching a value asks for: one of "off" / "5m" / "1h", or a boolean (on: 5 minutes); anything else: on, 5 minutes. */
-function promptCaching(v: unknown): PromptCaching {
-  if (CACHING.includes(v as PromptCaching)) return v as PromptCaching;
-  return v === false ? 'off' : '5m';
-}
-
 /** Resolve a parsed configuration file into what the replay runs (throws ReplayConfigError). */
 export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
   if (json === null || typeof json !== 'object' || Array.isArray(json))
     throw new ReplayConfigError(file, undefined, 'must be a JSON object');
   const values = validated(file, flatten(json as Record<string, unknown>, file));
-  const host = settingsFrom(settingsSource(values));
+  const host = settingsFrom(shippedSettings(values));
   const pipeline = pipelineSettingsFor(host, (name) => resolveParams(getStrategy(name), host.strategyParams[name] ?? {}));
   if ((SERVER_STRATEGIES as readonly string[]).includes(pipeline.autoCompact.strategy))
     throw new ReplayConfigError(
@@ -215,9 +165,14 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
   const micro = values.get('microCompact.enabled');
   if (micro === false) pipeline.microCompact.enabled = false;
   const name = (json as { name?: string }).name?.trim() || file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
-  const caching = promptCaching(values.get('promptCaching') ?? shippedDefault('promptCaching'));
   const description = (json as { description?: string }).description;
-  return { name, ...(description ? { description } : {}), pipeline, maxOutputTokens: host.maxOutputTokens, promptCaching: caching };
+  return {
+    name,
+    ...(description ? { description } : {}),
+    pipeline,
+    maxOutputTokens: host.maxOutputTokens,
+    promptCaching: host.promptCaching,
+  };
 }
 
 /** A configuration by built-in name, or read from a file (`read` returns its text). */

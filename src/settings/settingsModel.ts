@@ -6,25 +6,16 @@
 // .vscode/settings.json must not redirect them, so only the user's own value (or the default) is
 // read, in trusted workspaces too; a workspace or folder value is reported and ignored. The
 // manifest declares them machine-scoped and restricted in untrusted workspaces as well.
-import type { HostSettings } from './hostSettings';
-import { PROMPT_CACHING_VALUES, type PromptCaching } from '../agent/loop/promptCache';
-import { contextWindowFor, STRATEGY_NAMES, type StrategyName } from '../core';
+// Every fallback (an unset, blank or out-of-range value) is the schema's default (./schema.ts).
+// The controller's settings (HostSettings) are read with these rules in ./hostSettings.ts.
+import { contextWindowFor, type PromptCaching } from '../core';
+import { shippedDefault } from './schema';
+import type { InspectedSetting, SettingsSource } from './settingsSource';
 
-/** What `inspect()` on a WorkspaceConfiguration answers (the scopes this module looks at). */
-export interface InspectedSetting<T> {
-  key: string;
-  defaultValue?: T;
-  globalValue?: T;
-  workspaceValue?: T;
-  workspaceFolderValue?: T;
-}
+export type { InspectedSetting, SettingsSource } from './settingsSource';
 
-/** The part of vscode.WorkspaceConfiguration (for section `splitpoint`) the settings are read from. */
-export interface SettingsSource {
-  get<T>(section: string, defaultValue: T): T;
-  get<T>(section: string): T | undefined;
-  inspect<T>(section: string): InspectedSetting<T> | undefined;
-}
+/** The values of `splitpoint.promptCaching` the host understands (the manifest's enum; a test compares them). */
+export const PROMPT_CACHING_VALUES: readonly PromptCaching[] = ['5m', '1h', 'off'];
 
 /** Settings (under `splitpoint.`) that only the user's own settings may set. */
 export const SENSITIVE_SETTINGS = ['baseUrl', 'transcriptFolder'] as const;
@@ -53,74 +44,54 @@ export function userOrDefault(
   return undefined;
 }
 
-export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) => void): HostSettings {
-  const sensitive = (key: SensitiveSetting): string => userOrDefault(c.inspect<unknown>(key), onIgnored)?.trim() ?? '';
-  const model = c.get<string>('model', 'claude-sonnet-4-5').trim() || 'claude-sonnet-4-5';
-  const strategy = c.get<string>('autoCompact.strategy', 'recursive-summarization');
-  return {
-    model,
-    baseUrl: sensitive('baseUrl') || undefined,
-    maxOutputTokens: positive(c.get<number>('maxOutputTokens'), 8192),
-    contextWindow: contextWindowOf(c, model),
-    autoCompact: {
-      enabled: c.get<boolean>('autoCompact.enabled', true),
-      threshold: clamp(c.get<number>('autoCompact.threshold', 0.8), 0.1, 0.99),
-      strategy: (STRATEGY_NAMES as readonly string[]).includes(strategy) ? (strategy as StrategyName) : 'recursive-summarization',
-      review: c.get<string>('autoCompact.review', 'never') === 'always' ? 'always' : 'never',
-      reviewTimeoutSeconds: positive(c.get<number>('autoCompact.reviewTimeoutSeconds'), 300),
-    },
-    strategyParams: c.get<Record<string, Record<string, number>>>('strategyParams', {}) ?? {},
-    microCompact: {
-      keepRecent: Math.max(0, Math.floor(c.get<number>('microCompact.keepRecent', 3))),
-      minChars: Math.max(0, Math.floor(c.get<number>('microCompact.minChars', 100))),
-      triggerTokens: Math.max(0, Math.floor(c.get<number>('microCompact.triggerTokens', 25_000))),
-      clearAtLeast: Math.max(0, Math.floor(c.get<number>('microCompact.clearAtLeast', 20_000))),
-      tools: toolNames(c.get<unknown>('microCompact.tools', [])),
-      cacheAware: c.get<boolean>('microCompact.cacheAware', true) !== false,
-      horizonTurns: positive(c.get<number>('microCompact.horizonTurns'), 10),
-    },
-    serverContext: {
-      excludeTools: (c.get<string[]>('serverContext.excludeTools', []) ?? []).filter((t) => typeof t === 'string' && t.trim() !== ''),
-      instructions: String(c.get<string>('serverContext.instructions', '') ?? ''),
-    },
-    transcriptFolder: sensitive('transcriptFolder') || '.transcripts',
-    commandTimeoutMs: positive(c.get<number>('commandTimeoutSeconds'), 120) * 1000,
-    checkpoints: {
-      enabled: c.get<boolean>('checkpoints.enabled', true) !== false,
-      maxCount: positive(c.get<number>('checkpoints.maxCount'), 50),
-      maxFileKB: positive(c.get<number>('checkpoints.maxFileSizeKB'), 1024),
-      maxStorageMB: positive(c.get<number>('checkpoints.maxStorageMB'), 500),
-    },
-    promptCaching: promptCachingOf(c.get<unknown>('promptCaching', '5m')),
-  };
-}
-
-/** The tools filter: the non-empty names of a string list (anything else: all tools). */
-function toolNames(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => t.trim()) : [];
-}
-
 /**
  * The context window of `model`: splitpoint.contextWindows[model], else splitpoint.defaultContextWindow
  * if the user set it, else the built-in table of model windows (core/cost.ts), else 200,000.
  */
 export function contextWindowOf(c: SettingsSource, model: string): number {
-  const windows = c.get<Record<string, number>>('contextWindows', {}) ?? {};
+  const windows = c.get<Record<string, number>>('contextWindows', shippedDefault('contextWindows')) ?? {};
   const d = c.inspect<number>('defaultContextWindow');
   const userDefault = d?.workspaceFolderValue ?? d?.workspaceValue ?? d?.globalValue;
-  const fallback = contextWindowFor(model) ?? positive(c.get<number>('defaultContextWindow'), 200_000);
+  const fallback = contextWindowFor(model) ?? positive(c.get<number>('defaultContextWindow'), shippedDefault('defaultContextWindow'));
   return positive(windows[model], positive(userDefault, fallback));
 }
 
-/** `splitpoint.promptCaching`: "5m", "1h" or "off"; anything else is the default "5m". */
+/** `splitpoint.promptCaching`: "5m", "1h" or "off"; anything else is the default ("5m"). */
 export function promptCachingOf(v: unknown): PromptCaching {
-  return (PROMPT_CACHING_VALUES as readonly unknown[]).includes(v) ? (v as PromptCaching) : '5m';
+  return (PROMPT_CACHING_VALUES as readonly unknown[]).includes(v)
+    ? (v as PromptCaching)
+    : (shippedDefault('promptCaching') as PromptCaching);
 }
 
-function positive(v: number | undefined, fallback: number): number {
+/** A positive number setting, floored; anything else (unset, zero, negative, not a number): `fallback`. */
+export function positive(v: number | undefined, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : fallback;
 }
 
-function clamp(v: number, lo: number, hi: number): number {
-  return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0.8;
+/** `splitpoint.mentions.maxFileKB` in bytes: the cap on each @-mentioned file (at least 1 KB). */
+export function mentionMaxFileBytesFrom(c: SettingsSource): number {
+  return Math.max(1, positive(c.get<number>('mentions.maxFileKB'), shippedDefault('mentions.maxFileKB'))) * 1024;
+}
+
+/** The MCP settings, from the user's own settings only: a cloned repository cannot add servers or allow its tools. */
+export interface McpSettings {
+  /** `splitpoint.mcp.servers` as the user wrote it (McpService validates it); undefined when unset. */
+  servers: unknown;
+  /** `splitpoint.mcp.autoApprove`: the tools (or servers) that run without asking. */
+  autoApprove: string[];
+}
+
+export function mcpSettingsFrom(c: SettingsSource): McpSettings {
+  const autoApprove = c.inspect<unknown>('mcp.autoApprove')?.globalValue;
+  return {
+    servers: c.inspect<unknown>('mcp.servers')?.globalValue,
+    autoApprove: Array.isArray(autoApprove) ? autoApprove.filter((e): e is string => typeof e === 'string') : [],
+  };
+}
+
+/** Where a new value goes so that it takes effect: the narrowest scope that sets the setting, else the user's settings. */
+export function effectiveScopeOf(inspected: InspectedSetting<unknown> | undefined): 'workspaceFolder' | 'workspace' | 'user' {
+  if (inspected?.workspaceFolderValue !== undefined) return 'workspaceFolder';
+  if (inspected?.workspaceValue !== undefined) return 'workspace';
+  return 'user';
 }

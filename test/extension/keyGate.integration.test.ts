@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { AgentController } from '../../src/agent/service/controller';
-import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { DEFAULT_HOST_SETTINGS, settingsFrom } from '../../src/settings/hostSettings';
 import { ApiKeyGate } from '../../src/extension/baseUrlConsent';
-import { settingsFrom, type SettingsSource } from '../../src/settings/settingsModel';
+import type { SettingsSource } from '../../src/settings/settingsModel';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 
 const KEY = 'sk-ant-gate-0123456789';

@@ -10,12 +10,17 @@
 // Never on thinking / redacted_thinking blocks or empty text (the API rejects those). The breakpoints
 // go into copies: the session's messages, shared with the request by reference, are never touched.
 import type Anthropic from '@anthropic-ai/sdk';
-import { LOOKBACK_SEGMENTS, MAX_CACHE_BREAKPOINTS, type ApiMessage, type CacheTtl, type ContentBlock } from '../../core';
+import {
+  LOOKBACK_SEGMENTS,
+  MAX_CACHE_BREAKPOINTS,
+  type ApiMessage,
+  type CacheTtl,
+  type ContentBlock,
+  type PromptCaching,
+} from '../../core';
 
-/** The `splitpoint.promptCaching` setting: the TTL of the breakpoints, or none. */
-export type PromptCaching = 'off' | CacheTtl;
-
-export const PROMPT_CACHING_VALUES: readonly PromptCaching[] = ['5m', '1h', 'off'];
+/** The `splitpoint.promptCaching` setting (core's type): the TTL of the breakpoints, or none. */
+export type { PromptCaching };
 
 export type CacheControl = { type: 'ephemeral'; ttl?: CacheTtl };
 

@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
-import { PROMPT_CACHING_VALUES } from '../../src/agent/loop/promptCache';
-import { promptCachingOf, settingsFrom, type SettingsSource } from '../../src/settings/settingsModel';
+import { DEFAULT_HOST_SETTINGS, settingsFrom } from '../../src/settings/hostSettings';
+import { PROMPT_CACHING_VALUES, promptCachingOf, type SettingsSource } from '../../src/settings/settingsModel';
 
 function source(values: Record<string, unknown>): SettingsSource {
   function get<T>(section: string, defaultValue?: T): T | undefined {

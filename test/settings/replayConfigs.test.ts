@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_HOST_SETTINGS } from '../src/settings/hostSettings';
-import { builtinReplayConfigs, loadReplayConfig, resolveReplayConfig } from '../src/settings/replayConfigs';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { builtinReplayConfigs, loadReplayConfig, resolveReplayConfig } from '../../src/settings/replayConfigs';
 
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
   contributes: { configuration: { properties: Record<string, { default?: unknown }> } };

@@ -4,8 +4,8 @@
 // (folder > workspace > user > default) and inspect() with each scope's value.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
-import { settingsFrom, type InspectedSetting, type SettingsSource } from '../../src/settings/settingsModel';
+import { DEFAULT_HOST_SETTINGS, settingsFrom } from '../../src/settings/hostSettings';
+import type { InspectedSetting, SettingsSource } from '../../src/settings/settingsModel';
 
 type Layer = Record<string, unknown>;
 interface Layers {
