@@ -36,16 +36,27 @@ exports.activate = (context) => {
 exports.deactivate = () => undefined;
 `;
 
-export async function benchExtension(ctx: BenchContext): Promise<SectionResult> {
-  const tables: Table[] = [];
-  const targets: TargetResult[] = [];
-  const data: Record<string, unknown> = {};
-  const devBundle = join(REPO, 'dist', 'extension.js');
+type ProductionBuild = { ok: true } | { ok: false; reason: string };
+type VsixResult = { ok: true; path: string; ms: number } | { ok: false; reason: string };
 
-  // --- A production build (and the .vsix) in a scratch copy.
+export async function benchExtension(ctx: BenchContext): Promise<SectionResult> {
   const pkgDir = join(ctx.tmp, 'package');
-  let production: { ok: true } | { ok: false; reason: string } = { ok: false, reason: 'not attempted' };
-  let vsix: { ok: true; path: string; ms: number } | { ok: false; reason: string };
+  const { production, vsix } = buildProductionPackage(ctx, pkgDir);
+  const activation = measureActivation(ctx, pkgDir, production);
+  const sizes = measureSizes(pkgDir, production, vsix);
+  return {
+    id: 'extension',
+    title: TITLE,
+    tables: [activation.table, sizes.table],
+    targets: [activation.target, sizes.target],
+    data: { activation: activation.runs, sizes: sizes.data, vsix: sizes.vsixData },
+  };
+}
+
+/** A production build (and the .vsix) in a scratch copy of the project. */
+function buildProductionPackage(ctx: BenchContext, pkgDir: string): { production: ProductionBuild; vsix: VsixResult } {
+  let production: ProductionBuild;
+  let vsix: VsixResult;
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   try {
     prepareScratchCopy(pkgDir);
@@ -78,7 +89,16 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
   }
   log(`production build: ${production.ok ? 'ok' : production.reason}; vsix: ${vsix.ok ? 'ok' : vsix.reason}`);
 
-  // --- Activation.
+  return { production, vsix };
+}
+
+/** Activation: a fresh process per run, the minimal extension (baseline) and each built bundle. */
+function measureActivation(
+  ctx: BenchContext,
+  pkgDir: string,
+  production: ProductionBuild,
+): { table: Table; target: TargetResult; runs: Record<string, ActivationRun[]> } {
+  const devBundle = join(REPO, 'dist', 'extension.js');
   const reps = ctx.quick ? 2 : 5;
   const minimal = join(ctx.tmp, 'minimal-extension.js');
   writeFileSync(minimal, MINIMAL_EXTENSION);
@@ -98,70 +118,94 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
     runs.minimal.push(activate(minimal, REPO, i));
     for (const [label, bundle, repo] of bundles) runs[label].push(activate(bundle, repo, i));
   }
-  data.activation = runs;
   if (bundles.length === 0) {
-    tables.push({
-      title: '6a. Activation',
-      columns: ['measure', 'result'],
-      rows: [['activation', 'not available: dist/extension.js does not exist (src/extension/extension.ts not built)']],
-    });
-    targets.push({ target: 'activation (reported; no numeric target)', status: 'not available', detail: 'no extension bundle' });
-  } else {
-    const med = (label: string, f: (r: ActivationRun) => number) => median(runs[label].map(f));
-    const base = med('minimal', (r) => r.totalMs);
-    const errors = bundles.map(([label]) => runs[label].find((r) => r.error)?.error).filter(Boolean);
-    const rowsFor = (label: string): string[][] => {
-      if (runs[label].some((r) => r.error))
-        return [[label, `not available: activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`, '']];
-      return [
-        [`${label}: require(bundle)`, fmtMs(med(label, (r) => r.requireMs)), fmtRatio(med(label, (r) => r.requireMs) / base)],
-        [`${label}: activate()`, fmtMs(med(label, (r) => r.activateMs)), fmtRatio(med(label, (r) => r.activateMs) / base)],
-        [`${label}: require + activate`, fmtMs(med(label, (r) => r.totalMs)), fmtRatio(med(label, (r) => r.totalMs) / base)],
-        [`${label}: heap retained after activate()`, fmtBytes(med(label, (r) => r.heapActivateBytes)), ''],
-        [`${label}: heap retained 2 s later`, fmtBytes(med(label, (r) => r.heapAfter2sBytes)), ''],
-        [
-          `${label}: longest event-loop block in the 2 s after activation`,
-          fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs)),
-          fmtRatio(med(label, (r) => r.maxEventLoopDelayAfterMs) / base),
-        ],
-      ];
+    return {
+      table: {
+        title: '6a. Activation',
+        columns: ['measure', 'result'],
+        rows: [['activation', 'not available: dist/extension.js does not exist (src/extension/extension.ts not built)']],
+      },
+      target: { target: 'activation (reported; no numeric target)', status: 'not available', detail: 'no extension bundle' },
+      runs,
     };
-    tables.push({
-      title: '6a. Activation (fresh process per run, `vscode` stubbed); ratio = value / baseline',
-      columns: ['measure', 'time / heap', 'ratio'],
-      rows: [
-        ['minimal extension, one command: require + activate (baseline)', fmtMs(base), fmtRatio(1)],
-        ...bundles.flatMap(([label]) => rowsFor(label)),
+  }
+  return {
+    ...activationReport(
+      runs,
+      bundles.map(([label]) => label),
+      reps,
+    ),
+    runs,
+  };
+}
+
+/** The activation table (ratios against the minimal extension) and target (the last bundle: production if built). */
+function activationReport(runs: Record<string, ActivationRun[]>, labels: string[], reps: number): { table: Table; target: TargetResult } {
+  const med = (label: string, f: (r: ActivationRun) => number) => median(runs[label].map(f));
+  const base = med('minimal', (r) => r.totalMs);
+  const errors = labels.map((label) => runs[label].find((r) => r.error)?.error).filter(Boolean);
+  const rowsFor = (label: string): string[][] => {
+    if (runs[label].some((r) => r.error))
+      return [[label, `not available: activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`, '']];
+    return [
+      [`${label}: require(bundle)`, fmtMs(med(label, (r) => r.requireMs)), fmtRatio(med(label, (r) => r.requireMs) / base)],
+      [`${label}: activate()`, fmtMs(med(label, (r) => r.activateMs)), fmtRatio(med(label, (r) => r.activateMs) / base)],
+      [`${label}: require + activate`, fmtMs(med(label, (r) => r.totalMs)), fmtRatio(med(label, (r) => r.totalMs) / base)],
+      [`${label}: heap retained after activate()`, fmtBytes(med(label, (r) => r.heapActivateBytes)), ''],
+      [`${label}: heap retained 2 s later`, fmtBytes(med(label, (r) => r.heapAfter2sBytes)), ''],
+      [
+        `${label}: longest event-loop block in the 2 s after activation`,
+        fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs)),
+        fmtRatio(med(label, (r) => r.maxEventLoopDelayAfterMs) / base),
       ],
-      notes: [
-        `Median of ${reps} runs each. The stub answers settings with package.json's contributed defaults; ` +
-          `the workspace and storage folders are empty scratch folders. ` +
-          `"2 s later": the extension defers work off the activation path (the tokenizer's rank load in a setTimeout); ` +
-          `a chain of 1 ms timers started right after activate() records the longest gap between its ticks, ` +
-          `i.e. how long that deferred work blocks the host thread when it runs.`,
-        ...(errors.length ? [`activate() errors: ${errors.join('; ')}`] : []),
-      ],
-    });
-    const [label] = bundles[bundles.length - 1];
-    if (!runs[label].some((r) => r.error)) {
-      targets.push({
+    ];
+  };
+  const table: Table = {
+    title: '6a. Activation (fresh process per run, `vscode` stubbed); ratio = value / baseline',
+    columns: ['measure', 'time / heap', 'ratio'],
+    rows: [
+      ['minimal extension, one command: require + activate (baseline)', fmtMs(base), fmtRatio(1)],
+      ...labels.flatMap((label) => rowsFor(label)),
+    ],
+    notes: [
+      `Median of ${reps} runs each. The stub answers settings with package.json's contributed defaults; ` +
+        `the workspace and storage folders are empty scratch folders. ` +
+        `"2 s later": the extension defers work off the activation path (the tokenizer's rank load in a setTimeout); ` +
+        `a chain of 1 ms timers started right after activate() records the longest gap between its ticks, ` +
+        `i.e. how long that deferred work blocks the host thread when it runs.`,
+      ...(errors.length ? [`activate() errors: ${errors.join('; ')}`] : []),
+    ],
+  };
+  const label = labels[labels.length - 1];
+  if (!runs[label].some((r) => r.error)) {
+    return {
+      table,
+      target: {
         target: 'activation time (reported; ranks must stay off the activation path)',
         status: 'reported',
         detail:
           `${label}: require + activate ${fmtMs(med(label, (r) => r.totalMs))} (minimal extension ${fmtMs(base)}); ` +
           `heap after activate ${fmtBytes(med(label, (r) => r.heapActivateBytes))}, 2 s later ${fmtBytes(med(label, (r) => r.heapAfter2sBytes))}; ` +
           `the deferred work then blocks the thread for ${fmtMs(med(label, (r) => r.maxEventLoopDelayAfterMs))}`,
-      });
-    } else {
-      targets.push({
-        target: 'activation time (reported)',
-        status: 'not available',
-        detail: `activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`,
-      });
-    }
+      },
+    };
   }
+  return {
+    table,
+    target: {
+      target: 'activation time (reported)',
+      status: 'not available',
+      detail: `activate() failed under the stub: ${runs[label].find((r) => r.error)!.error}`,
+    },
+  };
+}
 
-  // --- Sizes.
+/** Sizes of the development and production bundles and of the .vsix. */
+function measureSizes(
+  pkgDir: string,
+  production: ProductionBuild,
+  vsix: VsixResult,
+): { table: Table; target: TargetResult; data: unknown; vsixData: unknown } {
   const files = new Set<string>();
   for (const dir of [join(REPO, 'dist'), join(pkgDir, 'dist')])
     for (const f of listFiles(dir)) if (!f.endsWith('.map')) files.add(relative(dir, f));
@@ -186,7 +230,7 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
     'n/a',
     vsix.ok ? '(zip)' : 'n/a',
   ]);
-  tables.push({
+  const table: Table = {
     title: '6b. Sizes: development build (baseline) vs production build; ratio = production / development',
     columns: ['file', 'development (npm run build)', 'production (--production)', 'ratio', 'gzip of the shipped build'],
     rows: sizeRows.length > 1 ? sizeRows : [['bundles', 'not available: dist/ is empty (nothing built)', '', '', ''], ...sizeRows],
@@ -195,8 +239,8 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
         'The production build and the .vsix are made in a scratch copy of the project, so dist/ in the working tree stays as `npm run build` left it.',
       ...(vsix.ok ? [`vsce package took ${fmtMs(vsix.ms)}; .vsix entries: ${vsixEntries(vsix.path).join(', ')}.`] : []),
     ],
-  });
-  data.sizes = Object.fromEntries(
+  };
+  const data = Object.fromEntries(
     [...files].map((f) => [
       f,
       {
@@ -206,16 +250,16 @@ export async function benchExtension(ctx: BenchContext): Promise<SectionResult> 
       },
     ]),
   );
-  data.vsix = vsix.ok ? { bytes: vsixSize, entries: vsixEntries(vsix.path) } : { available: false, reason: vsix.reason };
-  targets.push({
+  const vsixData = vsix.ok ? { bytes: vsixSize, entries: vsixEntries(vsix.path) } : { available: false, reason: vsix.reason };
+  const target: TargetResult = {
     target: 'bundle and .vsix sizes (reported; no numeric target)',
     status: vsix.ok ? 'reported' : 'not available',
     detail: vsix.ok
       ? `.vsix ${fmtBytes(vsixSize)}; production dist/extension.js ${fmtBytes(sizeOf(join(pkgDir, 'dist', 'extension.js')))}, ` +
         `ranks file ${fmtBytes(sizeOf(join(pkgDir, 'dist', 'tokenizer', 'gpt-tokenizer-o200k.js')))}`
       : vsix.reason,
-  });
-  return { id: 'extension', title: TITLE, tables, targets, data };
+  };
+  return { table, target, data, vsixData };
 }
 
 /** The project files a production build and `vsce package` need, copied (sources linked). */

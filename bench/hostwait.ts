@@ -106,6 +106,34 @@ interface ActivationRun {
 }
 
 export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
+  const r = hostWaitRecorder(ctx);
+  const noise = measureNoiseFloor(r);
+  const base = measureActivation(ctx, r);
+  log('hostwait: activation done');
+  measureFirstCount(ctx, r);
+  log('hostwait: first count done');
+  measureImportAndPlan(ctx, r);
+  log('hostwait: import and plan done');
+  measureFirstPaint(r);
+  const { reps, rows, targets, data } = r;
+  const table: Table = {
+    title: `${TITLE}; ratio = new / today (same run)`,
+    columns: ['measure', 'today (old path)', 'new', 'ratio', 'target'],
+    rows,
+    notes: [
+      `Today = ${'commit' in base ? `the extension built from ${base.commit} (before the counting worker) for activation; ` : ''}` +
+        'in-thread counting, readSessionFile + importSession for the rest (kept in the code). New = dist/countWorker.js and importSessionFile.',
+      `Noise floor: the same monitors with nothing to do for 1 s stall up to ${fmtMs(noise)} (median of ${reps}) on this shared machine ` +
+        '(2 cores shared with other work): a block below that is scheduling, not Splitpoint.',
+      `Medians of ${reps} fresh processes (import + count + plan: one each, it takes a while). Memory: peak RSS above the RSS before the step ` +
+        '(the worker thread and the ranks included), over the file size.',
+    ],
+  };
+  return { id: 'hostwait', title: TITLE, tables: [table], targets, data };
+}
+
+/** The run's shared pieces: fresh child processes, medians, and the table rows and targets the steps add. */
+function hostWaitRecorder(ctx: BenchContext) {
   const reps = ctx.quick ? 1 : 3;
   const child = (args: string[], timeoutMs = 600_000) =>
     runChild<Record<string, number>>(ctx.hostwaitScript, args, { timeoutMs, nodeArgs: ['--max-old-space-size=8192'] });
@@ -139,12 +167,21 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
       });
   };
 
-  // --- Noise floor: the monitors alone for one second.
+  return { reps, child, bothWays, m, row, rows, targets, data };
+}
+type HostWaitRecorder = ReturnType<typeof hostWaitRecorder>;
+
+/** Noise floor: the monitors alone for one second (median of the longest stall). */
+function measureNoiseFloor({ reps, child, data }: HostWaitRecorder): number {
   const idle = Array.from({ length: reps }, () => child(['idle']) as unknown as Watched);
   data.idle = idle;
   const noise = median(idle.map((r) => r.maxBlockMs));
 
-  // --- Activation.
+  return noise;
+}
+
+/** Activation: the extension before the counting worker (today) against dist/extension.js. */
+function measureActivation(ctx: BenchContext, { reps, row, rows, data }: HostWaitRecorder): ReturnType<typeof baselineBundle> {
   const base = baselineBundle(ctx.tmp);
   data.baseline = base;
   const activation = (bundle: string, i: number) =>
@@ -183,9 +220,12 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
   } else {
     rows.push(['activation', `not available: ${base.error}`, '', '', '']);
   }
-  log('hostwait: activation done');
 
-  // --- First count of the ~1M-token session.
+  return base;
+}
+
+/** First count of the ~1M-token session. */
+function measureFirstCount(ctx: BenchContext, { bothWays, m, row, data }: HostWaitRecorder): void {
   const size = ctx.sizes[ctx.sizes.length - 1];
   const fc = bothWays(['first-count', String(size)]);
   data.firstCount = fc;
@@ -202,9 +242,10 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
   );
   row('  same, perf_hooks monitorEventLoopDelay max', m(fc.old, 'eldMaxMs'), m(fc.now, 'eldMaxMs'), fmtMs);
   row('  same, wall time until the meter has the count', m(fc.old, 'elapsedMs'), m(fc.now, 'elapsedMs'), fmtMs);
-  log('hostwait: first count done');
+}
 
-  // --- Import and plan of a generated ~200 MB Claude Code session.
+/** Import and plan of a generated ~200 MB Claude Code session: blocking and peak memory. */
+function measureImportAndPlan(ctx: BenchContext, { child, bothWays, m, row, data }: HostWaitRecorder): void {
   const target = ctx.quick ? 40e6 : 200e6;
   const file = join(ctx.tmp, 'generated-claude-code.jsonl');
   const generated = writeClaudeCodeSession(file, target);
@@ -231,9 +272,10 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
     label: `< ${MEMORY_TARGET}x`,
   });
   row('  same, max host-thread block', plan.old.maxBlockMs, plan.now.maxBlockMs, fmtMs);
-  log('hostwait: import and plan done');
+}
 
-  // --- First paint of Inspect Session File… on the largest real session.
+/** First paint of Inspect Session File… on the largest real session. */
+function measureFirstPaint({ bothWays, m, row, rows, data }: HostWaitRecorder): void {
   const dir = realSessionsDir();
   const real = dir
     ? readdirSync(dir)
@@ -254,19 +296,4 @@ export async function benchHostWait(ctx: BenchContext): Promise<SectionResult> {
   } else {
     rows.push(['Inspect file… first paint', 'not available: no real sessions folder', '', '', '']);
   }
-
-  const table: Table = {
-    title: `${TITLE}; ratio = new / today (same run)`,
-    columns: ['measure', 'today (old path)', 'new', 'ratio', 'target'],
-    rows,
-    notes: [
-      `Today = ${'commit' in base ? `the extension built from ${base.commit} (before the counting worker) for activation; ` : ''}` +
-        'in-thread counting, readSessionFile + importSession for the rest (kept in the code). New = dist/countWorker.js and importSessionFile.',
-      `Noise floor: the same monitors with nothing to do for 1 s stall up to ${fmtMs(noise)} (median of ${reps}) on this shared machine ` +
-        '(2 cores shared with other work): a block below that is scheduling, not Splitpoint.',
-      `Medians of ${reps} fresh processes (import + count + plan: one each, it takes a while). Memory: peak RSS above the RSS before the step ` +
-        '(the worker thread and the ranks included), over the file size.',
-    ],
-  };
-  return { id: 'hostwait', title: TITLE, tables: [table], targets, data };
 }

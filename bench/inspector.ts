@@ -54,69 +54,85 @@ interface PageRun {
   previews: Array<{ strategy: string; domMs: number; paintMs: number; clickToPaintMs: number }>;
 }
 
+interface HostMeasurement {
+  session: InspectorSession;
+  json: string;
+  buildMs: number[];
+  plans: Record<string, PlanView>;
+  planMs: Record<string, number[]>;
+}
+
 export async function benchInspector(ctx: BenchContext): Promise<SectionResult> {
   const bundle = join(REPO, 'dist', 'webview', 'inspector.js');
   if (!existsSync(bundle))
     return notAvailable('inspector', TITLE, 'dist/webview/inspector.js does not exist (webview/inspector/main.tsx not built)', [TARGET]);
-  if (!existsSync(join(REPO, 'src', 'webviewHtml.ts')))
+  if (!existsSync(join(REPO, 'src', 'extension', 'webviewHtml.ts')))
     return notAvailable('inspector', TITLE, 'src/extension/webviewHtml.ts (the page shell) does not exist', [TARGET]);
   if (!existsSync(CHROMIUM_PATH)) return notAvailable('inspector', TITLE, `${CHROMIUM_PATH} is not installed`, [TARGET]);
 
   // --- Host side: the InspectorSession and the plan views, with the real engine (warm counter).
   const tokenizer = createTokenizer('gpt-tokenizer');
   warmupTokenizer(tokenizer);
-  const host: Record<
-    number,
-    { session: InspectorSession; json: string; buildMs: number[]; plans: Record<string, PlanView>; planMs: Record<string, number[]> }
-  > = {};
+  const host: Record<number, HostMeasurement> = {};
   for (const size of ctx.sizes) {
-    const messages = ctx.sessions.get(size)!;
-    const counter = new MemoizedMessageCounter(tokenizer);
-    counter.countMessages(messages);
-    const pctx: PlanContext = { ...DEFAULT_PLAN_CONTEXT, tokens: counter };
-    const effective = planMicroCompact(messages, { keepRecent: 3, minChars: 100 }, pctx).output;
-    let session!: InspectorSession;
-    const build = () =>
-      (session = buildInspectorSession({
-        source: 'Current session',
-        readOnly: false,
-        sessionId: `bench-${size}`,
-        title: `Bench session, ${size} messages`,
-        messages,
-        effective,
-        compactions: [],
-        ctx: pctx,
-        overhead: { system: 2_400, tools: 1_800 },
-        autoCompactThreshold: Math.round(pctx.contextWindow * 0.8),
-        canUndo: false,
-        tailStartId: null,
-      }));
-    const buildMs = sample(build, ctx.quick ? 2 : 7, 1);
-    if (!Array.isArray(session.rows) || session.rows.length !== messages.length) {
-      return notAvailable(
-        'inspector',
-        TITLE,
-        `buildInspectorSession returned ${session.rows?.length} rows for ${messages.length} messages`,
-        [TARGET],
-      );
-    }
-    const plans: Record<string, PlanView> = {};
-    const planMs: Record<string, number[]> = {};
-    for (const strategy of STRATEGIES_CLICKED) {
-      planMs[strategy] = sample(
-        () => {
-          const t = performance.now();
-          const plan = planWith(strategy, messages, {}, pctx);
-          plans[strategy] = planToView(plan, 0, performance.now() - t);
-        },
-        ctx.quick ? 2 : 7,
-        1,
-      );
-    }
-    host[size] = { session, json: JSON.stringify({ type: 'session', session }), buildMs, plans, planMs };
+    const measured = measureHost(ctx, size, tokenizer);
+    if (typeof measured === 'string') return notAvailable('inspector', TITLE, measured, [TARGET]);
+    host[size] = measured;
   }
+  const pages = await measurePages(ctx, bundle, host);
+  if ('failure' in pages) return notAvailable('inspector', TITLE, `the page did not behave as expected: ${pages.failure}`, [TARGET]);
+  return inspectorReport(ctx, host, pages.runs);
+}
 
-  // --- The page.
+/** The host side at one size: building the InspectorSession and the plan views of the clicked previews (or why it failed). */
+function measureHost(ctx: BenchContext, size: BenchSize, tokenizer: ReturnType<typeof createTokenizer>): HostMeasurement | string {
+  const messages = ctx.sessions.get(size)!;
+  const counter = new MemoizedMessageCounter(tokenizer);
+  counter.countMessages(messages);
+  const pctx: PlanContext = { ...DEFAULT_PLAN_CONTEXT, tokens: counter };
+  const effective = planMicroCompact(messages, { keepRecent: 3, minChars: 100 }, pctx).output;
+  let session!: InspectorSession;
+  const build = () =>
+    (session = buildInspectorSession({
+      source: 'Current session',
+      readOnly: false,
+      sessionId: `bench-${size}`,
+      title: `Bench session, ${size} messages`,
+      messages,
+      effective,
+      compactions: [],
+      ctx: pctx,
+      overhead: { system: 2_400, tools: 1_800 },
+      autoCompactThreshold: Math.round(pctx.contextWindow * 0.8),
+      canUndo: false,
+      tailStartId: null,
+    }));
+  const buildMs = sample(build, ctx.quick ? 2 : 7, 1);
+  if (!Array.isArray(session.rows) || session.rows.length !== messages.length) {
+    return `buildInspectorSession returned ${session.rows?.length} rows for ${messages.length} messages`;
+  }
+  const plans: Record<string, PlanView> = {};
+  const planMs: Record<string, number[]> = {};
+  for (const strategy of STRATEGIES_CLICKED) {
+    planMs[strategy] = sample(
+      () => {
+        const t = performance.now();
+        const plan = planWith(strategy, messages, {}, pctx);
+        plans[strategy] = planToView(plan, 0, performance.now() - t);
+      },
+      ctx.quick ? 2 : 7,
+      1,
+    );
+  }
+  return { session, json: JSON.stringify({ type: 'session', session }), buildMs, plans, planMs };
+}
+
+/** The page: fresh pages per size, each loading the session and clicking the previews. */
+async function measurePages(
+  ctx: BenchContext,
+  bundle: string,
+  host: Record<number, HostMeasurement>,
+): Promise<{ runs: Record<number, PageRun[]> } | { failure: string }> {
   const server = await serve(bundle);
   const browser = await launchChromium();
   const runs: Record<number, PageRun[]> = {};
@@ -141,8 +157,10 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
     await browser.close();
     await server.close();
   }
-  if (failure) return notAvailable('inspector', TITLE, `the page did not behave as expected: ${failure}`, [TARGET]);
+  return failure ? { failure } : { runs };
+}
 
+function inspectorReport(ctx: BenchContext, host: Record<number, HostMeasurement>, runs: Record<number, PageRun[]>): SectionResult {
   const sizes = ctx.sizes;
   const small = sizes[0];
   const large = sizes[sizes.length - 1];

@@ -1,7 +1,8 @@
 // Item 3: plan() of every strategy at each size, cold (nothing counted yet) and warm (memo full).
 import { createRequire } from 'node:module';
-import { DEFAULT_PLAN_CONTEXT, type CompactionPlan } from '../src/core/pipeline/plan';
-import { resolveParams, STRATEGIES } from '../src/core/strategies';
+import type { Message } from '../src/core/conversation/conversation';
+import { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext } from '../src/core/pipeline/plan';
+import { resolveParams, STRATEGIES, type StrategyDefinition } from '../src/core/strategies';
 import { createTokenizer, warmupTokenizer } from '../src/core/counting/tokenizers';
 import { ReplacementCache } from '../src/core/pipeline/replacementCache';
 import { CachingTextTokenizer } from '../src/core/counting/textCountCache';
@@ -10,29 +11,28 @@ import { sizeLabel, type BenchContext } from './context';
 import { fmtInt, fmtMs, fmtRatio, log, quantile, sample, stat, type SectionResult, type Table, type TargetResult } from './lib';
 
 const requireHere = createRequire(__filename);
+const clearMergeCache = (): void => (requireHere('gpt-tokenizer/encoding/o200k_base') as { clearMergeCache(): void }).clearMergeCache();
 const FRAME_MS = 16;
 const CACHED_ROW = 'micro-compact without the host caches (plain counter, no copy cache)';
+
+/** Cold and warm timings of one strategy's plan() at one size, and what the plan does. */
+interface PlanTiming {
+  cold: ReturnType<typeof stat>;
+  warm: ReturnType<typeof stat>;
+  warmP90: number;
+  archived: number;
+  truncated: number;
+  noop: boolean;
+  tokensAfter: number;
+}
+
+/** Timings by row (a strategy, or CACHED_ROW) and size. */
+type PlanTimings = Record<string, Record<number, PlanTiming>>;
 
 export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
   const tokenizer = createTokenizer('gpt-tokenizer');
   warmupTokenizer(tokenizer);
-  const clearMergeCache = (requireHere('gpt-tokenizer/encoding/o200k_base') as { clearMergeCache(): void }).clearMergeCache;
-  const data: Record<
-    string,
-    Record<
-      number,
-      {
-        cold: ReturnType<typeof stat>;
-        warm: ReturnType<typeof stat>;
-        warmP90: number;
-        archived: number;
-        truncated: number;
-        noop: boolean;
-        tokensAfter: number;
-      }
-    >
-  > = {};
-
+  const data: PlanTimings = {};
   for (const size of ctx.sizes) {
     const messages = ctx.sessions.get(size)!;
     const big = size >= 10_000;
@@ -40,60 +40,57 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
     const warmCounter = new MemoizedMessageCounter(new CachingTextTokenizer(tokenizer));
     warmCounter.countMessages(messages);
     const warmCtx = { ...DEFAULT_PLAN_CONTEXT, tokens: warmCounter, copies: new ReplacementCache() };
-    for (const def of STRATEGIES) {
-      const params = resolveParams(def, {});
-      // Cold: a fresh counter (and an empty encoder cache), so the plan counts every message itself.
-      const cold = sample(
-        () => {
-          clearMergeCache();
-          def.plan(messages, params, { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(tokenizer) });
-        },
-        ctx.quick ? 1 : big ? 3 : 5,
-      );
-      let plan: CompactionPlan | undefined;
-      const warm = sample(() => (plan = def.plan(messages, params, warmCtx)), ctx.quick ? 5 : 21, 3);
-      (data[def.name] ??= {})[size] = {
-        cold: stat(cold),
-        warm: stat(warm),
-        warmP90: quantile(warm, 0.9),
-        archived: plan!.archived.length,
-        truncated: plan!.truncated.length,
-        noop: plan!.noop,
-        tokensAfter: plan!.tokensAfter,
-      };
-    }
+    for (const def of STRATEGIES) (data[def.name] ??= {})[size] = timePlan(ctx, def, messages, big, tokenizer, warmCtx);
     // Micro-compact without the host's caches (plain counter, no copy cache): every plan builds fresh copies.
-    {
-      const def = STRATEGIES.find((d) => d.name === 'micro-compact')!;
-      const params = resolveParams(def, {});
-      const cold = sample(
-        () => {
-          clearMergeCache();
-          def.plan(messages, params, { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(tokenizer) });
-        },
-        ctx.quick ? 1 : big ? 3 : 5,
-      );
-      const cachedCounter = new MemoizedMessageCounter(tokenizer);
-      cachedCounter.countMessages(messages);
-      const cachedCtx = { ...DEFAULT_PLAN_CONTEXT, tokens: cachedCounter };
-      let plan: CompactionPlan | undefined;
-      const warm = sample(() => (plan = def.plan(messages, params, cachedCtx)), ctx.quick ? 5 : 21, 3);
-      (data[CACHED_ROW] ??= {})[size] = {
-        cold: stat(cold),
-        warm: stat(warm),
-        warmP90: quantile(warm, 0.9),
-        archived: plan!.archived.length,
-        truncated: plan!.truncated.length,
-        noop: plan!.noop,
-        tokensAfter: plan!.tokensAfter,
-      };
-    }
+    const cachedCounter = new MemoizedMessageCounter(tokenizer);
+    cachedCounter.countMessages(messages);
+    const microCompact = STRATEGIES.find((d) => d.name === 'micro-compact')!;
+    (data[CACHED_ROW] ??= {})[size] = timePlan(ctx, microCompact, messages, big, tokenizer, {
+      ...DEFAULT_PLAN_CONTEXT,
+      tokens: cachedCounter,
+    });
     log(`plans at ${size} messages done`);
   }
+  return { id: 'plans', title: '3. plan() per strategy', tables: [plansTable(ctx, data)], targets: plansTargets(ctx, data), data };
+}
 
+/**
+ * Cold: a fresh counter (and an empty encoder cache), so the plan counts every message itself;
+ * warm: planned with `warmCtx`, whose counter already holds every message.
+ */
+function timePlan(
+  ctx: BenchContext,
+  def: StrategyDefinition,
+  messages: Message[],
+  big: boolean,
+  tokenizer: ReturnType<typeof createTokenizer>,
+  warmCtx: PlanContext,
+): PlanTiming {
+  const params = resolveParams(def, {});
+  const cold = sample(
+    () => {
+      clearMergeCache();
+      def.plan(messages, params, { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(tokenizer) });
+    },
+    ctx.quick ? 1 : big ? 3 : 5,
+  );
+  let plan: CompactionPlan | undefined;
+  const warm = sample(() => (plan = def.plan(messages, params, warmCtx)), ctx.quick ? 5 : 21, 3);
+  return {
+    cold: stat(cold),
+    warm: stat(warm),
+    warmP90: quantile(warm, 0.9),
+    archived: plan!.archived.length,
+    truncated: plan!.truncated.length,
+    noop: plan!.noop,
+    tokensAfter: plan!.tokensAfter,
+  };
+}
+
+function plansTable(ctx: BenchContext, data: PlanTimings): Table {
   const sizes = ctx.sizes;
   const large = sizes[sizes.length - 1];
-  const table: Table = {
+  return {
     title:
       '3. plan() per strategy, default parameters: cold (nothing counted yet) / warm (memo full); ratio = warm / cold (baseline: the cold plan)',
     columns: ['strategy', ...sizes.flatMap((s) => [`${sizeLabel(ctx, s)} cold`, 'warm', 'ratio']), `warm < ${FRAME_MS} ms at ${large}`],
@@ -129,7 +126,10 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
         '.',
     ],
   };
+}
 
+function plansTargets(ctx: BenchContext, data: PlanTimings): TargetResult[] {
+  const large = ctx.sizes[ctx.sizes.length - 1];
   const nonLlm = STRATEGIES.filter((d) => !d.usesSummarizer);
   const worst = nonLlm.reduce((a, b) => (data[a.name][large].warm.median >= data[b.name][large].warm.median ? a : b));
   const worstMs = data[worst.name][large].warm.median;
@@ -144,5 +144,5 @@ export async function benchPlans(ctx: BenchContext): Promise<SectionResult> {
     },
   ];
   targets[0].detail += `; micro-compact without the host caches: ${fmtMs(data[CACHED_ROW][large].warm.median)} (p90 ${fmtMs(data[CACHED_ROW][large].warmP90)})`;
-  return { id: 'plans', title: '3. plan() per strategy', tables: [table], targets, data };
+  return targets;
 }

@@ -168,32 +168,10 @@ function memento() {
   };
 }
 
+const disposable = () => new Disposable();
+
+/** The `vscode` module for a bundle under the bench: settings answer package.json's contributed defaults; the rest are inert stubs. */
 export function createVscodeStub(repo: string, workspace: string): Record<string, unknown> {
-  const defaults = contributedDefaults(repo);
-  const getConfiguration = (section?: string) => ({
-    get: (key: string, def?: unknown) => {
-      const full = section ? `${section}.${key}` : key;
-      return defaults.has(full) ? defaults.get(full) : def;
-    },
-    has: (key: string) => defaults.has(section ? `${section}.${key}` : key),
-    inspect: () => undefined,
-    update: async () => undefined,
-  });
-  const outputChannel = (name: string) => {
-    const ch = noop(`OutputChannel(${name})`) as Record<string, unknown>;
-    for (const m of ['append', 'appendLine', 'replace', 'clear', 'show', 'hide', 'dispose', 'trace', 'debug', 'info', 'warn', 'error'])
-      ch[m] = () => undefined;
-    ch.name = name;
-    ch.logLevel = 2;
-    ch.onDidChangeLogLevel = event();
-    return ch;
-  };
-  const statusBarItem = () => {
-    const item = noop('StatusBarItem') as Record<string, unknown>;
-    for (const m of ['show', 'hide', 'dispose']) item[m] = () => undefined;
-    return item;
-  };
-  const disposable = () => new Disposable();
   const api: Record<string, unknown> = {
     version: '1.100.0',
     Disposable,
@@ -218,47 +196,8 @@ export function createVscodeStub(repo: string, workspace: string): Record<string
     TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     UIKind: { Desktop: 1, Web: 2 },
     LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
-    workspace: {
-      getConfiguration,
-      workspaceFolders: [{ uri: Uri.file(workspace), name: 'bench-workspace', index: 0 }],
-      isTrusted: true,
-      onDidChangeConfiguration: event(),
-      onDidGrantWorkspaceTrust: event(),
-      onDidChangeWorkspaceFolders: event(),
-      onDidSaveTextDocument: event(),
-      onDidOpenTextDocument: event(),
-      onDidCloseTextDocument: event(),
-      onDidChangeTextDocument: event(),
-      registerTextDocumentContentProvider: disposable,
-      registerFileSystemProvider: disposable,
-      createFileSystemWatcher: () => ({ onDidChange: event(), onDidCreate: event(), onDidDelete: event(), dispose: () => undefined }),
-      openTextDocument: async () => noop('TextDocument'),
-      fs: noop('workspace.fs'),
-    },
-    window: {
-      createOutputChannel: outputChannel,
-      createStatusBarItem: statusBarItem,
-      registerWebviewViewProvider: disposable,
-      registerWebviewPanelSerializer: disposable,
-      registerUriHandler: disposable,
-      registerTreeDataProvider: disposable,
-      createWebviewPanel: () => noop('WebviewPanel'),
-      showInformationMessage: async () => undefined,
-      showWarningMessage: async () => undefined,
-      showErrorMessage: async () => undefined,
-      showQuickPick: async () => undefined,
-      showInputBox: async () => undefined,
-      showOpenDialog: async () => undefined,
-      showTextDocument: async () => noop('TextEditor'),
-      withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => unknown) =>
-        task({ report: () => undefined }, new CancellationTokenSource().token),
-      activeTextEditor: undefined,
-      visibleTextEditors: [],
-      onDidChangeActiveTextEditor: event(),
-      onDidChangeVisibleTextEditors: event(),
-      onDidChangeWindowState: event(),
-      state: { focused: true },
-    },
+    workspace: stubWorkspace(contributedDefaults(repo), workspace),
+    window: stubWindow(),
     commands: {
       registerCommand: disposable,
       registerTextEditorCommand: disposable,
@@ -288,6 +227,78 @@ export function createVscodeStub(repo: string, workspace: string): Record<string
       return target[prop];
     },
   });
+}
+
+/** `vscode.workspace`: one folder, trusted, settings from the contributed defaults. */
+function stubWorkspace(defaults: Map<string, unknown>, workspace: string): Record<string, unknown> {
+  const getConfiguration = (section?: string) => ({
+    get: (key: string, def?: unknown) => {
+      const full = section ? `${section}.${key}` : key;
+      return defaults.has(full) ? defaults.get(full) : def;
+    },
+    has: (key: string) => defaults.has(section ? `${section}.${key}` : key),
+    inspect: () => undefined,
+    update: async () => undefined,
+  });
+  return {
+    getConfiguration,
+    workspaceFolders: [{ uri: Uri.file(workspace), name: 'bench-workspace', index: 0 }],
+    isTrusted: true,
+    onDidChangeConfiguration: event(),
+    onDidGrantWorkspaceTrust: event(),
+    onDidChangeWorkspaceFolders: event(),
+    onDidSaveTextDocument: event(),
+    onDidOpenTextDocument: event(),
+    onDidCloseTextDocument: event(),
+    onDidChangeTextDocument: event(),
+    registerTextDocumentContentProvider: disposable,
+    registerFileSystemProvider: disposable,
+    createFileSystemWatcher: () => ({ onDidChange: event(), onDidCreate: event(), onDidDelete: event(), dispose: () => undefined }),
+    openTextDocument: async () => noop('TextDocument'),
+    fs: noop('workspace.fs'),
+  };
+}
+
+/** `vscode.window`: output channels and status bar items that do nothing, dialogs that answer undefined. */
+function stubWindow(): Record<string, unknown> {
+  const outputChannel = (name: string) => {
+    const ch = noop(`OutputChannel(${name})`) as Record<string, unknown>;
+    for (const m of ['append', 'appendLine', 'replace', 'clear', 'show', 'hide', 'dispose', 'trace', 'debug', 'info', 'warn', 'error'])
+      ch[m] = () => undefined;
+    ch.name = name;
+    ch.logLevel = 2;
+    ch.onDidChangeLogLevel = event();
+    return ch;
+  };
+  const statusBarItem = () => {
+    const item = noop('StatusBarItem') as Record<string, unknown>;
+    for (const m of ['show', 'hide', 'dispose']) item[m] = () => undefined;
+    return item;
+  };
+  return {
+    createOutputChannel: outputChannel,
+    createStatusBarItem: statusBarItem,
+    registerWebviewViewProvider: disposable,
+    registerWebviewPanelSerializer: disposable,
+    registerUriHandler: disposable,
+    registerTreeDataProvider: disposable,
+    createWebviewPanel: () => noop('WebviewPanel'),
+    showInformationMessage: async () => undefined,
+    showWarningMessage: async () => undefined,
+    showErrorMessage: async () => undefined,
+    showQuickPick: async () => undefined,
+    showInputBox: async () => undefined,
+    showOpenDialog: async () => undefined,
+    showTextDocument: async () => noop('TextEditor'),
+    withProgress: async (_o: unknown, task: (p: unknown, t: unknown) => unknown) =>
+      task({ report: () => undefined }, new CancellationTokenSource().token),
+    activeTextEditor: undefined,
+    visibleTextEditors: [],
+    onDidChangeActiveTextEditor: event(),
+    onDidChangeVisibleTextEditors: event(),
+    onDidChangeWindowState: event(),
+    state: { focused: true },
+  };
 }
 
 export function createExtensionContext(repo: string, storage: string): Record<string, unknown> {
