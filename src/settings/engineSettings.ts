@@ -12,6 +12,7 @@ import {
   type PipelineSettings,
   type PlanContext,
 } from '../core';
+import { shippedDefault } from './schema';
 import type { HostSettings } from './hostSettings';
 
 /** Settings defaults for a strategy, validated (bad settings fall back to the built-in defaults, with a warning). */
@@ -36,7 +37,7 @@ export function pipelineSettingsFor(settings: HostSettings, params: (strategy: s
       strategy: settings.autoCompact.strategy,
       params: params(settings.autoCompact.strategy),
       trigger: budgetTrigger({ fraction: settings.autoCompact.threshold }),
-      review: settings.autoCompact.review ?? 'never',
+      review: settings.autoCompact.review ?? (shippedDefault('autoCompact.review') as 'never' | 'always'),
       ...(settings.serverContext ? { serverContext: settings.serverContext } : {}),
     },
   };

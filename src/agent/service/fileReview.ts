@@ -13,6 +13,7 @@ import { workspaceWriter } from '../checkpoints/workspaceWriter';
 import type { ControllerLog } from './controllerTypes';
 import { transcriptDirFor } from '../../settings/engineSettings';
 import type { HostSettings } from '../../settings/hostSettings';
+import { shippedDefault } from '../../settings/schema';
 import type { SessionScope } from './sessionScope';
 import type { ApprovalDecision, ApprovalGate, ApprovalRequest } from '../tools';
 
@@ -221,9 +222,9 @@ export class FileReview implements Disposable {
 
 function limitsFrom(s: HostSettings['checkpoints']): CheckpointLimits {
   return {
-    maxCount: s?.maxCount ?? 50,
-    maxFileBytes: (s?.maxFileKB ?? 1024) * 1024,
-    maxStorageBytes: (s?.maxStorageMB ?? 500) * 1024 * 1024,
+    maxCount: s?.maxCount ?? shippedDefault('checkpoints.maxCount'),
+    maxFileBytes: (s?.maxFileKB ?? shippedDefault('checkpoints.maxFileSizeKB')) * 1024,
+    maxStorageBytes: (s?.maxStorageMB ?? shippedDefault('checkpoints.maxStorageMB')) * 1024 * 1024,
   };
 }
 

@@ -6,6 +6,7 @@
 import { base64ImageInfo, errorMessage, MAX_IMAGE_BYTES, type ContentBlock } from '../../core';
 import { readFileConfined } from '../tools/confinedFs';
 import { resolveWorkspacePath } from '../tools/workspacePath';
+import { shippedDefault } from '../../settings/schema';
 
 export interface ImageInput {
   mediaType: string;
@@ -21,14 +22,11 @@ export interface PromptAttachments {
   problems: string[];
 }
 
-/** Default cap per mentioned file (splitpoint.mentions.maxFileKB). */
-export const DEFAULT_MENTION_MAX_KB = 50;
-
 export async function promptAttachments(
   root: string | undefined,
   mentions: readonly string[],
   images: readonly ImageInput[],
-  maxFileBytes = DEFAULT_MENTION_MAX_KB * 1024,
+  maxFileBytes = shippedDefault('mentions.maxFileKB') * 1024,
 ): Promise<PromptAttachments> {
   const out: PromptAttachments = { blocks: [], files: [], problems: [] };
   for (const mention of [...new Set(mentions)]) {

@@ -3,14 +3,12 @@
 // applies it unedited (auto-compaction), or its signal aborts it (the agent was stopped).
 import { Emitter, type Disposable, type SummaryDecision, type SummaryDraft, type SummaryReviewer } from '../../core';
 import type { HostSettings } from '../../settings/hostSettings';
-
-/** Default seconds before an unanswered auto-compaction draft is applied unedited. */
-export const DEFAULT_REVIEW_TIMEOUT_SECONDS = 300;
+import { shippedDefault } from '../../settings/schema';
 
 /** The review timeout for auto-compaction drafts, in ms. */
 export function reviewTimeoutMs(settings: HostSettings): number {
   const s = settings.autoCompact.reviewTimeoutSeconds;
-  return (typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : DEFAULT_REVIEW_TIMEOUT_SECONDS) * 1000;
+  return (typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : shippedDefault('autoCompact.reviewTimeoutSeconds')) * 1000;
 }
 
 /** A draft as the host shows it (no plan: the engine's business). */
