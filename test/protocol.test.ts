@@ -6,6 +6,7 @@
 // in either direction is caught.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ChatToHost, InspectorToHost } from '../src/protocol';
 import { parseChatToHost, parseInspectorToHost } from '../src/protocol/validation';
 
 type Parser = (v: unknown) => unknown;
@@ -35,13 +36,24 @@ const MAX_STRATEGY = 64;
 const id = (optional = false): FieldSpec => ({ kind: 'string', max: MAX_ID, nonEmpty: true, optional });
 const text = (max: number, optional: boolean): FieldSpec => ({ kind: 'string', max, nonEmpty: false, optional });
 
-const CHAT: Record<string, MessageSpec> = {
+/** Every chat message type (the record's type makes a type without its spec a compile error). */
+const CHAT: Record<ChatToHost['type'], MessageSpec> = {
   ready: { full: { type: 'ready' }, fields: {} },
   stop: { full: { type: 'stop' }, fields: {} },
   retry: { full: { type: 'retry' }, fields: {} },
   newChat: { full: { type: 'newChat' }, fields: {} },
   setApiKey: { full: { type: 'setApiKey' }, fields: {} },
   openInspector: { full: { type: 'openInspector' }, fields: {} },
+  undoCompaction: { full: { type: 'undoCompaction' }, fields: {} },
+  pickModel: { full: { type: 'pickModel' }, fields: {} },
+  listFiles: { full: { type: 'listFiles' }, fields: {} },
+  openDiff: { full: { type: 'openDiff', toolUseId: 'toolu_01' }, fields: { toolUseId: id() } },
+  previewRestore: { full: { type: 'previewRestore', messageId: 'u_01' }, fields: { messageId: id() } },
+  restoreFiles: { full: { type: 'restoreFiles', messageId: 'u_01' }, fields: { messageId: id() } },
+  openRestoreDiff: {
+    full: { type: 'openRestoreDiff', messageId: 'u_01', path: 'src/a.ts' },
+    fields: { messageId: id(), path: { kind: 'string', max: MAX_PATH, nonEmpty: true, optional: false } },
+  },
   send: {
     full: { type: 'send', text: 'Refactor the parser' },
     fields: { text: { kind: 'string', max: MAX_TEXT, nonEmpty: true, optional: false, nonBlank: true } },
@@ -63,25 +75,30 @@ const CHAT: Record<string, MessageSpec> = {
   unpin: { full: { type: 'unpin', id: 'u_01' }, fields: { id: id() } },
 };
 
-const INSPECTOR: Record<string, MessageSpec> = {
+/** Every inspector message type. */
+const INSPECTOR: Record<InspectorToHost['type'], MessageSpec> = {
   ready: { full: { type: 'ready' }, fields: {} },
   undo: { full: { type: 'undo' }, fields: {} },
   inspectFile: { full: { type: 'inspectFile' }, fields: {} },
   showCurrent: { full: { type: 'showCurrent' }, fields: {} },
+  replay: { full: { type: 'replay' }, fields: {} },
+  restoreFiles: { full: { type: 'restoreFiles', id: 'u_01' }, fields: { id: id() } },
   preview: {
-    full: { type: 'preview', requestId: 7, strategy: 'recent-turns', params: { turns: 2, perTurnFraction: 0.25 } },
+    full: { type: 'preview', requestId: 7, strategy: 'recent-turns', params: { turns: 2, perTurnFraction: 0.25 }, splitAtId: 'a_07' },
     fields: {
       requestId: { kind: 'safeInt' },
       strategy: { kind: 'string', max: MAX_STRATEGY, nonEmpty: true, optional: false },
       params: { kind: 'params' },
+      splitAtId: id(true),
     },
   },
   apply: {
-    full: { type: 'apply', strategy: 'sliding-window', params: { keep: 10 }, focus: 'the failing test' },
+    full: { type: 'apply', strategy: 'sliding-window', params: { keep: 10 }, focus: 'the failing test', splitAtId: 'a_07' },
     fields: {
       strategy: { kind: 'string', max: MAX_STRATEGY, nonEmpty: true, optional: false },
       params: { kind: 'params' },
       focus: text(MAX_FOCUS, true),
+      splitAtId: id(true),
     },
   },
   showMessage: { full: { type: 'showMessage', id: 'm-12' }, fields: { id: id() } },
@@ -306,6 +323,10 @@ function checkProtocol(parse: Parser, specs: Record<string, MessageSpec>, label:
     ['a null type', { type: null }],
     ['an object type', { type: { toString: () => 'ready' } }],
     ['an inherited prototype method as type', { type: 'hasOwnProperty' }],
+    ['the prototype’s constructor as type', { type: 'constructor' }],
+    ['"__proto__" as type', { type: '__proto__' }],
+    ['"toString" as type', { type: 'toString' }],
+    ['"valueOf" as type', { type: 'valueOf' }],
     ['an empty object', {}],
   ] as Array<[string, unknown]>) {
     hostile++;

@@ -1,9 +1,17 @@
 // The typed message protocol between the extension host and the two webviews (chat sidebar and
 // context inspector). Both sides import these types; the host validates every message it receives
-// with the `parse…` functions of protocolValidation.ts and ignores (and logs) anything malformed.
+// with the `parse…` functions of validation.ts, the webviews with their hostMessages.ts, each a table
+// with one validator per message type (byType.ts), and anything malformed is ignored (and logged).
+// The engine's types that travel as they are (costs, the ledger, server context) are imported from
+// core, never copied: type-only imports, erased from the webview bundles.
 // No `vscode` import: this module is bundled into the webviews too.
-import type { MicroDecisionView, PlanCostView } from './cost';
-export type { MicroDecisionView, PlanCostView } from './cost';
+import type { ArtifactLedger, LossReport, MicroCompactDecision, PlanCost, PromptCaching, ServerContextReport } from '../core';
+export { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
+
+/** What the previewed plan costs with the prompt cache (the engine's PlanCost, sent as is). */
+export type PlanCostView = PlanCost;
+/** Micro-compaction's batch decision: cleared or held, and why, with its numbers (the engine's, sent as is). */
+export type MicroDecisionView = MicroCompactDecision;
 
 // ---------------------------------------------------------------------------------------------
 // Chat
@@ -27,12 +35,7 @@ export interface PinnableItem {
 }
 
 /** What the server reported for one call: tool results it cleared, or its compaction ('failed': a null-content block, a no-op). */
-export interface ServerContextView {
-  strategy: 'server-clear-tool-uses' | 'server-compact';
-  clearedToolUses?: number;
-  clearedInputTokens?: number;
-  compaction?: 'applied' | 'failed';
-}
+export type ServerContextView = ServerContextReport;
 
 export type ChatItem =
   /**
@@ -103,7 +106,7 @@ export interface CallUsageView {
 
 export interface CacheMeter {
   /** The splitpoint.promptCaching setting the writes are priced with. */
-  caching: 'off' | '5m' | '1h';
+  caching: PromptCaching;
   last: CallUsageView;
   session: CallUsageView & { calls: number };
 }
@@ -350,20 +353,11 @@ export interface InspectorSession {
   timeTravel?: { at: number | null; points: TimeTravelPoint[] };
 }
 
-/** The artifact ledger as the inspector shows it (the engine's ArtifactLedger, mirrored for the webviews). */
-export interface LedgerView {
-  files: Array<{ path: string; read: number; edited: number; created: number; lastAction: 'read' | 'edited' | 'created' }>;
-  commands: Array<{ command: string; exitCode: number | null }>;
-  errors: Array<{ text: string; resolved: boolean }>;
-  instructions: string[];
-  folded?: { files: number; commands: number; errors: number; instructions: number };
-}
+/** The artifact ledger as the inspector shows it (the engine's, sent as is). */
+export type LedgerView = ArtifactLedger;
 
-/** What a plan drops without it surviving anywhere in the new context. */
-export interface LossView extends LedgerView {
-  images: number;
-  thinkingBlocks: number;
-}
+/** What a plan drops without it surviving anywhere in the new context (the engine's loss report, sent as is). */
+export type LossView = LossReport;
 
 export interface PlanView {
   requestId: number;

@@ -1,6 +1,18 @@
 // Checks of what the host sends the chat. The host is trusted, but a malformed message must not
 // take the view down: each parser checks the shape the store relies on, and answers null otherwise.
-import type { ChatItem, ChatState, ContextMeter, HostToChat, PendingEdit, RestoreFileView } from '../../src/protocol';
+import {
+  isMemberOf,
+  parseByType,
+  type CacheMeter,
+  type ChatItem,
+  type ChatState,
+  type ContextMeter,
+  type HostToChat,
+  type PendingEdit,
+  type RawMessage,
+  type RestoreFileView,
+  type ValidatorsByType,
+} from '../../src/protocol';
 
 const isPendingEdit = (v: unknown): v is PendingEdit => {
   const r = v as Record<string, unknown> | null;
@@ -9,10 +21,10 @@ const isPendingEdit = (v: unknown): v is PendingEdit => {
   );
 };
 
-const SINCE = new Set(['created', 'deleted', 'modified']);
+const isSince = isMemberOf<RestoreFileView['since']>({ created: true, deleted: true, modified: true });
 const isRestoreFile = (v: unknown): v is RestoreFileView => {
   const r = v as Record<string, unknown> | null;
-  return typeof r === 'object' && r !== null && typeof r.path === 'string' && SINCE.has(r.since as string);
+  return typeof r === 'object' && r !== null && typeof r.path === 'string' && isSince(r.since);
 };
 
 export function isItem(v: unknown): v is ChatItem {
@@ -20,14 +32,21 @@ export function isItem(v: unknown): v is ChatItem {
   const r = v as Record<string, unknown>;
   return (
     typeof r.id === 'string' &&
-    typeof r.kind === 'string' &&
-    ITEM_KINDS.has(r.kind) &&
+    isItemKind(r.kind) &&
     (r.messageId === undefined || typeof r.messageId === 'string') &&
     (r.pinned === undefined || typeof r.pinned === 'boolean')
   );
 }
 
-const ITEM_KINDS = new Set(['user', 'assistant', 'thinking', 'tool', 'compaction', 'error', 'notice']);
+const isItemKind = isMemberOf<ChatItem['kind']>({
+  user: true,
+  assistant: true,
+  thinking: true,
+  tool: true,
+  compaction: true,
+  error: true,
+  notice: true,
+});
 
 export function isContextMeter(v: unknown): v is ContextMeter {
   if (typeof v !== 'object' || v === null) return false;
@@ -48,10 +67,12 @@ function isCallUsage(v: unknown, extra: readonly string[] = []): boolean {
   return [...USAGE_FIELDS, ...extra].every((k) => typeof r[k] === 'number' && Number.isFinite(r[k]) && (r[k] as number) >= 0);
 }
 
-function isCacheMeter(v: unknown): v is ContextMeter['cache'] {
+const isCaching = isMemberOf<CacheMeter['caching']>({ off: true, '5m': true, '1h': true });
+
+function isCacheMeter(v: unknown): v is CacheMeter {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return (r.caching === 'off' || r.caching === '5m' || r.caching === '1h') && isCallUsage(r.last) && isCallUsage(r.session, ['calls']);
+  return isCaching(r.caching) && isCallUsage(r.last) && isCallUsage(r.session, ['calls']);
 }
 
 export function isChatState(v: unknown): v is ChatState {
@@ -66,41 +87,35 @@ export function isChatState(v: unknown): v is ChatState {
   );
 }
 
+/** The member of HostToChat of type K: the host message as sent, once the check of its fields passed. */
+const sent = <K extends HostToChat['type']>(m: RawMessage, valid: boolean): Extract<HostToChat, { type: K }> | null =>
+  valid ? (m as unknown as Extract<HostToChat, { type: K }>) : null;
+
+const HOST_TO_CHAT: ValidatorsByType<HostToChat> = {
+  state: (m) => sent<'state'>(m, isChatState(m.state)),
+  item: (m) => sent<'item'>(m, isItem(m.item)),
+  delta: (m) => sent<'delta'>(m, typeof m.id === 'string' && typeof m.text === 'string'),
+  busy: (m) => sent<'busy'>(m, typeof m.busy === 'boolean' && typeof m.compacting === 'boolean'),
+  context: (m) => sent<'context'>(m, isContextMeter(m.context)),
+  pins: (m) => (Array.isArray(m.ids) && m.ids.every((id) => typeof id === 'string') ? { type: 'pins', ids: m.ids as string[] } : null),
+  focusInput: () => ({ type: 'focusInput' }),
+  proposals: (m) =>
+    Array.isArray(m.items) && m.items.every(isPendingEdit) ? { type: 'proposals', items: m.items as PendingEdit[] } : null,
+  restorePlan: (m) =>
+    sent<'restorePlan'>(
+      m,
+      typeof m.messageId === 'string' &&
+        (m.files === null || (Array.isArray(m.files) && m.files.every(isRestoreFile))) &&
+        (m.error === undefined || typeof m.error === 'string'),
+    ),
+  files: (m) =>
+    Array.isArray(m.files) && m.files.every((f) => typeof f === 'string') && typeof m.truncated === 'boolean'
+      ? { type: 'files', files: m.files as string[], truncated: m.truncated }
+      : null,
+};
+
 /**
  * A host message, or null. The host is trusted, but a malformed message must not take the view
- * down: check the shape each branch relies on.
+ * down: check the shape each type relies on (one check per type of HostToChat, or it does not compile).
  */
-export function parseHostToChat(v: unknown): HostToChat | null {
-  if (typeof v !== 'object' || v === null) return null;
-  const m = v as Record<string, unknown>;
-  switch (m.type) {
-    case 'state':
-      return isChatState(m.state) ? (m as unknown as HostToChat) : null;
-    case 'item':
-      return isItem(m.item) ? (m as unknown as HostToChat) : null;
-    case 'delta':
-      return typeof m.id === 'string' && typeof m.text === 'string' ? (m as unknown as HostToChat) : null;
-    case 'busy':
-      return typeof m.busy === 'boolean' && typeof m.compacting === 'boolean' ? (m as unknown as HostToChat) : null;
-    case 'context':
-      return isContextMeter(m.context) ? (m as unknown as HostToChat) : null;
-    case 'pins':
-      return Array.isArray(m.ids) && m.ids.every((id) => typeof id === 'string') ? { type: 'pins', ids: m.ids as string[] } : null;
-    case 'focusInput':
-      return { type: 'focusInput' };
-    case 'proposals':
-      return Array.isArray(m.items) && m.items.every(isPendingEdit) ? { type: 'proposals', items: m.items as PendingEdit[] } : null;
-    case 'restorePlan':
-      return typeof m.messageId === 'string' &&
-        (m.files === null || (Array.isArray(m.files) && m.files.every(isRestoreFile))) &&
-        (m.error === undefined || typeof m.error === 'string')
-        ? (m as unknown as HostToChat)
-        : null;
-    case 'files':
-      return Array.isArray(m.files) && m.files.every((f) => typeof f === 'string') && typeof m.truncated === 'boolean'
-        ? { type: 'files', files: m.files as string[], truncated: m.truncated }
-        : null;
-    default:
-      return null;
-  }
-}
+export const parseHostToChat: (v: unknown) => HostToChat | null = parseByType(HOST_TO_CHAT);

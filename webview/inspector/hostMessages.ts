@@ -1,31 +1,37 @@
 // Checks of what the host sends the inspector. The host is trusted, but a malformed message must
 // not take the view down or leave it half-updated: each parser checks the shape the store and the
 // components rely on, and answers null otherwise (the host connection logs and drops it).
-import type {
-  ArchivedSegment,
-  CompactionView,
-  HostToInspector,
-  InspectorSession,
-  LedgerView,
-  LossView,
-  MessageDetail,
-  MessageRow,
-  MicroDecisionView,
-  PlanCostView,
-  PlanView,
-  RecordedCallView,
-  RecordedCompactionView,
-  ServerContextView,
-  ReplayConfigView,
-  ReplayPointView,
-  ReplayView,
-  StrategyParamView,
-  StrategyView,
-  TimeTravelPoint,
-  UsageBreakdown,
+import {
+  isMemberOf,
+  parseByType,
+  type ArchivedSegment,
+  type CacheBoundaryView,
+  type CompactionView,
+  type HostToInspector,
+  type InspectorSession,
+  type LedgerView,
+  type LossView,
+  type MessageDetail,
+  type MessageRow,
+  type MicroDecisionView,
+  type PlanCostView,
+  type PlanView,
+  type RawMessage,
+  type RecordedCallView,
+  type RecordedCompactionView,
+  type ReplayConfigView,
+  type ReplayPointView,
+  type ReplayView,
+  type RowKind,
+  type ServerContextView,
+  type StrategyParamView,
+  type StrategyView,
+  type TimeTravelPoint,
+  type UsageBreakdown,
+  type ValidatorsByType,
 } from '../../src/protocol';
 
-type Rec = Record<string, unknown>;
+type Rec = RawMessage;
 
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -37,15 +43,30 @@ const allNum = (r: Rec, keys: readonly string[]): boolean => keys.every((k) => i
 const arrayOf = <T>(v: unknown, check: (v: unknown) => v is T): v is T[] => Array.isArray(v) && v.every(check);
 const isStrArray = (v: unknown): v is string[] => arrayOf(v, isStr);
 
-const ROW_KINDS = new Set(['user-prompt', 'tool-result', 'assistant-text', 'tool-call', 'thinking', 'summary', 'placeholder', 'artefact']);
-const isRowKind = (v: unknown): boolean => isStr(v) && ROW_KINDS.has(v);
+const isRole = isMemberOf<MessageRow['role']>({ user: true, assistant: true });
+const isServerStrategy = isMemberOf<ServerContextView['strategy']>({ 'server-clear-tool-uses': true, 'server-compact': true });
+const isServerCompaction = isMemberOf<NonNullable<ServerContextView['compaction']>>({ applied: true, failed: true });
+const isBoundarySource = isMemberOf<CacheBoundaryView['source']>({ breakpoint: true, estimate: true });
+const isOverheadSource = isMemberOf<NonNullable<UsageBreakdown['overheadSource']>>({ agent: true, fitted: true, unknown: true });
+const isWindowSource = isMemberOf<NonNullable<UsageBreakdown['windowSource']>>({ settings: true, recording: true, model: true });
+const isNoticeLevel = isMemberOf<Extract<HostToInspector, { type: 'notice' }>['level']>({ info: true, error: true });
+const isRowKind = isMemberOf<RowKind>({
+  'user-prompt': true,
+  'tool-result': true,
+  'assistant-text': true,
+  'tool-call': true,
+  thinking: true,
+  summary: true,
+  placeholder: true,
+  artefact: true,
+});
 
 function isRow(v: unknown): v is MessageRow {
   if (!isRec(v)) return false;
   return (
     isStr(v.id) &&
     allNum(v, ['index', 'tokens', 'turn']) &&
-    (v.role === 'user' || v.role === 'assistant') &&
+    isRole(v.role) &&
     isRowKind(v.kind) &&
     isStr(v.preview) &&
     isOpt(v.tools, isStrArray) &&
@@ -59,10 +80,10 @@ function isRow(v: unknown): v is MessageRow {
 function isServerView(v: unknown): v is ServerContextView {
   return (
     isRec(v) &&
-    (v.strategy === 'server-clear-tool-uses' || v.strategy === 'server-compact') &&
+    isServerStrategy(v.strategy) &&
     isOpt(v.clearedToolUses, isNum) &&
     isOpt(v.clearedInputTokens, isNum) &&
-    isOpt(v.compaction, (c) => c === 'applied' || c === 'failed')
+    isOpt(v.compaction, isServerCompaction)
   );
 }
 
@@ -77,26 +98,17 @@ function isCall(v: unknown): v is RecordedCallView {
 
 function isCacheBoundary(v: unknown): boolean {
   return (
-    isRec(v) &&
-    (v.afterId === null || isStr(v.afterId)) &&
-    isNum(v.readTokens) &&
-    isStr(v.callMessageId) &&
-    (v.source === 'breakpoint' || v.source === 'estimate')
+    isRec(v) && (v.afterId === null || isStr(v.afterId)) && isNum(v.readTokens) && isStr(v.callMessageId) && isBoundarySource(v.source)
   );
 }
-
-const isOneOf =
-  (...values: string[]) =>
-  (v: unknown): boolean =>
-    isStr(v) && values.includes(v);
 
 function isUsage(v: unknown): v is UsageBreakdown {
   return (
     isRec(v) &&
     allNum(v, ['window', 'system', 'tools', 'messages', 'toolResults', 'summaries', 'free']) &&
     (v.threshold === null || isNum(v.threshold)) &&
-    isOpt(v.overheadSource, isOneOf('agent', 'fitted', 'unknown')) &&
-    isOpt(v.windowSource, isOneOf('settings', 'recording', 'model')) &&
+    isOpt(v.overheadSource, isOverheadSource) &&
+    isOpt(v.windowSource, isWindowSource) &&
     isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId)) &&
     isOpt(v.cacheBoundary, isCacheBoundary)
   );
@@ -204,7 +216,7 @@ export function isPlanCost(v: unknown): v is PlanCostView {
   );
 }
 
-const MICRO_ACTIONS = isOneOf('cleared', 'held', 'none');
+const isMicroAction = isMemberOf<MicroDecisionView['action']>({ cleared: true, held: true, none: true });
 const isMicroCache = (v: unknown): boolean =>
   isRec(v) && allNum(v, ['cachedPrefixTokens', 'invalidatedCachedTokens', 'costNowUSD', 'savingPerTurnUSD']) && isTurns(v.paybackTurns);
 
@@ -212,7 +224,7 @@ const isMicroCache = (v: unknown): boolean =>
 export function isMicroDecision(v: unknown): v is MicroDecisionView {
   return (
     isRec(v) &&
-    MICRO_ACTIONS(v.action) &&
+    isMicroAction(v.action) &&
     isStr(v.reason) &&
     allNum(v, ['candidates', 'clearableTokens', 'savedTokens', 'triggerTokens', 'clearAtLeast', 'horizonTurns']) &&
     isBool(v.cacheAware) &&
@@ -220,9 +232,9 @@ export function isMicroDecision(v: unknown): v is MicroDecisionView {
   );
 }
 
-const LAST_ACTIONS = isOneOf('read', 'edited', 'created');
+const isLastAction = isMemberOf<LedgerView['files'][number]['lastAction']>({ read: true, edited: true, created: true });
 const isLedgerFile = (v: unknown): v is LedgerView['files'][number] =>
-  isRec(v) && isStr(v.path) && allNum(v, ['read', 'edited', 'created']) && LAST_ACTIONS(v.lastAction);
+  isRec(v) && isStr(v.path) && allNum(v, ['read', 'edited', 'created']) && isLastAction(v.lastAction);
 const isLedgerCommand = (v: unknown): v is LedgerView['commands'][number] =>
   isRec(v) && isStr(v.command) && (v.exitCode === null || isNum(v.exitCode));
 const isLedgerError = (v: unknown): v is LedgerView['errors'][number] => isRec(v) && isStr(v.text) && isBool(v.resolved);
@@ -272,26 +284,19 @@ export function isReplayView(v: unknown): v is ReplayView {
   );
 }
 
-/** A host message for the inspector, or null if it is not one of the protocol's shapes. */
-export function parseHostToInspector(v: unknown): HostToInspector | null {
-  if (!isRec(v)) return null;
-  const ok = (valid: boolean) => (valid ? (v as unknown as HostToInspector) : null);
-  switch (v.type) {
-    case 'session':
-      return ok(isInspectorSession(v.session));
-    case 'plan':
-      return ok(isPlanView(v.plan));
-    case 'planError':
-      return ok(Number.isSafeInteger(v.requestId) && isStr(v.message));
-    case 'detail':
-      return ok(isDetail(v.detail));
-    case 'busy':
-      return ok(isBool(v.busy) && isOpt(v.label, isStr));
-    case 'replay':
-      return ok(isReplayView(v.replay));
-    case 'notice':
-      return ok((v.level === 'info' || v.level === 'error') && isStr(v.message));
-    default:
-      return null;
-  }
-}
+/** The member of HostToInspector of type K: the host message as sent, once the check of its fields passed. */
+const sent = <K extends HostToInspector['type']>(m: Rec, valid: boolean): Extract<HostToInspector, { type: K }> | null =>
+  valid ? (m as unknown as Extract<HostToInspector, { type: K }>) : null;
+
+const HOST_TO_INSPECTOR: ValidatorsByType<HostToInspector> = {
+  session: (m) => sent<'session'>(m, isInspectorSession(m.session)),
+  plan: (m) => sent<'plan'>(m, isPlanView(m.plan)),
+  planError: (m) => sent<'planError'>(m, Number.isSafeInteger(m.requestId) && isStr(m.message)),
+  detail: (m) => sent<'detail'>(m, isDetail(m.detail)),
+  busy: (m) => sent<'busy'>(m, isBool(m.busy) && isOpt(m.label, isStr)),
+  replay: (m) => sent<'replay'>(m, isReplayView(m.replay)),
+  notice: (m) => sent<'notice'>(m, isNoticeLevel(m.level) && isStr(m.message)),
+};
+
+/** A host message for the inspector, or null if it is not one of the protocol's shapes (one check per type, or it does not compile). */
+export const parseHostToInspector: (v: unknown) => HostToInspector | null = parseByType(HOST_TO_INSPECTOR);
