@@ -68,4 +68,19 @@ export default tseslint.config(
     plugins: { layers: layersPlugin() },
     rules: { 'layers/imports': 'error' },
   },
+  {
+    // The webviews run in a browser: Node's globals are errors while you type (tsconfig.webview.json
+    // includes Node's types for the core types the protocol imports; test/protocol/webviewTypes.test.ts
+    // compiles the webviews without them).
+    files: ['webview/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'require', '__dirname', '__filename', 'global', 'setImmediate'].map((name) => ({
+          name,
+          message: 'Webviews run in a browser: no Node globals.',
+        })),
+      ],
+    },
+  },
 );
