@@ -59,7 +59,7 @@ async function closedPort(): Promise<number> {
   return address.port;
 }
 
-describe('toLlmError classifies real SDK errors', () => {
+describe('toLlmError classifies real SDK errors: rate limits, overload and server errors', () => {
   test('429 with retry-after seconds → rate_limit, retryable, retryAfterMs = seconds × 1000', async () => {
     await withServer({}, async (server, baseURL) => {
       const e = await sdkError(server, baseURL, { script: reply.rateLimited(7) });
@@ -131,7 +131,9 @@ describe('toLlmError classifies real SDK errors', () => {
       assert.equal(e503.retryAfterMs, 2000);
     });
   });
+});
 
+describe('toLlmError classifies real SDK errors: requests the API refuses (400, 401)', () => {
   test('400 "prompt is too long" from the context-window check → prompt_too_long with both numbers parsed', async () => {
     await withServer({ contextWindows: { tiny: 20 } }, async (server, baseURL) => {
       const e = await sdkError(server, baseURL, { model: 'tiny', content: 'word '.repeat(200) });
@@ -191,7 +193,9 @@ describe('toLlmError classifies real SDK errors', () => {
       assert.equal(server.requests[0]!.apiKey, 'sk-wrong');
     });
   });
+});
 
+describe('toLlmError classifies real SDK errors: aborts, connection failures and non-SDK errors', () => {
   test('abort while the server hangs → aborted, not retryable', async () => {
     await withServer({}, async (server, baseURL) => {
       const controller = new AbortController();
