@@ -109,6 +109,7 @@ export {
   type PipelineSettings,
   type UndoOutcome,
 } from './pipeline/pipeline';
+export type { Summarizer } from './pipeline/pipelineTypes';
 export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/triggers';
 export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';

@@ -72,9 +72,9 @@ export interface InspectorSessionInput {
   /** Where the current history's tail starts (the last compaction's tail-start pointer), if known. */
   tailStartId: string | null;
   /** Where `overhead` comes from (default 'agent'); 'unknown' shows it as unknown (pass zeros). */
-  overheadSource?: 'agent' | 'fitted' | 'unknown';
+  overheadSource?: UsageBreakdown['overheadSource'];
   /** Where the window (`ctx.contextWindow`) comes from (default 'settings'). */
-  windowSource?: 'settings' | 'recording' | 'model';
+  windowSource?: UsageBreakdown['windowSource'];
   /** Recorded compactions whose archived contexts are shown above the rows, oldest first (numbered from 1). */
   archived?: readonly RecordedCompaction[];
   /** The past compaction points to preview at, and the one shown (null: the current context). */

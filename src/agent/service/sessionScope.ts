@@ -21,8 +21,7 @@ import {
   type SessionFileStore,
   type SessionLock,
   type SessionLog,
-  type SummarizerInput,
-  type SummaryResult,
+  type Summarizer,
   type SummaryReviewer,
 } from '../../core';
 import type { AgentLoop } from '../loop/agent';
@@ -32,7 +31,7 @@ import { planContextFor } from '../../settings/engineSettings';
 import type { HostSettings } from '../../settings/hostSettings';
 import { UsageTally } from '../loop/usageTally';
 
-export type Summarizer = (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult>;
+export type { Summarizer };
 
 /** What the scope reports to its host; called only while the scope is alive. */
 export interface SessionScopeHooks {
