@@ -1,24 +1,16 @@
 // Tests for the loopback Anthropic server, driven through the real @anthropic-ai/sdk: responders,
 // authentication and the server's options. Replies, validation, token counts and failures have their
 // own files (sdk-replies, sdk-validation, sdk-count-tokens, sdk-failures).
-import { test, describe, before, after, beforeEach } from 'node:test';
+import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic, { APIConnectionError, BadRequestError } from '@anthropic-ai/sdk';
 import { LoopbackAnthropic, countTextTokens, lastUserText, reply } from './anthropic-server';
 import { rejection } from '../helpers/async';
-import { MODEL } from './sdkTestSupport';
+import { loopbackWithSdk, MODEL } from './sdkTestSupport';
 
 describe('LoopbackAnthropic with the real SDK', () => {
-  const server = new LoopbackAnthropic({ contextWindows: { 'tiny-model': 40 } });
-  let baseURL = '';
-  let client: Anthropic;
-
-  before(async () => {
-    ({ baseURL } = await server.start());
-    client = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0 });
-  });
-  after(() => server.close());
-  beforeEach(() => server.reset());
+  const sdk = loopbackWithSdk();
+  const { server } = sdk;
 
   test('a responder function scripts replies from the request (summarizer vs agent)', async () => {
     server.responder = (req) =>
@@ -27,11 +19,11 @@ describe('LoopbackAnthropic with the real SDK', () => {
         : reply.toolUse('read_file', { path: lastUserText(req.body) });
     try {
       server.queue.text('queued replies come first');
-      const queued = await client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] });
+      const queued = await sdk.client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] });
       assert.deepEqual(queued.content, [{ type: 'text', text: 'queued replies come first' }]);
-      const agent = await client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'a.ts' }] });
+      const agent = await sdk.client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'a.ts' }] });
       assert.deepEqual((agent.content[0] as Anthropic.ToolUseBlock).input, { path: 'a.ts' });
-      const summary = await client.messages.create({
+      const summary = await sdk.client.messages.create({
         model: MODEL,
         max_tokens: 50,
         system: 'Summarize the conversation.',
@@ -55,7 +47,7 @@ describe('LoopbackAnthropic with the real SDK', () => {
 
   test('authentication: no x-api-key → 401 authentication_error; no anthropic-version → 400', async () => {
     const body = JSON.stringify({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
-    const noKey = await fetch(`${baseURL}/v1/messages`, {
+    const noKey = await fetch(`${sdk.baseURL}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
       body,
@@ -66,7 +58,7 @@ describe('LoopbackAnthropic with the real SDK', () => {
     assert.deepEqual(noKeyBody.error, { type: 'authentication_error', message: 'x-api-key header is required' });
     assert.match(noKey.headers.get('request-id') ?? '', /^req_/);
 
-    const noVersion = await fetch(`${baseURL}/v1/messages`, {
+    const noVersion = await fetch(`${sdk.baseURL}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
       body,

@@ -1,22 +1,14 @@
 // Token counts through the real @anthropic-ai/sdk: usage.input_tokens and count_tokens (its validation and
 // its scripted failures).
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic, { BadRequestError } from '@anthropic-ai/sdk';
-import { LoopbackAnthropic, countRequestTokens, countTextTokens, type MessagesRequestBody } from './anthropic-server';
+import { countRequestTokens, countTextTokens, type MessagesRequestBody } from './anthropic-server';
 import { rejection } from '../helpers/async';
-import { MODEL } from './sdkTestSupport';
+import { loopbackWithSdk, MODEL } from './sdkTestSupport';
 
-const server = new LoopbackAnthropic({ contextWindows: { 'tiny-model': 40 } });
-let baseURL = '';
-let client: Anthropic;
-
-before(async () => {
-  ({ baseURL } = await server.start());
-  client = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0 });
-});
-after(() => server.close());
-beforeEach(() => server.reset());
+const sdk = loopbackWithSdk();
+const { server } = sdk;
 
 test('usage.input_tokens and count_tokens both equal the o200k count of system + tools + messages', async () => {
   const params = {
@@ -52,24 +44,24 @@ test('usage.input_tokens and count_tokens both equal the o200k count of system +
     countTextTokens('edited 3 lines');
   assert.equal(countRequestTokens(params as MessagesRequestBody), expected);
 
-  const counted = await client.messages.countTokens(params);
+  const counted = await sdk.client.messages.countTokens(params);
   assert.deepEqual({ ...counted }, { input_tokens: expected });
   assert.equal(server.requests[0]!.path, '/v1/messages/count_tokens');
   assert.equal(server.requests[0]!.source, 'count_tokens');
 
   server.queue.text('Done.');
-  const msg = await client.messages.create({ ...params, max_tokens: 50 });
+  const msg = await sdk.client.messages.create({ ...params, max_tokens: 50 });
   assert.equal(msg.usage.input_tokens, expected);
-  const streamed = (server.queue.text('Done.'), await client.messages.stream({ ...params, max_tokens: 50 }).finalMessage());
+  const streamed = (server.queue.text('Done.'), await sdk.client.messages.stream({ ...params, max_tokens: 50 }).finalMessage());
   assert.equal(streamed.usage.input_tokens, expected);
 });
 
 test('count_tokens validates like the real API but needs no max_tokens and ignores the context window', async () => {
-  const err = await rejection(client.messages.countTokens({ model: MODEL, messages: [{ role: 'assistant', content: 'x' }] }));
+  const err = await rejection(sdk.client.messages.countTokens({ model: MODEL, messages: [{ role: 'assistant', content: 'x' }] }));
   assert.ok(err instanceof BadRequestError);
   assert.equal(err.apiMessage, 'messages: first message must use the "user" role');
   const big = 'lorem ipsum dolor sit amet '.repeat(20);
-  const counted = await client.messages.countTokens({ model: 'tiny-model', messages: [{ role: 'user', content: big }] });
+  const counted = await sdk.client.messages.countTokens({ model: 'tiny-model', messages: [{ role: 'user', content: big }] });
   assert.equal(counted.input_tokens, countTextTokens(big));
 });
 
@@ -77,13 +69,13 @@ test('count_tokens failures come from countQueue, in order, without touching the
   const params = { model: MODEL, messages: [{ role: 'user' as const, content: 'measure me' }] };
   server.countQueue.overloaded().error(400, 'invalid_request_error', 'count_tokens is not available for this model');
   server.queue.text('a reply');
-  const overloaded = await rejection(client.messages.countTokens(params));
+  const overloaded = await rejection(sdk.client.messages.countTokens(params));
   assert.ok(overloaded instanceof Anthropic.APIError);
   assert.equal(overloaded.status, 529);
-  const refused = await rejection(client.messages.countTokens(params));
+  const refused = await rejection(sdk.client.messages.countTokens(params));
   assert.ok(refused instanceof BadRequestError);
   assert.equal(refused.apiMessage, 'count_tokens is not available for this model');
-  assert.deepEqual({ ...(await client.messages.countTokens(params)) }, { input_tokens: countTextTokens('measure me') });
+  assert.deepEqual({ ...(await sdk.client.messages.countTokens(params)) }, { input_tokens: countTextTokens('measure me') });
   assert.deepEqual(
     server.requests.map((r) => [r.path, r.status, r.source]),
     [

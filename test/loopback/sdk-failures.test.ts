@@ -1,26 +1,18 @@
 // Failures through the real @anthropic-ai/sdk: HTTP errors and retries, errors mid-stream, aborts, stalls,
 // hangs, drops, delays, and the answer when nothing is queued.
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError, InternalServerError, OverloadedError } from '@anthropic-ai/sdk';
-import { LoopbackAnthropic } from './anthropic-server';
+
 import { rejection } from '../helpers/async';
-import { MODEL, waitFor } from './sdkTestSupport';
+import { loopbackWithSdk, MODEL, waitFor } from './sdkTestSupport';
 
-const server = new LoopbackAnthropic({ contextWindows: { 'tiny-model': 40 } });
-let baseURL = '';
-let client: Anthropic;
-
-before(async () => {
-  ({ baseURL } = await server.start());
-  client = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0 });
-});
-after(() => server.close());
-beforeEach(() => server.reset());
+const sdk = loopbackWithSdk();
+const { server } = sdk;
 
 test('429 with retry-after is retried by the SDK after the advertised delay', async () => {
   server.queue.rateLimited(1).text('after the wait');
-  const retrying = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 2 });
+  const retrying = new Anthropic({ apiKey: 'test', baseURL: sdk.baseURL, maxRetries: 2 });
   const msg = await retrying.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
   assert.deepEqual(msg.content, [{ type: 'text', text: 'after the wait' }]);
   assert.equal(server.requests.length, 2);
@@ -34,7 +26,7 @@ test('429 with retry-after is retried by the SDK after the advertised delay', as
 
 test('429 surfaces as RateLimitError with the retry-after header when retries are off', async () => {
   server.queue.rateLimited(7, 'Number of request tokens has exceeded your per-minute rate limit');
-  const err = await rejection(client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
+  const err = await rejection(sdk.client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
   assert.ok(err instanceof Anthropic.RateLimitError);
   assert.equal(err.headers.get('retry-after'), '7');
   assert.equal(err.type, 'rate_limit_error');
@@ -43,13 +35,15 @@ test('429 surfaces as RateLimitError with the retry-after header when retries ar
 
 test('529 surfaces as OverloadedError and 500 as InternalServerError when maxRetries is 0', async () => {
   server.queue.overloaded().apiError('Internal server error');
-  const overloaded = await rejection(client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
+  const overloaded = await rejection(
+    sdk.client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+  );
   assert.ok(overloaded instanceof OverloadedError, `got ${String(overloaded)}`);
   assert.equal(overloaded.status, 529);
   assert.equal(overloaded.type, 'overloaded_error');
   assert.equal(overloaded.apiMessage, 'Overloaded');
   const internal = await rejection(
-    client.messages.stream({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).finalMessage(),
+    sdk.client.messages.stream({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).finalMessage(),
   );
   assert.ok(internal instanceof InternalServerError, `got ${String(internal)}`);
   assert.ok(!(internal instanceof OverloadedError));
@@ -62,7 +56,7 @@ test('an overloaded_error event mid-stream rejects finalMessage() with an APIErr
   server.queue.text('partial text that will be interrupted', {
     streamError: { afterEvents: 4, type: 'overloaded_error', message: 'Overloaded' },
   });
-  const stream = client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+  const stream = sdk.client.messages.stream({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
   const err = await rejection(stream.finalMessage());
   assert.ok(err instanceof APIError, `got ${String(err)}`);
   assert.equal(err.type, 'overloaded_error');
@@ -72,7 +66,7 @@ test('an overloaded_error event mid-stream rejects finalMessage() with an APIErr
 test('aborting mid-stream with an AbortController rejects with APIUserAbortError and the server sees the disconnect', async () => {
   server.queue.text('a'.repeat(400), { textChunkChars: 4, chunkDelayMs: 10 });
   const controller = new AbortController();
-  const stream = client.messages.stream(
+  const stream = sdk.client.messages.stream(
     { model: MODEL, max_tokens: 500, messages: [{ role: 'user', content: 'long please' }] },
     { signal: controller.signal },
   );
@@ -90,7 +84,7 @@ test('aborting mid-stream with an AbortController rejects with APIUserAbortError
 test('a stalled stream and a hanging request end on abort; a dropped connection is an APIConnectionError', async () => {
   server.queue.text('never finished', { stallAfterEvents: 3 }).hang().drop();
   const c1 = new AbortController();
-  const stalled = client.messages.stream(
+  const stalled = sdk.client.messages.stream(
     { model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] },
     { signal: c1.signal },
   );
@@ -99,7 +93,7 @@ test('a stalled stream and a hanging request end on abort; a dropped connection 
   assert.ok((await rejection(stalled.finalMessage())) instanceof APIUserAbortError);
 
   const c2 = new AbortController();
-  const hanging = client.messages.create(
+  const hanging = sdk.client.messages.create(
     { model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] },
     { signal: c2.signal },
   );
@@ -108,19 +102,19 @@ test('a stalled stream and a hanging request end on abort; a dropped connection 
   assert.ok((await rejection(hanging)) instanceof APIUserAbortError);
   await waitFor(() => server.requests[1]!.aborted);
 
-  const dropped = await rejection(client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] }));
+  const dropped = await rejection(sdk.client.messages.create({ model: MODEL, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] }));
   assert.ok(dropped instanceof APIConnectionError, `got ${String(dropped)}`);
 });
 
 test('a request delay holds the response back by delayMs', async () => {
   server.queue.text('late', { delayMs: 150 });
   const t0 = Date.now();
-  await client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+  await sdk.client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
   assert.ok(Date.now() - t0 >= 140);
 });
 
 test('with nothing queued the server answers a non-retryable 500 naming the request', async () => {
-  const retrying = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 2 });
+  const retrying = new Anthropic({ apiKey: 'test', baseURL: sdk.baseURL, maxRetries: 2 });
   const err = await rejection(
     retrying.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'unscripted' }] }),
   );

@@ -1,26 +1,18 @@
 // The loopback server's replies through the real @anthropic-ai/sdk: text, streaming (SDK and raw SSE wire),
 // tool_use, thinking, empty replies and the max_tokens cut.
-import { test, before, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import Anthropic from '@anthropic-ai/sdk';
-import { LoopbackAnthropic, countTextTokens, lastUserText } from './anthropic-server';
-import { MODEL, type WireEvent } from './sdkTestSupport';
+import type Anthropic from '@anthropic-ai/sdk';
+import { countTextTokens, lastUserText } from './anthropic-server';
+import { loopbackWithSdk, MODEL, type WireEvent } from './sdkTestSupport';
 
-const server = new LoopbackAnthropic({ contextWindows: { 'tiny-model': 40 } });
-let baseURL = '';
-let client: Anthropic;
-
-before(async () => {
-  ({ baseURL } = await server.start());
-  client = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0 });
-});
-after(() => server.close());
-beforeEach(() => server.reset());
+const sdk = loopbackWithSdk();
+const { server } = sdk;
 
 test('non-streaming text reply has msg_ id, end_turn, request id and tokenizer usage', async () => {
   server.queue.text('Hello from the loopback.');
   const prompt = 'Say hello, please.';
-  const msg = await client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: prompt }] });
+  const msg = await sdk.client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: prompt }] });
   assert.match(msg.id, /^msg_01[1-9A-HJ-NP-Za-km-z]{22}$/);
   assert.equal(msg.type, 'message');
   assert.equal(msg.role, 'assistant');
@@ -44,7 +36,7 @@ test('non-streaming text reply has msg_ id, end_turn, request id and tokenizer u
 test('streaming text arrives in several text deltas and finalMessage() reassembles it', async () => {
   const text = 'Streaming works: this sentence is long enough to be split into several deltas.';
   server.queue.text(text, { textChunkChars: 10 });
-  const stream = client.messages.stream({ model: MODEL, max_tokens: 200, messages: [{ role: 'user', content: 'Stream please' }] });
+  const stream = sdk.client.messages.stream({ model: MODEL, max_tokens: 200, messages: [{ role: 'user', content: 'Stream please' }] });
   const deltas: string[] = [];
   stream.on('text', (delta) => deltas.push(delta));
   const msg = await stream.finalMessage();
@@ -61,7 +53,7 @@ test('streaming text arrives in several text deltas and finalMessage() reassembl
 
 test('raw SSE wire: message_start, block events, one ping, message_delta, message_stop', async () => {
   server.queue.toolUse('lookup', { q: 'x' }, { text: 'Let me look.' });
-  const res = await fetch(`${baseURL}/v1/messages`, {
+  const res = await fetch(`${sdk.baseURL}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
     body: JSON.stringify({ model: MODEL, max_tokens: 50, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
@@ -98,7 +90,7 @@ test('raw SSE wire: message_start, block events, one ping, message_delta, messag
 test('streaming tool_use input arrives in several partial_json chunks and the SDK reassembles it', async () => {
   const input = { path: 'src/core/plan.ts', range: { start: 10, end: 42 }, note: 'read the planner' };
   server.queue.toolUse('read_file', input, { text: 'I will read the file.', jsonChunkChars: 7 });
-  const stream = client.messages.stream({
+  const stream = sdk.client.messages.stream({
     model: MODEL,
     max_tokens: 500,
     tools: [{ name: 'read_file', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }],
@@ -124,7 +116,7 @@ test('parallel tool_use blocks (non-streaming) each get their own toolu_ id', as
     { name: 'a', input: { n: 1 } },
     { name: 'b', input: { n: 2 }, id: 'toolu_fixed' },
   ]);
-  const msg = await client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
+  const msg = await sdk.client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'go' }] });
   assert.equal(msg.stop_reason, 'tool_use');
   const uses = msg.content as Anthropic.ToolUseBlock[];
   assert.deepEqual(
@@ -140,9 +132,9 @@ test('parallel tool_use blocks (non-streaming) each get their own toolu_ id', as
 
 test('a full tool round trip (tool_use then tool_result) is accepted', async () => {
   server.queue.toolUse('ls', { dir: '.' }).text('Two files.');
-  const first = await client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'list' }] });
+  const first = await sdk.client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'list' }] });
   const use = first.content[0] as Anthropic.ToolUseBlock;
-  const second = await client.messages.create({
+  const second = await sdk.client.messages.create({
     model: MODEL,
     max_tokens: 100,
     messages: [
@@ -157,7 +149,7 @@ test('a full tool round trip (tool_use then tool_result) is accepted', async () 
 
 test('streaming thinking block carries thinking deltas and a signature', async () => {
   server.queue.thinking('First I consider the question carefully.', 'The answer is 4.', { signature: 'sig-abc' });
-  const stream = client.messages.stream({ model: MODEL, max_tokens: 300, messages: [{ role: 'user', content: '2+2?' }] });
+  const stream = sdk.client.messages.stream({ model: MODEL, max_tokens: 300, messages: [{ role: 'user', content: '2+2?' }] });
   const thinkingDeltas: string[] = [];
   stream.on('thinking', (delta) => thinkingDeltas.push(delta));
   const msg = await stream.finalMessage();
@@ -169,10 +161,10 @@ test('streaming thinking block carries thinking deltas and a signature', async (
 
 test('empty replies: one empty text block, or no blocks at all', async () => {
   server.queue.empty().empty({ noBlocks: true });
-  const a = await client.messages.stream({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
+  const a = await sdk.client.messages.stream({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).finalMessage();
   assert.deepEqual(a.content, [{ type: 'text', text: '' }]);
   assert.equal(a.usage.output_tokens, 1, 'output_tokens is non-zero even for an empty reply');
-  const b = await client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
+  const b = await sdk.client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] });
   assert.deepEqual(b.content, []);
   assert.equal(b.stop_reason, 'end_turn');
 });
@@ -180,13 +172,13 @@ test('empty replies: one empty text block, or no blocks at all', async () => {
 test('a reply longer than max_tokens is cut at the token limit with stop_reason max_tokens', async () => {
   const long = 'one two three four five six seven eight nine ten eleven twelve';
   server.queue.text(long).text(long);
-  const msg = await client.messages.create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'count' }] });
+  const msg = await sdk.client.messages.create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'count' }] });
   assert.equal(msg.stop_reason, 'max_tokens');
   const text = (msg.content[0] as Anthropic.TextBlock).text;
   assert.equal(countTextTokens(text), 5);
   assert.ok(long.startsWith(text));
   assert.equal(msg.usage.output_tokens, 5);
-  const streamed = await client.messages
+  const streamed = await sdk.client.messages
     .stream({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'count' }] })
     .finalMessage();
   assert.equal(streamed.stop_reason, 'max_tokens');

@@ -1,22 +1,14 @@
 // The loopback server rejects what the real API rejects, with the real message (BadRequestError through the
 // real @anthropic-ai/sdk); consecutive same-role messages are merged; the context window is enforced.
-import { describe, test, before, after, beforeEach } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import Anthropic, { BadRequestError } from '@anthropic-ai/sdk';
-import { LoopbackAnthropic, countTextTokens } from './anthropic-server';
+import { BadRequestError } from '@anthropic-ai/sdk';
+import { countTextTokens } from './anthropic-server';
 import { rejection } from '../helpers/async';
-import { MODEL, raw } from './sdkTestSupport';
+import { loopbackWithSdk, MODEL, raw } from './sdkTestSupport';
 
-const server = new LoopbackAnthropic({ contextWindows: { 'tiny-model': 40 } });
-let baseURL = '';
-let client: Anthropic;
-
-before(async () => {
-  ({ baseURL } = await server.start());
-  client = new Anthropic({ apiKey: 'test', baseURL, maxRetries: 0 });
-});
-after(() => server.close());
-beforeEach(() => server.reset());
+const sdk = loopbackWithSdk();
+const { server } = sdk;
 
 /** Invalid bodies: what each case is, the body, and the real API's error message. */
 const INVALID_BODIES: Array<[string, Record<string, unknown>, string]> = [
@@ -143,7 +135,7 @@ describe('validation errors surface as BadRequestError with the real message', (
   for (const [name, body, message] of INVALID_BODIES) {
     test(`${name} → 400 "${message.slice(0, 60)}…"`, async () => {
       server.queue.text('must not be consumed');
-      const err = await rejection(client.messages.create(raw(body)));
+      const err = await rejection(sdk.client.messages.create(raw(body)));
       assert.ok(err instanceof BadRequestError, `expected BadRequestError, got ${String(err)}`);
       assert.equal(err.status, 400);
       assert.equal(err.type, 'invalid_request_error');
@@ -159,7 +151,7 @@ describe('validation errors surface as BadRequestError with the real message', (
 
 test('consecutive same-role messages are merged (documented API behaviour), so tool pairing spans them', async () => {
   server.queue.text('merged fine');
-  const msg = await client.messages.create({
+  const msg = await sdk.client.messages.create({
     model: MODEL,
     max_tokens: 20,
     messages: [
@@ -178,11 +170,11 @@ test('prompt over the model context window → 400 "prompt is too long: N tokens
   const content = 'lorem ipsum dolor sit amet '.repeat(20);
   const n = countTextTokens(content);
   assert.ok(n > 40);
-  const err = await rejection(client.messages.create({ model: 'tiny-model', max_tokens: 10, messages: [{ role: 'user', content }] }));
+  const err = await rejection(sdk.client.messages.create({ model: 'tiny-model', max_tokens: 10, messages: [{ role: 'user', content }] }));
   assert.ok(err instanceof BadRequestError);
   assert.equal(err.apiMessage, `prompt is too long: ${n} tokens > 40 maximum`);
   // The same prompt fits the default 200000-token window of another model.
   server.queue.text('fits');
-  const ok = await client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content }] });
+  const ok = await sdk.client.messages.create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content }] });
   assert.equal(ok.usage.input_tokens, n);
 });

@@ -1,8 +1,23 @@
 // Shared by the loopback server's tests through the real @anthropic-ai/sdk.
 import assert from 'node:assert/strict';
-import type Anthropic from '@anthropic-ai/sdk';
+import { after, before, beforeEach } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import { LoopbackAnthropic } from './anthropic-server';
 
 export const MODEL = 'claude-test-model';
+
+/** A loopback server and a real SDK client on it (no retries), for the enclosing file or describe: started before, reset before each test, closed after. */
+export function loopbackWithSdk(): { server: LoopbackAnthropic; client: Anthropic; baseURL: string } {
+  const server = new LoopbackAnthropic({ contextWindows: { 'tiny-model': 40 } });
+  const sdk = { server, client: undefined as unknown as Anthropic, baseURL: '' };
+  before(async () => {
+    sdk.baseURL = (await server.start()).baseURL;
+    sdk.client = new Anthropic({ apiKey: 'test', baseURL: sdk.baseURL, maxRetries: 0 });
+  });
+  after(() => server.close());
+  beforeEach(() => server.reset());
+  return sdk;
+}
 
 type CreateParams = Anthropic.MessageCreateParamsNonStreaming;
 
