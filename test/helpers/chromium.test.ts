@@ -96,7 +96,7 @@ function runTestFile(file: string, chromium: string): Promise<Run> {
 }
 
 describe('webview test files without a browser fail promptly, with the reason', () => {
-  for (const file of ['test/webview/chat.test.ts', 'test/webview/inspector.test.ts']) {
+  for (const file of ['test/webview/chat-streaming.test.ts', 'test/webview/inspector-strategies.test.ts']) {
     test(
       `${file}, SPLITPOINT_CHROMIUM missing: exits within ${PROMPT_MS / 1000} s with the launcher's message`,
       { timeout: PROMPT_MS + 30_000 },

@@ -25,10 +25,18 @@
     savedState: function () {
       return state;
     },
+    // The harness is done with this page: drop its state and whatever it saves on the way out (the
+    // chat view flushes its state on pagehide), so the next page starts empty, as a new view does.
+    forgetState: function () {
+      forgotten = true;
+      state = undefined;
+      sessionStorage.removeItem(KEY);
+    },
   };
   Object.defineProperty(window, '__vscodeTest', { value: test, writable: false, configurable: false });
 
   var state;
+  var forgotten = false;
   try {
     var raw = sessionStorage.getItem(KEY);
     state = raw ? JSON.parse(raw) : undefined;
@@ -49,6 +57,7 @@
       return state === undefined ? undefined : JSON.parse(JSON.stringify(state));
     },
     setState: function (s) {
+      if (forgotten) return;
       state = JSON.parse(JSON.stringify(s));
       test.stateWrites++;
       sessionStorage.setItem(KEY, JSON.stringify(state));

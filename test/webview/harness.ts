@@ -142,6 +142,8 @@ interface TestWindow {
     csp: CspViolation[];
     deliverAll(msgs: HostToChat[]): void;
     savedState(): unknown;
+    /** Drops the saved state and ignores later saves (the page is being left for the next test). */
+    forgetState(): void;
   };
 }
 
@@ -196,7 +198,12 @@ export class WebviewHarness {
     }
     const { page } = this.tab;
     this.current?.detach();
-    if (page.url().startsWith(this.origin)) await page.evaluate(() => sessionStorage.clear());
+    // The previous page saves its state again as it unloads (pagehide): it forgets first, so none of it reaches this one.
+    if (page.url().startsWith(this.origin))
+      await page.evaluate(() => {
+        (window as unknown as Partial<TestWindow>).__vscodeTest?.forgetState();
+        sessionStorage.clear();
+      });
     await page.setViewportSize({ width: opts.width ?? 420, height: opts.height ?? 760 });
     await page.emulateMedia({ colorScheme: opts.theme === 'light' ? 'light' : 'dark' });
     const wp = new WebviewPage(page, this.origin);
