@@ -11,7 +11,13 @@ import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
 import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
 import { SessionFileStore, type SessionLog } from '../../src/core/session/session';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
-import { restoreTranscript, sha256Hex, TranscriptChangedError, TranscriptStore, TranscriptWriteError } from '../../src/core/transcripts/transcripts';
+import {
+  restoreTranscript,
+  sha256Hex,
+  TranscriptChangedError,
+  TranscriptStore,
+  TranscriptWriteError,
+} from '../../src/core/transcripts/transcripts';
 import { neverTrigger } from '../../src/core/pipeline/triggers';
 import { assistant, ids, user } from '../helpers/build';
 

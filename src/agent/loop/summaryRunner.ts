@@ -1,7 +1,14 @@
 // The summarizer the pipeline calls for LLM-written summaries: the Anthropic API with the current
 // key and model, cancellable both by the pipeline's signal and from the host (the progress
 // notification's Cancel button).
-import { errorMessage, summarize, SummarizationError, type CachingTextTokenizer, type SummarizerInput, type SummaryResult } from '../../core';
+import {
+  errorMessage,
+  summarize,
+  SummarizationError,
+  type CachingTextTokenizer,
+  type SummarizerInput,
+  type SummaryResult,
+} from '../../core';
 import { AnthropicLlmClient } from './anthropicClient';
 import type { HostSettings } from '../../settings/hostSettings';
 import { MissingApiKeyError } from './missingApiKeyError';

@@ -33,7 +33,14 @@ import {
   type SessionLog,
   type SessionMeta,
 } from '../../core';
-import { agentOf, buildInspectorSession, messageDetail, planToView, timeTravelLabel, type InspectorSessionInput } from '../../inspector/inspectorModel';
+import {
+  agentOf,
+  buildInspectorSession,
+  messageDetail,
+  planToView,
+  timeTravelLabel,
+  type InspectorSessionInput,
+} from '../../inspector/inspectorModel';
 import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint } from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
 

@@ -33,7 +33,14 @@
 //
 // The strategies' plans EMULATE these rules on the local history (inspector preview); the agent sends
 // the edit and records what the server reported; the server's answer is the truth.
-import { blocksOf, toolNamesById, type ContentBlock, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
+import {
+  blocksOf,
+  toolNamesById,
+  type ContentBlock,
+  type Message,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from '../conversation/conversation';
 import type { PlanContext } from './plan';
 import type { ReplacementCache } from './replacementCache';
 import type { ServerContextOptions, ServerContextReport, ServerStrategyName } from './serverContextTypes';

@@ -2,7 +2,15 @@
 // It pre-trims its own input to fit the summarizer's window, retries transient failures with
 // backoff (honouring retry-after), trims further on "prompt is too long", and is cancellable.
 // Failure is a value: the caller leaves the history unchanged.
-import { blocksOf, textOf, toolNamesById, toolResultText, type ApiMessage, type Message, type ToolResultBlock } from '../conversation/conversation';
+import {
+  blocksOf,
+  textOf,
+  toolNamesById,
+  toolResultText,
+  type ApiMessage,
+  type Message,
+  type ToolResultBlock,
+} from '../conversation/conversation';
 import { errorMessage, SplitpointError } from '../base/errors';
 import { isEmptyLedger, renderLedger } from '../ledger/ledgerMerge';
 import type { SummarizerInput } from './plan';

@@ -9,7 +9,14 @@ import type { ArtifactLedger } from '../ledger/ledger';
 import { extractLedger } from '../ledger/ledgerExtract';
 import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledger/ledgerMerge';
 import { lossReport } from '../ledger/lossReport';
-import { placeholderText, requestBudget, SUMMARY_PENDING_TEXT, syntheticMessage, type CompactionPlan, type PlanContext } from '../pipeline/plan';
+import {
+  placeholderText,
+  requestBudget,
+  SUMMARY_PENDING_TEXT,
+  syntheticMessage,
+  type CompactionPlan,
+  type PlanContext,
+} from '../pipeline/plan';
 
 /** The ledger's budget: a tenth of the request budget, at most 4,000 tokens. */
 export const LEDGER_BUDGET_FRACTION = 0.1;
