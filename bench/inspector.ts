@@ -37,7 +37,8 @@ import {
 } from './lib';
 import type { BenchSize } from './sessions';
 import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium';
-import { buildInspectorSession, planToView } from '../src/inspector/inspectorModel';
+import { buildInspectorSession } from '../src/inspector/inspectorModel';
+import { planToView } from '../src/inspector/planViews';
 
 const TITLE = '5. Inspector (headless Chromium)';
 const TARGET = 'first inspector render < 200 ms at 10,000 messages';

@@ -10,18 +10,10 @@ import type { CompactionRecord } from '../src/core/session/session';
 import { STRATEGIES, planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../src/core/counting/tokens';
-import {
-  agentOf,
-  buildInspectorSession,
-  messageDetail,
-  planToView,
-  previewOf,
-  PREVIEW_CHARS,
-  shortTokens,
-  strategyViews,
-  timeTravelLabel,
-  type InspectorSessionInput,
-} from '../src/inspector/inspectorModel';
+import { buildInspectorSession, type InspectorSessionInput } from '../src/inspector/inspectorModel';
+import { messageDetail, previewOf, PREVIEW_CHARS } from '../src/inspector/messageText';
+import { planToView, strategyViews } from '../src/inspector/planViews';
+import { agentOf, shortTokens, timeTravelLabel } from '../src/inspector/recordedViews';
 import { assistant, call, FixedCostCounter, results, summary, user } from './helpers/build';
 import { syntheticSession } from './helpers/synthetic';
 import { lastRecordedInput, syntheticRecording } from './helpers/syntheticRecording';

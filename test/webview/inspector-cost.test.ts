@@ -9,7 +9,7 @@ import type { Message } from '../../src/core/conversation/conversation';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
 import type { InspectorToHost } from '../../src/protocol';
 import { isMicroDecision, isPlanCost, isPlanView } from '../../webview/inspector/hostMessages';
-import { planToView } from '../../src/inspector/inspectorModel';
+import { planToView } from '../../src/inspector/planViews';
 import { call, CharCounter, results, user } from '../helpers/build';
 import { openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';
 

@@ -15,7 +15,9 @@ import { applyPlan, type CompactionPlan, type PlanContext } from '../../src/core
 import type { CompactionRecord } from '../../src/core/session/session';
 import { planWith } from '../../src/core/strategies';
 import { planMicroCompact } from '../../src/core/strategies/microCompact';
-import { buildInspectorSession, messageDetail, planToView } from '../../src/inspector/inspectorModel';
+import { buildInspectorSession } from '../../src/inspector/inspectorModel';
+import { messageDetail } from '../../src/inspector/messageText';
+import { planToView } from '../../src/inspector/planViews';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../../src/protocol';
 import { parseInspectorToHost } from '../../src/protocol/validation';
 import { buildWebviewHtml, makeNonce } from '../../src/extension/webviewHtml';

@@ -3,7 +3,7 @@
 // re-preview once after a pause, and Apply and Undo wait while the host is busy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planToView } from '../../src/inspector/inspectorModel';
+import { planToView } from '../../src/inspector/planViews';
 import type { InspectorToHost } from '../../src/protocol';
 import {
   assertClean,

@@ -8,7 +8,8 @@ import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/
 import { planWith } from '../../src/core/strategies';
 import { planMicroCompact } from '../../src/core/strategies/microCompact';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
-import { buildInspectorSession, planToView } from '../../src/inspector/inspectorModel';
+import { buildInspectorSession } from '../../src/inspector/inspectorModel';
+import { planToView } from '../../src/inspector/planViews';
 import { gapTop, makeLayout, rowAt, rowTop, totalHeight, visibleRange } from '../../webview/inspector/layout';
 import { checkParam } from '../../webview/inspector/params';
 import { initialState, reduce, sessionChange, type InspectorState } from '../../webview/inspector/state';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
-import { planToView } from '../../src/inspector/inspectorModel';
+import { planToView } from '../../src/inspector/planViews';
 import type { HostToInspector, InspectorToHost } from '../../src/protocol';
 import { syntheticSession } from '../helpers/synthetic';
 import type { InspectorHost } from './inspector-harness';

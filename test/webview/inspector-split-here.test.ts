@@ -8,7 +8,7 @@ import { isTurnStart, type Message } from '../../src/core/conversation/conversat
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
 import { planWith } from '../../src/core/strategies';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
-import { planToView } from '../../src/inspector/inspectorModel';
+import { planToView } from '../../src/inspector/planViews';
 import type { InspectorToHost } from '../../src/protocol';
 import { syntheticSession } from '../helpers/synthetic';
 import { InspectorHost, openInspector, startInspectorHarness, type InspectorHarness } from './inspector-harness';

@@ -33,14 +33,10 @@ import {
   type SessionLog,
   type SessionMeta,
 } from '../../core';
-import {
-  agentOf,
-  buildInspectorSession,
-  messageDetail,
-  planToView,
-  timeTravelLabel,
-  type InspectorSessionInput,
-} from '../../inspector/inspectorModel';
+import { buildInspectorSession, type InspectorSessionInput } from '../../inspector/inspectorModel';
+import { messageDetail } from '../../inspector/messageText';
+import { planToView } from '../../inspector/planViews';
+import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
 import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint } from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
 
