@@ -26,11 +26,15 @@ export function readMentionMaxFileBytes(): number {
   return mentionMaxFileBytesFrom(configuration());
 }
 
-const TARGETS = {
-  user: vscode.ConfigurationTarget.Global,
-  workspace: vscode.ConfigurationTarget.Workspace,
-  workspaceFolder: vscode.ConfigurationTarget.WorkspaceFolder,
-} as const;
+/** The VS Code configuration target of a scope (read when used: the module loads before any vscode value is needed). */
+function targetOf(scope: 'user' | 'workspace' | 'workspaceFolder'): vscode.ConfigurationTarget {
+  const targets = {
+    user: vscode.ConfigurationTarget.Global,
+    workspace: vscode.ConfigurationTarget.Workspace,
+    workspaceFolder: vscode.ConfigurationTarget.WorkspaceFolder,
+  } as const;
+  return targets[scope];
+}
 
 /** Reads (and writes) the settings; warns once (per setting, scope and value) about an ignored workspace value. */
 export class SettingsReader {
@@ -60,7 +64,7 @@ export class SettingsReader {
   /** Sets splitpoint.model where it takes effect (a workspace that sets it would shadow a user value). */
   async setModel(model: string): Promise<void> {
     const config = configuration();
-    await config.update('model', model, TARGETS[effectiveScopeOf(config.inspect<unknown>('model'))]);
+    await config.update('model', model, targetOf(effectiveScopeOf(config.inspect<unknown>('model'))));
   }
 
   private ignored(i: IgnoredSetting): void {

@@ -45,6 +45,18 @@ class CallCounter extends MemoizedMessageCounter {
   }
 }
 
+/**
+ * A counter whose every count takes at least 20 µs, so that building a 6,000-message view takes longer
+ * than many 8 ms slices on any machine: whether the event loop got a turn does not depend on the speed.
+ */
+class SlowCounter extends MemoizedMessageCounter {
+  override countMessage(m: Message): number {
+    const until = performance.now() + 0.02;
+    while (performance.now() < until);
+    return super.countMessage(m);
+  }
+}
+
 test('syncSteps builds the view sync() builds, with a bounded number of counts between two yields', () => {
   const messages = syntheticSession({ messages: 6_000, seed: 5 });
   const straight = new IncrementalMicroCompactor(MICRO, new MemoizedMessageCounter(new CharEstimateTokenizer()));
@@ -74,7 +86,7 @@ test('syncSteps builds the view sync() builds, with a bounded number of counts b
 test('warmView gives the event loop turns while it builds, and ends with the view currentTokens would build', async () => {
   const messages = syntheticSession({ messages: 6_000, seed: 6 });
   const reference = pipelineOver(messages).currentTokens();
-  const pipeline = pipelineOver(messages);
+  const pipeline = pipelineOver(messages, new SlowCounter(new CharEstimateTokenizer()));
   let turns = 0;
   const ticking = setInterval(() => turns++, 0);
   try {
