@@ -71,8 +71,11 @@ export function useMentionPicker(
     }
     const el = box.current;
     if (!el) return;
+    // The text and the caret change together, before the next key: a caret set later (a frame after the
+    // re-render) would move keys typed meanwhile to where it lands. The render then finds the value set.
+    el.value = next.text;
+    el.setSelectionRange(next.caret, next.caret);
     draft.update(next.text);
-    requestAnimationFrame(() => el.setSelectionRange(next.caret, next.caret));
   };
 
   const key = (key: string): boolean => {
