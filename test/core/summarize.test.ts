@@ -110,16 +110,17 @@ describe('summarize: success', () => {
   });
 });
 
-describe('summarize: pre-trim to the summarizer window', () => {
-  const WINDOW = 3000;
-  const MAX_SUMMARY = 500;
-  // The budget summarize() computes for the prompt.
-  const BUDGET = WINDOW - MAX_SUMMARY - SYSTEM_TOKENS - 200;
+// The pre-trim tests: a summarizer model with a small window, so the input has to be cut to fit.
+const WINDOW = 3000;
+const MAX_SUMMARY = 500;
+// The budget summarize() computes for the prompt.
+const BUDGET = WINDOW - MAX_SUMMARY - SYSTEM_TOKENS - 200;
 
-  /** ~N tokens of distinct filler text. */
-  const filler = (tag: string, n: number) => `${tag} ` + Array.from({ length: n / 4 }, (_, i) => `alpha${i} beta`).join(' ');
-  const bigOutput = Array.from({ length: 300 }, (_, i) => `log line ${i}: compiling module number ${i} of the project`).join('\n');
+/** ~N tokens of distinct filler text. */
+const filler = (tag: string, n: number) => `${tag} ` + Array.from({ length: n / 4 }, (_, i) => `alpha${i} beta`).join(' ');
+const bigOutput = Array.from({ length: 300 }, (_, i) => `log line ${i}: compiling module number ${i} of the project`).join('\n');
 
+describe('summarize: pre-trim to the summarizer window (what is cut: old tool outputs first, then the oldest messages)', () => {
   test('a large input is first cut by truncating old tool outputs to their tail, then by dropping the oldest messages; the request fits', async () => {
     await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
       const toSummarize: Message[] = [user('u0', filler('OLDEST-MARKER', 200))];
@@ -172,6 +173,36 @@ describe('summarize: pre-trim to the summarizer window', () => {
     });
   });
 
+  test('a truncated tool output that is then dropped is not counted in truncatedResults', async () => {
+    await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
+      const toSummarize: Message[] = [call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])];
+      for (let i = 1; i <= 16; i++)
+        toSummarize.push(i % 2 ? user(`u${i}`, filler(`NEW-${i}`, 200)) : assistant(`a${i}`, filler(`NEW-${i}`, 200)));
+      h.server.queue.text('ok');
+      const r = await summarize(input({ toSummarize }), h.opts({ maxSummaryTokens: MAX_SUMMARY }));
+      assertOk(r);
+      assert.ok(r.droppedMessages >= 2);
+      assert.ok(!promptOf(h.server.messageRequests[0]!).includes('run_build'));
+      assert.equal(r.truncatedResults, 0);
+    });
+  });
+
+  test('an input that fits is sent untouched (tool outputs whole)', async () => {
+    await withHarness({}, async (h) => {
+      const inp = input({ toSummarize: [user('u0', 'build it'), call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])] });
+      h.server.queue.text('ok');
+      const r = await summarize(inp, h.opts());
+      assertOk(r);
+      assert.equal(r.truncatedResults, 0);
+      assert.equal(r.droppedMessages, 0);
+      const prompt = promptOf(h.server.messageRequests[0]!);
+      assert.ok(prompt.includes('log line 0: compiling'));
+      assert.ok(!prompt.includes('omitted'));
+    });
+  });
+});
+
+describe('summarize: pre-trim to the summarizer window (the prompt stays within its token budget)', () => {
   test('many short messages: the prompt the server receives still fits the budget (per-item estimates are corrected)', async () => {
     await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
       const toSummarize: Message[] = [];
@@ -199,33 +230,5 @@ describe('summarize: pre-trim to the summarizer window', () => {
       // Not over-trimmed either: keeping one more message would not have fit... within a small margin.
       assert.ok(p.tokens > budget - 30, `budget ${budget}: only ${p.tokens} used`);
     }
-  });
-
-  test('a truncated tool output that is then dropped is not counted in truncatedResults', async () => {
-    await withHarness({ model: 'small', contextWindows: { small: WINDOW } }, async (h) => {
-      const toSummarize: Message[] = [call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])];
-      for (let i = 1; i <= 16; i++)
-        toSummarize.push(i % 2 ? user(`u${i}`, filler(`NEW-${i}`, 200)) : assistant(`a${i}`, filler(`NEW-${i}`, 200)));
-      h.server.queue.text('ok');
-      const r = await summarize(input({ toSummarize }), h.opts({ maxSummaryTokens: MAX_SUMMARY }));
-      assertOk(r);
-      assert.ok(r.droppedMessages >= 2);
-      assert.ok(!promptOf(h.server.messageRequests[0]!).includes('run_build'));
-      assert.equal(r.truncatedResults, 0);
-    });
-  });
-
-  test('an input that fits is sent untouched (tool outputs whole)', async () => {
-    await withHarness({}, async (h) => {
-      const inp = input({ toSummarize: [user('u0', 'build it'), call('c1', ['t1', 'run_build']), results('r1', ['t1', bigOutput])] });
-      h.server.queue.text('ok');
-      const r = await summarize(inp, h.opts());
-      assertOk(r);
-      assert.equal(r.truncatedResults, 0);
-      assert.equal(r.droppedMessages, 0);
-      const prompt = promptOf(h.server.messageRequests[0]!);
-      assert.ok(prompt.includes('log line 0: compiling'));
-      assert.ok(!prompt.includes('omitted'));
-    });
   });
 });

@@ -2,10 +2,12 @@
 // workbench page, the run that screenshots, the loopback Anthropic API, the workspace) and the
 // helpers that find the chat and inspector webviews and drive the chat. The suites call the steps
 // in order with their session; each step starts where the previous one left the window.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import type { LoopbackAnthropic } from '../../loopback/anthropic-server';
+import type { LoopbackAnthropic, ValidRequest } from '../../loopback/anthropic-server';
 import type { E2eRun } from '../run';
-import type { ScriptLog } from '../script';
+import { WORKSPACE_FILE, type ScriptLog } from '../script';
 import { sendPrompt, webviewFrame } from '../workbench';
 
 /** Bounded waits: generous for a loaded CI machine, short enough to fail fast on a real hang. */
@@ -42,6 +44,18 @@ export interface McpSession extends E2eSession {
   readonly marker: string;
 }
 
+/** The review suite (reviewCheckpoints.e2e.test.ts): an edit reviewed in the diff editor, then files restored to a checkpoint. */
+export interface ReviewSession extends E2eSession {
+  readonly apiKey: string;
+}
+
+/** The composer suite (composer.e2e.test.ts): an @-mentioned file and the model picker. */
+export interface ComposerSession extends E2eSession {
+  readonly apiKey: string;
+  /** Every request the scripted model answered, in order (its responder appends to it). */
+  readonly answered: readonly ValidRequest[];
+}
+
 /** The chat view's webview (the sidebar). */
 export function chat(page: Page): Promise<FrameLocator> {
   return webviewFrame(page, CHAT_MARKER, UI_TIMEOUT);
@@ -60,4 +74,9 @@ export function send(frame: FrameLocator, prompt: string): Promise<void> {
 /** Waits until the agent is idle (the composer shows Send again, not Stop). */
 export async function idle(frame: FrameLocator, timeout = UI_TIMEOUT): Promise<void> {
   await frame.locator('.app:not(.is-busy)').waitFor({ timeout });
+}
+
+/** The text of the workspace file the scripted model edits (script.ts's WORKSPACE_FILE), as it is on disk now. */
+export function workspaceFileText(s: E2eSession): string {
+  return readFileSync(join(s.workspace, WORKSPACE_FILE), 'utf8');
 }
