@@ -62,12 +62,29 @@ export function one(args: ParsedArgs, flag: string): string | undefined {
   return values?.[0];
 }
 
+/**
+ * The range each numeric flag takes (docs/cli.md states them). Values are decimal digits only:
+ * Number() would read "0x10" as 16, "1e3" as 1000 and " 3" as 3, and "1e21" is past what a window means.
+ */
+export const NUMERIC_FLAG_RANGES: Readonly<Record<string, { min: number; max: number }>> = {
+  '--window': { min: 1, max: 10_000_000 },
+  '--max-output': { min: 1, max: 1_000_000 },
+  '--at': { min: 1, max: 1_000_000 },
+};
+
+const DECIMAL_DIGITS = /^[0-9]{1,16}$/;
+
+/** The value of numeric `flag` (see NUMERIC_FLAG_RANGES), `fallback` when not given; anything else is a usage error naming flag and range. */
 export function positiveInt(flag: string, raw: string | undefined): number | undefined;
 export function positiveInt(flag: string, raw: string | undefined, fallback: number): number;
 export function positiveInt(flag: string, raw: string | undefined, fallback?: number): number | undefined {
   if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, got "${raw}"`);
+  const range = NUMERIC_FLAG_RANGES[flag];
+  if (!range) throw new Error(`no range for numeric flag ${flag}`);
+  const n = DECIMAL_DIGITS.test(raw) ? Number(raw) : NaN;
+  if (!(n >= range.min && n <= range.max)) {
+    throw new UsageError(`${flag} must be a positive integer, got "${raw}" (decimal digits, ${range.min} to ${range.max})`);
+  }
   return n;
 }
 

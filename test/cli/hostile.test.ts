@@ -141,6 +141,30 @@ test('--param mistakes exit 2 naming the parameter: prototype keys, repeats, hex
   assert.match(ok.stdout, /^strategy\s+recent-turns turns=3 perTurnFraction=0.5 /m);
 });
 
+test('numeric flags take decimal integers in their documented range: hex, exponents, huge and non-decimal values exit 2 naming flag and range', async () => {
+  const session = 'examples/session.jsonl';
+  const plan = (...flags: string[]) => runBuilt('plan', session, '--strategy', 'recent-turns', ...flags);
+  const cases: Array<[string[], RegExp]> = [
+    [['--window', '0x10'], /--window must be a positive integer, got "0x10" \(decimal digits, 1 to 10000000\)/],
+    [['--window', '1e21'], /--window must be a positive integer, got "1e21" \(decimal digits, 1 to 10000000\)/],
+    [['--window', '1e3'], /--window .*got "1e3"/],
+    [['--window', '10000001'], /--window .*got "10000001" \(decimal digits, 1 to 10000000\)/],
+    [['--window', ' 300'], /--window .*got " 300"/],
+    [['--window', '+300'], /--window .*got "\+300"/],
+    [['--window', '300.0'], /--window .*got "300\.0"/],
+    [['--window', '0b11'], /--window .*got "0b11"/],
+    [['--window', '٣٠٠'], /--window .*got "٣٠٠"/],
+    [['--max-output', '0o7'], /--max-output must be a positive integer, got "0o7" \(decimal digits, 1 to 1000000\)/],
+    [['--max-output', '2000000'], /--max-output .*\(decimal digits, 1 to 1000000\)/],
+    [['--at', '1e0'], /--at must be a positive integer, got "1e0" \(decimal digits, 1 to 1000000\)/],
+  ];
+  for (const [flags, pattern] of cases) assertBadInput(await plan(...flags), flags.join(' '), pattern);
+  const ok = await plan('--window', '10000000', '--max-output', '0001000');
+  assert.equal(ok.code, 0, ok.stderr);
+  const inspect = await runBuilt('inspect', session, '--window', '0x10');
+  assertBadInput(inspect, 'inspect --window 0x10', /--window must be a positive integer, got "0x10"/);
+});
+
 // --- item 15: terminal escapes ---------------------------------------------------------------------------
 
 const HOSTILE =
