@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
+import type { LoopbackModel } from '../loopback/models';
 import { BUILTIN_MODELS, listModels } from '../../src/agent/loop/modelList';
 import { AgentController } from '../../src/agent/service/controller';
 import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
@@ -89,6 +90,50 @@ test('models endpoint through the real SDK: every page, with each window from wi
     );
     assert.equal(list.models.find((m) => m.id === 'claude-test-3')!.contextWindow, 1_000_000);
     assert.equal(list.models[0]!.displayName, 'Test 7');
+  } finally {
+    await server.close();
+  }
+});
+
+test('models endpoint: entries with a non-string, empty, over-long or control-character id are dropped; a bad display name falls back to the id', async () => {
+  const entry = (id: unknown, display_name: unknown = 'Fine') =>
+    ({ id, display_name, created_at: '2025-01-01T00:00:00Z' }) as unknown as LoopbackModel;
+  const hostile = [
+    entry('claude-good-1', 'Good 1'),
+    entry(12),
+    entry(null),
+    entry({ toString: 'x' }),
+    entry(['claude-array']),
+    entry(''),
+    entry('x'.repeat(1_000_000)),
+    entry('claude-' + 'y'.repeat(300)),
+    entry('claude-evil\nsecond line'),
+    entry('claude-\u001b]0;PWNED\u0007'),
+    entry('claude-\u202eevil'),
+    entry('claude-good-1', 'Duplicate'),
+    entry('claude-good-2', 'Name\u001b[2J'),
+    entry('claude-good-3', 'z'.repeat(1_000_000)),
+    entry('claude-good-4', 42),
+  ];
+  const server = new LoopbackAnthropic({ models: hostile });
+  const { baseURL } = await server.start();
+  try {
+    const list = await listModels({ apiKey: 'k', baseURL, windowFor: () => 200_000 });
+    assert.equal(list.source, 'api');
+    assert.deepEqual(
+      list.models.map((m) => [m.id, m.displayName]),
+      [
+        ['claude-good-1', 'Good 1'],
+        ['claude-good-2', 'claude-good-2'],
+        ['claude-good-3', 'claude-good-3'],
+        ['claude-good-4', 'claude-good-4'],
+      ],
+    );
+    const onlyBad = new LoopbackAnthropic({ models: [entry(7), entry('a\u0000b')] });
+    const bad = await listModels({ apiKey: 'k', baseURL: (await onlyBad.start()).baseURL, windowFor: () => 200_000 });
+    await onlyBad.close();
+    assert.equal(bad.source, 'builtin');
+    assert.match(bad.error ?? '', /listed no usable models/);
   } finally {
     await server.close();
   }

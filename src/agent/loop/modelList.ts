@@ -1,7 +1,8 @@
 // The models the picker offers: the API's models endpoint (GET /v1/models through the SDK, every page,
 // against the configured base URL), or a built-in list when the endpoint cannot be reached (no key,
 // offline, an error), with the reason. Each model's context window comes from the caller (the table
-// in core/cost.ts, overridable by the settings).
+// in core/cost.ts, overridable by the settings). Entries whose id is not a short printable string are
+// dropped: the id reaches the picker and the `splitpoint.model` setting.
 import { anthropicSdk } from './sdks';
 import { toLlmError } from './anthropicClient';
 
@@ -29,8 +30,23 @@ export const BUILTIN_MODELS: ReadonlyArray<{ id: string; displayName: string }> 
   { id: 'claude-3-5-haiku-latest', displayName: 'Claude Haiku 3.5' },
 ];
 
-/** The endpoint lists at most this many models (the SDK follows has_more / last_id page by page). */
+/** At most this many entries of the endpoint are read, usable or not (the SDK follows has_more / last_id page by page). */
 const MAX_MODELS = 500;
+
+/** A model id or display name longer than this is not one (real ids are under 40 characters). */
+export const MAX_MODEL_ID_CHARS = 200;
+
+/** Control, format (bidi) and line/paragraph separator characters: none belongs in a model id or name. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * An endpoint's model id (or display name) as the picker and the setting may take it: a non-empty
+ * string of at most MAX_MODEL_ID_CHARS printable characters, else undefined (the entry is dropped).
+ */
+export function modelIdOf(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_MODEL_ID_CHARS) return undefined;
+  return UNPRINTABLE.test(value) || value.trim() !== value ? undefined : value;
+}
 
 export interface ListModelsOptions {
   apiKey: string | undefined;
@@ -51,11 +67,13 @@ export async function listModels(o: ListModelsOptions): Promise<ModelList> {
   try {
     const client = new (anthropicSdk())({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: o.timeoutMs ?? 10_000 });
     const models: ModelChoice[] = [];
+    let listed = 0;
     for await (const m of client.models.list({ limit: 100 })) {
-      models.push(choice(m.id, m.display_name || m.id));
-      if (models.length >= MAX_MODELS) break;
+      const id = modelIdOf(m.id);
+      if (id !== undefined && !models.some((x) => x.id === id)) models.push(choice(id, modelIdOf(m.display_name) ?? id));
+      if (++listed >= MAX_MODELS) break;
     }
-    return models.length > 0 ? { models, source: 'api' } : builtin('the models endpoint listed no models');
+    return models.length > 0 ? { models, source: 'api' } : builtin('the models endpoint listed no usable models');
   } catch (e) {
     return builtin(toLlmError(e).message);
   }
