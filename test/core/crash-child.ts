@@ -1,9 +1,9 @@
 // Child process for the crash test: runs a compaction on a session folder and kills itself with
 // SIGKILL at a chosen point, as a crash or a power cut would. Not a test file itself.
 //   node --import tsx test/core/crash-child.ts DIR POINT
-// POINT: after-transcript | mid-session-rewrite | after-commit
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+// POINT: after-transcript | mid-transcript | mid-session-rewrite | after-commit
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { CompactionPipeline } from '../../src/core/pipeline/pipeline';
 import { DEFAULT_PLAN_CONTEXT } from '../../src/core/pipeline/plan';
 import { SessionFileStore } from '../../src/core/session/session';
@@ -40,6 +40,14 @@ const { log } = store.load('s');
 const transcripts = new TranscriptStore({
   dir: join(dir, '.transcripts'),
   write: (path, text) => {
+    if (point === 'mid-transcript') {
+      // The transcript's temp file half-written, as writeFileAtomic names it, then death.
+      mkdirSync(dirname(path), { recursive: true });
+      const fd = openSync(join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}-0.tmp`), 'wx');
+      writeSync(fd, text.slice(0, Math.floor(text.length / 2)));
+      closeSync(fd);
+      die();
+    }
     writeFileAtomic(path, text);
     if (point === 'after-transcript') die();
   },

@@ -104,3 +104,19 @@ test('a temp file left by a crash mid-rewrite is removed at the next start', () 
   new SessionFileStore(sessions).load('s');
   assert.deepEqual(temps(), []);
 });
+
+test('temp files of a compaction killed mid-write go at the next start at once (their process is gone), in the session and transcript folders', () => {
+  const { dir } = seeded();
+  const sessions = join(dir, 'sessions');
+  const transcripts = join(dir, '.transcripts');
+  const temps = (folder: string) => (existsSync(folder) ? readdirSync(folder).filter((n) => n.endsWith('.tmp')) : []);
+  crashAt(dir, 'mid-transcript');
+  assert.equal(temps(transcripts).length, 1, 'the crash left the transcript temp file');
+  crashAt(dir, 'mid-session-rewrite');
+  assert.equal(temps(sessions).length, 1, 'the crash left the session temp file');
+  // Restarted right away: the temp files are seconds old, but the processes that wrote them are dead.
+  new SessionFileStore(sessions).load('s');
+  new TranscriptStore({ dir: transcripts });
+  assert.deepEqual(temps(sessions), []);
+  assert.deepEqual(temps(transcripts), []);
+});

@@ -39,7 +39,7 @@ export function writeAll(fs: StorageFs, fd: number, text: string): void {
 }
 
 /** Temp files are named `.<name>.<pid>.<ms>[-<n>].tmp` (so a crash leaves something cleanStaleTempFiles recognises). */
-const TEMP_NAME = /^\..+\.\d+\.\d+(-\d+)?\.tmp$/;
+const TEMP_NAME = /^\..+\.(\d{1,10})\.\d+(-\d+)?\.tmp$/;
 let tempSeq = 0;
 
 /**
@@ -75,9 +75,21 @@ export function writeFileAtomic(path: string, text: string, fs: StorageFs = node
   }
 }
 
+/** Whether process `pid` is running on this machine (EPERM: it is, under another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
- * Remove temp files a crash left in `dir` (older than `minAgeMs`, so a write in progress in another
- * window is not disturbed). Returns the names removed.
+ * Remove temp files a crash left in `dir`: files named as writeFileAtomic names them (nothing else),
+ * whose writing process is gone (the pid in the name is not running), or, when it still runs (or the
+ * pid was reused), older than `minAgeMs`, so a write in progress in another window is not disturbed.
+ * Returns the names removed.
  */
 export function cleanStaleTempFiles(dir: string, minAgeMs = 60_000, now = Date.now()): string[] {
   let names: string[];
@@ -88,11 +100,14 @@ export function cleanStaleTempFiles(dir: string, minAgeMs = 60_000, now = Date.n
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!TEMP_NAME.test(name)) continue;
+    const match = TEMP_NAME.exec(name);
+    if (!match) continue;
     const path = join(dir, name);
     try {
       const st = nodeFs.lstatSync(path);
-      if (!st.isFile() || now - st.mtimeMs < minAgeMs) continue;
+      if (!st.isFile()) continue;
+      const writerGone = !processAlive(Number(match[1]));
+      if (!writerGone && now - st.mtimeMs < minAgeMs) continue;
       nodeFs.rmSync(path, { force: true });
       removed.push(name);
     } catch {

@@ -106,7 +106,15 @@ export function assertNoSymlinkedFolder(dir: string, root?: string): void {
 }
 
 export class TranscriptStore {
-  constructor(private readonly options: TranscriptStoreOptions) {}
+  /** Opening the store removes the temp files a write killed mid-way left in its folder (never through a symlinked folder). */
+  constructor(private readonly options: TranscriptStoreOptions) {
+    try {
+      assertNoSymlinkedFolder(options.dir, options.root);
+      cleanStaleTempFiles(options.dir);
+    } catch {
+      // A symlinked folder: save() refuses it and says so; nothing is removed through it.
+    }
+  }
 
   get dir(): string {
     return this.options.dir;
