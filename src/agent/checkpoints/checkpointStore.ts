@@ -4,13 +4,18 @@
 // whose stat changed are hashed again; contents are deduplicated across checkpoints), and it covers
 // what run_command may touch, which no tool can name in advance. Restoring compares the checkpoint
 // with a fresh snapshot of now: files created since are deleted, deleted ones recreated, changed
-// ones written back. Bounded: files over `maxFileBytes` are not snapshotted (and never touched by a
+// ones written back. What was present but not saved (ignored, too large, unreadable) is recorded
+// with the checkpoint, and a restore never touches a file whose state then is unknown: "created"
+// means known to have been absent (a .gitignore edited since cannot turn a saved-nowhere `.env`
+// into a file to delete). A change of type (file, symlink, folder) is a removal plus additions,
+// and one path that git cannot store is left out (like a large file) instead of failing the
+// snapshot. Bounded: files over `maxFileBytes` are not snapshotted (and never touched by a
 // restore), at most `maxCount` checkpoints per session, and the oldest go when the repository
 // exceeds `maxStorageBytes`. Plain Node, no vscode.
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage, writeFileAtomic } from '../../core';
-import { CheckpointError, ShadowGit, type TreeEntry } from './shadowGit';
+import { CheckpointError, ShadowGit, splitZ, zInput, type TreeEntry } from './shadowGit';
 
 export interface CheckpointLimits {
   /** Checkpoints kept per session (the oldest are dropped first). */
@@ -30,8 +35,13 @@ export interface Checkpoint {
   promptId: string;
   createdAt: number;
   tree: string;
-  /** Files left out of the snapshot (too large): a restore never touches them. */
+  /** Files left out of the snapshot (too large, or git could not store them): a restore never touches them. */
   skipped: string[];
+  /**
+   * The blob listing (NUL-separated) what was present but ignored then (folders ignored as a whole
+   * as `dir/`). Missing in checkpoints taken before it was recorded: nothing is known to have been absent.
+   */
+  unsaved?: string;
 }
 
 /** What a restore does to one file, and what happened to it since the checkpoint. */
@@ -46,6 +56,8 @@ export interface RestorePlan {
   changes: RestoreChange[];
   /** The snapshot of now the plan was computed against (what a restore checks has not moved). */
   currentTree: string;
+  /** Files present now whose state at the checkpoint is unknown (ignored or not saved then): left alone. */
+  unknown: string[];
 }
 
 export interface CheckpointStoreOptions {
@@ -90,10 +102,13 @@ export class CheckpointStore {
     return this.serial(async () => {
       const existing = this.forPrompt(promptId);
       if (existing) return existing;
-      const { tree, skipped } = await this.snapshot();
+      const { tree, skipped, ignored } = await this.snapshot();
       const now = (this.o.now ?? Date.now)();
-      const checkpoint: Checkpoint = { id: `ck_${now.toString(36)}_${this.list().length}`, promptId, createdAt: now, tree, skipped };
+      const unsaved = await this.repo.writeBlob(zInput(ignored));
+      const id = `ck_${now.toString(36)}_${this.list().length}`;
+      const checkpoint: Checkpoint = { id, promptId, createdAt: now, tree, skipped, unsaved };
       await this.repo.setRef(checkpoint.id, tree);
+      await this.repo.setRef(unsavedRef(checkpoint.id), unsaved);
       this.save([...this.list(), checkpoint]);
       await this.enforceBounds();
       return checkpoint;
@@ -104,23 +119,31 @@ export class CheckpointStore {
   plan(promptId: string): Promise<RestorePlan> {
     return this.serial(async () => {
       const checkpoint = this.required(promptId);
-      const { tree, skipped } = await this.snapshot();
+      const { tree, skipped, ignored: ignoredNow } = await this.snapshot();
       const [before, now] = await Promise.all([this.repo.listTree(checkpoint.tree), this.repo.listTree(tree)]);
-      const ignored = new Set([...checkpoint.skipped, ...skipped]);
+      const leftOut = new Set([...checkpoint.skipped, ...skipped]);
+      const unsavedThen = checkpoint.unsaved ? coverage(splitZ(await this.repo.readBlob(checkpoint.unsaved))) : () => true;
+      const presentNow = coverage(ignoredNow);
       const then = byPath(before);
       const current = byPath(now);
       const changes: RestoreChange[] = [];
+      const unknown: string[] = [];
       for (const [path, e] of then) {
         const c = current.get(path);
-        if (!c) changes.push({ path, since: 'deleted' });
+        // Not in the snapshot of now but there (ignored now): the restore writes over it.
+        if (!c) changes.push({ path, since: presentNow(path) ? 'modified' : 'deleted' });
         else if (c.sha !== e.sha || c.mode !== e.mode) changes.push({ path, since: 'modified' });
       }
-      for (const path of current.keys()) if (!then.has(path)) changes.push({ path, since: 'created' });
+      for (const path of current.keys()) {
+        if (then.has(path) || leftOut.has(path)) continue;
+        if (unsavedThen(path)) unknown.push(path);
+        else changes.push({ path, since: 'created' });
+      }
       const kept = changes.filter(
-        (c) => !ignored.has(c.path) && then.get(c.path)?.mode !== '160000' && current.get(c.path)?.mode !== '160000',
+        (c) => !leftOut.has(c.path) && then.get(c.path)?.mode !== '160000' && current.get(c.path)?.mode !== '160000',
       );
-      kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      return { checkpoint, changes: kept, currentTree: tree };
+      kept.sort((a, b) => comparePaths(a.path, b.path));
+      return { checkpoint, changes: kept, currentTree: tree, unknown: unknown.sort(comparePaths) };
     });
   }
 
@@ -144,14 +167,24 @@ export class CheckpointStore {
       }
       const then = byPath(await this.repo.listTree(plan.checkpoint.tree));
       const done: string[] = [];
-      for (const change of plan.changes) {
+      const failed: string[] = [];
+      // Removals first: a file that replaced a folder (or a folder a file) goes before the old one comes back.
+      const ordered = [...plan.changes.filter((c) => c.since === 'created'), ...plan.changes.filter((c) => c.since !== 'created')];
+      for (const change of ordered) {
         const entry = then.get(change.path);
-        if (change.since === 'created') await write.remove(change.path);
-        else if (entry) await write.put(change.path, await this.repo.readBlob(entry.sha), entry.mode);
-        done.push(change.path);
+        try {
+          if (change.since === 'created') await write.remove(change.path);
+          else if (entry) await write.put(change.path, await this.repo.readBlob(entry.sha), entry.mode);
+          done.push(change.path);
+        } catch (e) {
+          failed.push(`${change.path} (${errorMessage(e)})`);
+        }
       }
       // The index learns the restored state on the next snapshot (stat-based, like git status).
-      return done;
+      if (failed.length > 0) {
+        throw new CheckpointError(`Restored ${done.length} of ${ordered.length} files; not restored: ${failed.join('; ')}`);
+      }
+      return done.sort(comparePaths);
     });
   }
 
@@ -177,7 +210,7 @@ export class CheckpointStore {
     }
   }
 
-  private async snapshot(): Promise<{ tree: string; skipped: string[] }> {
+  private async snapshot(): Promise<{ tree: string; skipped: string[]; ignored: string[] }> {
     if (!this.initialized) {
       await this.repo.init(['.git', ...(this.o.excludes ?? [])]);
       this.initialized = true;
@@ -187,15 +220,36 @@ export class CheckpointStore {
     const stage: string[] = [];
     const gone: string[] = [];
     for (const path of changed) {
-      const size = beyondSymlink(this.o.workspaceRoot, path) ? null : sizeOf(join(this.o.workspaceRoot, path));
-      if (size === null) gone.push(path);
-      else if (size > this.limits.maxFileBytes) skipped.push(path);
+      const stat = beyondSymlink(this.o.workspaceRoot, path) ? null : lstatOf(join(this.o.workspaceRoot, path));
+      // A folder where the index has a file or symlink: that entry is gone; git lists the folder's files on their own.
+      // (A nested repository is listed as `dir/` and staged as one entry.)
+      if (stat === null || (stat.isDirectory() && !path.endsWith('/'))) gone.push(path);
+      else if (stat.size > this.limits.maxFileBytes && !stat.isDirectory()) skipped.push(path);
       else stage.push(path);
     }
     await this.repo.forget(gone);
-    await this.repo.stage(stage);
+    skipped.push(...(await this.stageEach(stage)));
     await this.repo.unstage(skipped);
-    return { tree: await this.repo.writeTree(), skipped };
+    const [tree, ignored] = await Promise.all([this.repo.writeTree(), this.repo.ignoredPaths()]);
+    return { tree, skipped, ignored };
+  }
+
+  /** Stage `paths`; when git refuses the batch, path by path. Returns the paths it could not stage (left out). */
+  private async stageEach(paths: readonly string[]): Promise<string[]> {
+    try {
+      await this.repo.stage(paths);
+      return [];
+    } catch {
+      const failed: string[] = [];
+      for (const path of paths) {
+        try {
+          await this.repo.stage([path]);
+        } catch {
+          failed.push(path.replace(/\/$/, ''));
+        }
+      }
+      return failed;
+    }
   }
 
   private async enforceBounds(): Promise<void> {
@@ -209,7 +263,10 @@ export class CheckpointStore {
   }
 
   private async drop(dropped: readonly Checkpoint[], kept: Checkpoint[]): Promise<void> {
-    for (const c of dropped) await this.repo.deleteRef(c.id);
+    for (const c of dropped) {
+      await this.repo.deleteRef(c.id);
+      if (c.unsaved) await this.repo.deleteRef(unsavedRef(c.id));
+    }
     this.save(kept);
     await this.repo.prune();
   }
@@ -280,8 +337,27 @@ export function parseManifest(text: string, file: string): Checkpoint[] {
     field('createdAt', Number.isFinite(r.createdAt));
     field('tree', typeof r.tree === 'string' && /^[0-9a-f]{40,64}$/.test(r.tree));
     field('skipped', Array.isArray(r.skipped) && r.skipped.every((s) => typeof s === 'string'));
+    field('unsaved', r.unsaved === undefined || (typeof r.unsaved === 'string' && /^[0-9a-f]{40,64}$/.test(r.unsaved)));
     return r as unknown as Checkpoint;
   });
+}
+
+function unsavedRef(id: string): string {
+  return `${id}.unsaved`;
+}
+
+/** Whether a path is one of `listed` or inside one of its folders (`dir/`). */
+function coverage(listed: readonly string[]): (path: string) => boolean {
+  const set = new Set(listed);
+  return (path) => {
+    if (set.has(path)) return true;
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) if (set.has(path.slice(0, i + 1))) return true;
+    return false;
+  };
+}
+
+function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function byPath(entries: readonly TreeEntry[]): Map<string, TreeEntry> {
@@ -303,9 +379,9 @@ function beyondSymlink(root: string, rel: string): boolean {
   return false;
 }
 
-function sizeOf(path: string): number | null {
+function lstatOf(path: string): Stats | null {
   try {
-    return lstatSync(path).size;
+    return lstatSync(path);
   } catch {
     return null;
   }

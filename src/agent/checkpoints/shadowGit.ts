@@ -1,10 +1,12 @@
 // A shadow git repository: its git folder lives in the extension's storage, its work tree is the
 // workspace. The workspace's own .git is never read or written (git never adds a `.git` entry),
 // the workspace's .gitignore files are honoured, and no user or system git configuration, hook or
-// environment variable leaks in. Snapshots are trees (`git write-tree`) kept alive by refs, so no
+// environment variable leaks in, and neither do the workspace's .gitattributes: info/attributes
+// turns off every conversion (end of line, ident, filters, working-tree-encoding), so a snapshot
+// stores the exact bytes and no file can fail to convert. Snapshots are trees (`git write-tree`) kept alive by refs, so no
 // commit, identity or branch is needed. Plain Node (the `git` command line), no vscode.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SplitpointError } from '../../core';
 
@@ -25,6 +27,8 @@ export interface TreeEntry {
 }
 
 const REF_PREFIX = 'refs/splitpoint/';
+/** Highest-precedence attributes: every path is stored and read back byte for byte. */
+const EXACT_BYTES = '* -text -eol -crlf -ident -filter -working-tree-encoding\n';
 
 export class ShadowGit {
   constructor(
@@ -49,6 +53,31 @@ export class ShadowGit {
     for (const [k, v] of config) await this.run(['config', k, v]);
     mkdirSync(join(this.gitDir, 'info'), { recursive: true });
     writeFileSync(join(this.gitDir, 'info', 'exclude'), excludes.join('\n') + '\n');
+    const attributes = join(this.gitDir, 'info', 'attributes');
+    if (readText(attributes) !== EXACT_BYTES) {
+      // A repository from before: its index may hold converted blobs whose stat looks unchanged, so every file is hashed again.
+      rmSync(join(this.gitDir, 'index'), { force: true });
+      writeFileSync(attributes, EXACT_BYTES);
+    }
+  }
+
+  /**
+   * What is present but ignored (never saved): files, and folders that are ignored as a whole as
+   * `dir/` (git does not look inside them). A folder git lists only because everything in it is
+   * ignored is not itself ignored: its ignored files are listed one by one.
+   */
+  async ignoredPaths(): Promise<string[]> {
+    const out = splitZ(await this.run(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']));
+    const listedInside = new Set<string>();
+    for (const p of out) {
+      for (let i = p.indexOf('/'); i >= 0 && i < p.length - 1; i = p.indexOf('/', i + 1)) listedInside.add(p.slice(0, i + 1));
+    }
+    return out.filter((p) => !p.endsWith('/') || !listedInside.has(p));
+  }
+
+  /** Store `content` as a blob (kept only while a ref names it). */
+  async writeBlob(content: Buffer): Promise<string> {
+    return (await this.run(['hash-object', '-w', '--stdin'], content)).toString('utf8').trim();
   }
 
   /** Paths (relative, '/'-separated) that are new, modified or deleted since the index last saw them. */
@@ -152,13 +181,21 @@ export class ShadowGit {
   }
 }
 
-function splitZ(out: Buffer): string[] {
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+export function splitZ(out: Buffer): string[] {
   return out
     .toString('utf8')
     .split('\0')
     .filter((s) => s.length > 0);
 }
 
-function zInput(paths: readonly string[]): Buffer {
+export function zInput(paths: readonly string[]): Buffer {
   return Buffer.from(paths.join('\0') + '\0', 'utf8');
 }

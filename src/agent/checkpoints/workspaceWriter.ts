@@ -1,8 +1,10 @@
 // How a restore writes into the workspace: every path is confined to the workspace folder (its
 // parent resolved through symlinks, as the tools do), a leaf that is a symlink is replaced rather
 // than written through, files are written through a temp file and renamed, and folders that a
-// removal leaves empty are removed up to the workspace root.
-import { chmod, lstat, mkdir, readdir, rename, rm, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
+// removal leaves empty are removed up to the workspace root. A folder is never removed with what
+// is in it: a file comes back in place of a folder only when the folder is empty (the restore
+// removes the files it knows first; anything else in there was never saved).
+import { chmod, lstat, mkdir, readdir, rename, rmdir, symlink, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, posix } from 'node:path';
 import { resolveWorkspacePath } from '../tools/workspacePath';
 import type { RestoreWriter } from './checkpointStore';
@@ -32,7 +34,7 @@ export function workspaceWriter(root: string): RestoreWriter {
       // mkdir may have followed nothing new, but check again: the parent must still be inside.
       locate(rel);
       const kind = await leafKind(leaf);
-      if (kind === 'dir') await rm(leaf, { recursive: true });
+      if (kind === 'dir') await removeEmptyFolder(leaf, rel);
       else if (kind === 'link') await unlink(leaf);
       if (mode === '120000') {
         await symlink(content.toString('utf8'), leaf);
@@ -55,4 +57,12 @@ export function workspaceWriter(root: string): RestoreWriter {
       }
     },
   };
+}
+
+/** Remove the folder at `leaf` if it is empty; else refuse (what is in it was not saved by the checkpoint). */
+async function removeEmptyFolder(leaf: string, rel: string): Promise<void> {
+  if ((await readdir(leaf)).length > 0) {
+    throw new CheckpointError(`${rel} is a folder now, with files the checkpoint did not save; it was not replaced`);
+  }
+  await rmdir(leaf);
 }
