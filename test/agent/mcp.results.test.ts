@@ -82,3 +82,30 @@ test('text beyond the cap is cut with a note saying how much; text alone stays a
   );
   assert.match(big.content, /too large for the model/);
 });
+
+test("an image's media type comes from its bytes, not the server's declaration; bytes of no image type and over 8,000 px per side are described", () => {
+  const GIF = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1').toString('base64');
+  const wide = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(wide);
+  wide.write('IHDR', 12, 'ascii');
+  wide.writeUInt32BE(9_000, 16);
+  wide.writeUInt32BE(10, 20);
+  const r = toolResultFromMcp({
+    content: [
+      { type: 'image', data: PNG, mimeType: 'image/jpeg' },
+      { type: 'resource', resource: { uri: 'mem://g', mimeType: 'image/png', blob: GIF } },
+      { type: 'image', data: Buffer.from('not an image').toString('base64'), mimeType: 'image/png' },
+      { type: 'image', data: wide.toString('base64'), mimeType: 'image/png' },
+    ],
+  });
+  assert.deepEqual(r.blocks, [
+    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+    { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: GIF } },
+    {
+      type: 'text',
+      text:
+        '[image: declared image/png, 12 bytes: not a PNG, JPEG, GIF or WebP image]\n' +
+        '[image: image/png, 33 bytes: it is 9000 × 10 pixels; the API accepts at most 8000 pixels per side]',
+    },
+  ]);
+});

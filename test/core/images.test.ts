@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { base64ImageInfo, imageTokensFor, MemoizedMessageCounter, CharEstimateTokenizer } from '../../src/core/index';
-import { imageBlockTokens, imageInfo } from '../../src/core/conversation/images';
+import { imageBlockTokens, imageInfo, imageSizeProblem, MAX_IMAGE_SIDE_PX } from '../../src/core/conversation/images';
 
 const require = createRequire(import.meta.url);
 const pkgFile = (pkg: string, rel: string) => readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), rel));
@@ -90,4 +90,25 @@ test('images: message counts use the image header; URL sources and unreadable da
   const inResult = counter.countMessage({ id: 'u3', role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [block] }] });
   const emptyResult = counter.countMessage({ id: 'u4', role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [] }] });
   assert.equal(inResult - emptyResult, 3 + 214, 'an image in a tool result too');
+});
+
+test('images: the API accepts at most 8,000 pixels per side; a larger size (2^31 px from a PNG header) is a problem that names it', () => {
+  const png = (width: number, height: number) => {
+    const b = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(b);
+    b.write('IHDR', 12, 'ascii');
+    b.writeUInt32BE(width, 16);
+    b.writeUInt32BE(height, 20);
+    return b;
+  };
+  const huge = imageInfo(png(2 ** 31, 1))!;
+  assert.deepEqual(huge, { mediaType: 'image/png', width: 2 ** 31, height: 1 });
+  assert.equal(MAX_IMAGE_SIDE_PX, 8_000);
+  assert.equal(imageSizeProblem(huge), 'it is 2147483648 × 1 pixels; the API accepts at most 8000 pixels per side');
+  assert.equal(imageSizeProblem({ width: 8_000, height: 8_000 }), undefined, 'at the limit');
+  assert.equal(imageSizeProblem({ width: 1, height: 8_001 }), 'it is 1 × 8001 pixels; the API accepts at most 8000 pixels per side');
+  assert.equal(
+    imageSizeProblem(imageInfo(webp('VP8X', 16_384, 2))!),
+    'it is 16384 × 2 pixels; the API accepts at most 8000 pixels per side',
+  );
 });

@@ -1,7 +1,10 @@
 // An MCP tool's result as a tool_result: text stays text, images become image blocks, embedded
 // resources become text (or an image), links and audio a line that says what they were; `isError`
 // becomes is_error. Text is capped like read_file's output (the note says what was cut), images by
-// count and size; micro-compaction later treats the result like any tool's.
+// count, size and pixel size (8,000 per side), and an image's media type is the one its header says
+// (a server's declared type can be wrong, and the API refuses a block whose type is not its data's);
+// micro-compaction later treats the result like any tool's.
+import { base64ImageInfo, imageSizeProblem } from '../../core';
 import type { ToolResult } from '../tools';
 
 /** The content blocks of an MCP CallToolResult (the spec's shapes; anything else is described). */
@@ -37,8 +40,12 @@ export function toolResultFromMcp(result: McpCallResult, limits: McpResultLimits
     if (!API_IMAGE_TYPES.has(mimeType)) return text(`[${what}: ${mimeType}, ${approxBytes(data)}, not an image type the model accepts]`);
     if (images >= limits.maxImages) return text(`[${what}: ${mimeType} left out: at most ${limits.maxImages} images per result]`);
     if (data.length > limits.maxImageBase64Chars) return text(`[${what}: ${mimeType}, ${approxBytes(data)}: too large for the model]`);
+    const info = base64ImageInfo(data);
+    if (!info) return text(`[${what}: declared ${mimeType}, ${approxBytes(data)}: not a PNG, JPEG, GIF or WebP image]`);
+    const sizeProblem = imageSizeProblem(info);
+    if (sizeProblem) return text(`[${what}: ${info.mediaType}, ${approxBytes(data)}: ${sizeProblem}]`);
     images++;
-    blocks.push({ type: 'image', source: { type: 'base64', media_type: mimeType, data } });
+    blocks.push({ type: 'image', source: { type: 'base64', media_type: info.mediaType, data } });
   };
   for (const raw of result.content ?? []) {
     const c = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;

@@ -9,6 +9,8 @@ export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
 /** The API's size limit for one base64 image (5 MB, decoded). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** The API's limit on an image's width and on its height, in pixels (a larger image fails the whole request). */
+export const MAX_IMAGE_SIDE_PX = 8_000;
 /** Tokens of an image whose size is unknown (a URL source, an unreadable header): the cap, to err high. */
 export const MAX_IMAGE_TOKENS = 1600;
 const MAX_LONG_EDGE = 1568;
@@ -46,6 +48,12 @@ export function imageInfo(bytes: Uint8Array): ImageInfo | undefined {
   }
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) return jpegInfo(b, u16be);
   return undefined;
+}
+
+/** Why the API would refuse an image of this pixel size (`it is W × H pixels; …`), or undefined if it accepts it. */
+export function imageSizeProblem(size: { width: number; height: number }): string | undefined {
+  if (size.width <= MAX_IMAGE_SIDE_PX && size.height <= MAX_IMAGE_SIDE_PX) return undefined;
+  return `it is ${size.width} × ${size.height} pixels; the API accepts at most ${MAX_IMAGE_SIDE_PX} pixels per side`;
 }
 
 /** Walks the JPEG markers to the first start-of-frame (SOF0–SOF15 except DHT, JPG, DAC). */
