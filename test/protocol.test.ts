@@ -377,3 +377,27 @@ test('a parsed message is a new object: later changes to what the webview sent d
   sent.text = 'changed';
   assert.deepEqual(parsed, { type: 'send', text: 'hello' });
 });
+
+// A 2x1 PNG.
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP8z8DwnwEIGBkBAAAA//8DAAb/Af8AAAAASUVORK5CYII=';
+
+test('send validation: mentions and images must be dense arrays of exactly the protocol shape (no holes, no extra keys), copied', () => {
+  const sparse: unknown[] = [];
+  sparse[1] = 'src/a.ts'; // [ <hole>, 'src/a.ts' ]
+  assert.equal(parseChatToHost({ type: 'send', text: 'hi', mentions: sparse }), null, 'a hole');
+  assert.equal(parseChatToHost({ type: 'send', text: 'hi', mentions: Object.assign(['a'], { extra: 'x' }) }), null, 'an extra key');
+  const holeAndKey: unknown[] = Object.assign([], { x: 'a' });
+  holeAndKey.length = 1;
+  assert.equal(parseChatToHost({ type: 'send', text: 'hi', mentions: holeAndKey }), null, 'a hole and a key, same count');
+  const img = { mediaType: 'image/png', data: PNG };
+  const holes: unknown[] = [img];
+  holes.length = 3;
+  assert.equal(parseChatToHost({ type: 'send', text: 'hi', images: holes }), null, 'images with holes');
+  assert.equal(parseChatToHost({ type: 'send', text: 'hi', images: Object.assign([img], { 1.5: img }) }), null);
+  const mentions = ['src/a.ts'];
+  const images = [{ ...img }];
+  const parsed = parseChatToHost({ type: 'send', text: 'hi', mentions, images }) as { mentions: string[]; images: object[] };
+  assert.deepEqual(parsed, { type: 'send', text: 'hi', mentions: ['src/a.ts'], images: [img] });
+  assert.notEqual(parsed.mentions, mentions, 'a new array');
+  assert.notEqual(parsed.images[0], images[0], 'a new object');
+});

@@ -76,31 +76,48 @@ const MAX_IMAGE_BASE64 = Math.ceil((5 * 1024 * 1024) / 3) * 4;
 const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-function image(v: unknown): v is ImageAttachment {
-  return (
+/** An image attachment, copied: exactly `{ mediaType, data }` of the API's types and size; else null. */
+function image(v: unknown): ImageAttachment | null {
+  const ok =
     isRec(v) &&
     onlyKeys(v, ['mediaType', 'data']) &&
     IMAGE_TYPES.includes(v.mediaType as string) &&
     nonEmpty(v.data, MAX_IMAGE_BASE64) &&
     v.data.length % 4 === 0 &&
-    BASE64.test(v.data)
-  );
+    BASE64.test(v.data);
+  return ok ? { mediaType: v.mediaType as ImageAttachment['mediaType'], data: v.data as string } : null;
 }
+
+/**
+ * A dense array of at most `max` items that all parse, copied; else null. Dense: every index from 0 to
+ * length - 1 is an own property and there is no other own key, so a hole (`[, 'a']`) or an extra key
+ * (`Object.assign(['a'], { x: 1 })`) is refused rather than passed on.
+ */
+function denseArray<T>(v: unknown, max: number, parse: (item: unknown) => T | null): T[] | null {
+  if (!Array.isArray(v) || v.length > max || Object.keys(v).length !== v.length) return null;
+  const items: T[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const item = Object.hasOwn(v, i) ? parse(v[i]) : null;
+    if (item === null) return null;
+    items.push(item);
+  }
+  return items;
+}
+
+const mentionPath = (v: unknown): string | null => (nonEmpty(v, 4_096) ? v : null);
 
 /** A prompt: non-empty text (or images alone), at most 20 mentioned paths, at most 10 images of the API's types and size. */
 function parseSend(v: Rec): Extract<ChatToHost, { type: 'send' }> | null {
   if (!onlyKeys(v, ['type', 'text', 'mentions', 'images']) || !str(v.text, MAX_TEXT)) return null;
-  const mentions = v.mentions;
-  const images = v.images;
-  if (mentions !== undefined && !(Array.isArray(mentions) && mentions.length <= MAX_MENTIONS && mentions.every((m) => nonEmpty(m, 4_096))))
-    return null;
-  if (images !== undefined && !(Array.isArray(images) && images.length <= MAX_IMAGES && images.every(image))) return null;
-  if (v.text.trim().length === 0 && !(images as unknown[] | undefined)?.length) return null;
+  const mentions = v.mentions === undefined ? [] : denseArray(v.mentions, MAX_MENTIONS, mentionPath);
+  const images = v.images === undefined ? [] : denseArray(v.images, MAX_IMAGES, image);
+  if (!mentions || !images) return null;
+  if (v.text.trim().length === 0 && images.length === 0) return null;
   return {
     type: 'send',
     text: v.text,
-    ...(mentions?.length ? { mentions: mentions as string[] } : {}),
-    ...(images?.length ? { images: images as ImageAttachment[] } : {}),
+    ...(mentions.length ? { mentions } : {}),
+    ...(images.length ? { images } : {}),
   };
 }
 
