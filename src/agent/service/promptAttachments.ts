@@ -1,10 +1,13 @@
 // What goes with a prompt besides its text: the content of @-mentioned workspace files (each a text
 // block headed by its path, cut at a size cap with a note saying so) and pasted or dropped images
 // (image blocks). Files are read like the file tools read them: confined to the workspace
-// (resolveWorkspacePath, then readFileConfined against symlink races), so `@../secret` is refused.
+// (resolveWorkspacePath, then a confined open against symlink races), so `@../secret` is refused; only
+// the first bytes up to the cap are read, whatever the file's size. The path in `<file path="…">` is
+// attribute-escaped, so a crafted file name cannot close the tag or add structure. Images must be one
+// of the API's types (from the header, whatever was declared), at most 5 MB and 8,000 px per side.
 // What cannot be attached is said in `problems` (the chat shows them); the rest still goes.
-import { base64ImageInfo, errorMessage, MAX_IMAGE_BYTES, type ContentBlock } from '../../core';
-import { readFileConfined } from '../tools/confinedFs';
+import { base64ImageInfo, errorMessage, imageSizeProblem, MAX_IMAGE_BYTES, type ContentBlock } from '../../core';
+import { readFileHeadConfined } from '../tools/confinedFs';
 import { resolveWorkspacePath } from '../tools/workspacePath';
 import { shippedDefault } from '../../settings/schema';
 
@@ -35,8 +38,8 @@ export async function promptAttachments(
       const target = resolveWorkspacePath(root, mention);
       if (!target.exists) throw new Error('no such file');
       if (out.files.includes(target.rel)) continue;
-      const bytes = await readFileConfined(root, target);
-      out.blocks.push({ type: 'text', text: fileBlockText(target.rel, bytes, maxFileBytes) });
+      const { head, size } = await readFileHeadConfined(root, target, Math.max(maxFileBytes, BINARY_SNIFF_BYTES));
+      out.blocks.push({ type: 'text', text: fileBlockText(target.rel, head, maxFileBytes, size) });
       out.files.push(target.rel);
     } catch (e) {
       out.problems.push(`@${mention} was not attached: ${errorMessage(e)}`);
@@ -45,7 +48,9 @@ export async function promptAttachments(
   images.forEach((img, i) => {
     const info = base64ImageInfo(img.data);
     const bytes = Math.floor((img.data.length * 3) / 4);
+    const sizeProblem = info && imageSizeProblem(info);
     if (!info) out.problems.push(`Image ${i + 1} was not attached: it is not a PNG, JPEG, GIF or WebP image.`);
+    else if (sizeProblem) out.problems.push(`Image ${i + 1} was not attached: ${sizeProblem}.`);
     else if (bytes > MAX_IMAGE_BYTES) out.problems.push(`Image ${i + 1} was not attached: it is over 5 MB (the API's limit).`);
     // The header decides the media type: the API rejects a block whose declared type is not the data's.
     else out.blocks.push({ type: 'image', source: { type: 'base64', media_type: info.mediaType, data: img.data } });
@@ -53,19 +58,40 @@ export async function promptAttachments(
   return out;
 }
 
-/** `<file path="…">` + the content (cut at `max` bytes on a character boundary, with a note) + `</file>`. */
-export function fileBlockText(rel: string, bytes: Buffer, max: number): string {
-  if (bytes.subarray(0, 8_000).includes(0)) return `<file path="${rel}">\n[binary file, ${bytes.length} bytes: not attached]\n</file>`;
+/** A file with a NUL byte in its first 8,000 bytes is binary (and not attached). */
+const BINARY_SNIFF_BYTES = 8_000;
+
+/**
+ * `<file path="…">` + the content (cut at `max` bytes on a character boundary, with a note) + `</file>`.
+ * `bytes` is the file's start (at least `max` bytes and the binary sniff when the file has them), `size`
+ * its whole size.
+ */
+export function fileBlockText(rel: string, bytes: Buffer, max: number, size = bytes.length): string {
+  const open = `<file path="${escapeAttribute(rel)}">`;
+  if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return `${open}\n[binary file, ${size} bytes: not attached]\n</file>`;
   let text = bytes.subarray(0, max).toString('utf8');
   let note = '';
-  if (bytes.length > max) {
+  if (size > max) {
     text = text.replace(/\uFFFD+$/, ''); // a character cut in half at the cap
-    note = `\n[truncated: the first ${kb(max)} of ${kb(bytes.length)} (${bytes.length} bytes) are shown; read_file reads the rest]`;
+    note = `\n[truncated: the first ${kb(max)} of ${kb(size)} (${size} bytes) are shown; read_file reads the rest]`;
   }
-  return `<file path="${rel}">\n${text}${text.endsWith('\n') ? '' : '\n'}${note ? `${note.slice(1)}\n` : ''}</file>`;
+  return `${open}\n${text}${text.endsWith('\n') ? '' : '\n'}${note ? `${note.slice(1)}\n` : ''}</file>`;
 }
 
 const kb = (n: number): string => `${Math.round(n / 1024)} KB`;
+
+const ATTRIBUTE_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** A value for a double-quoted attribute: & < > " as entities; control characters and line separators as &#xHH;. */
+function escapeAttribute(value: string): string {
+  let out = '';
+  for (const c of value) {
+    const code = c.codePointAt(0)!;
+    const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+    out += ATTRIBUTE_ESCAPES[c] ?? (control ? `&#x${code.toString(16).toUpperCase()};` : c);
+  }
+  return out;
+}
 
 /** The user message's content: the text alone, or a text block (if any) followed by the attachments. */
 export function promptContent(prompt: string, blocks: readonly ContentBlock[] = []): string | ContentBlock[] {

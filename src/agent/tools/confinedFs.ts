@@ -44,6 +44,29 @@ export async function readFileConfined(root: string, target: ResolvedPath): Prom
   }
 }
 
+/**
+ * The first `maxBytes` bytes of a checked file (it must be a regular file) and its size from fstat:
+ * a file of any size costs at most `maxBytes` of memory and reading. `size` is at least the bytes read
+ * (a file that grew since fstat).
+ */
+export async function readFileHeadConfined(root: string, target: ResolvedPath, maxBytes: number): Promise<{ head: Buffer; size: number }> {
+  const fh = await openConfined(root, target);
+  try {
+    const info = await fh.stat();
+    if (!info.isFile()) throw new ToolError(`${target.rel} is not a regular file`);
+    const head = Buffer.alloc(Math.max(0, Math.floor(maxBytes)));
+    let filled = 0;
+    while (filled < head.length) {
+      const { bytesRead } = await fh.read(head, filled, head.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { head: head.subarray(0, filled), size: Math.max(info.size, filled) };
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Write `text` to a checked path through a temp file in the verified folder (keeps the file's mode). */
 export async function writeFileConfined(root: string, target: ResolvedPath, text: string): Promise<void> {
   const rootReal = await realpath(root);
