@@ -18,7 +18,9 @@ function params(
 
 /** The names of the tools that carry cache_control. */
 function markedTools(p: Anthropic.MessageStreamParams): string[] {
-  return (p.tools ?? []).filter((t) => (t as { cache_control?: unknown }).cache_control !== undefined).map((t) => t.name);
+  return ((p.tools ?? []) as Array<{ name?: string; cache_control?: unknown }>)
+    .filter((t) => t.cache_control !== undefined)
+    .map((t) => String(t.name));
 }
 
 /** [message index, block index, block type] of every message block that carries cache_control. */

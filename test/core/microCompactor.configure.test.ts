@@ -3,8 +3,8 @@
 // values below gives a different view, so a setting the change check ignores would show.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { IncrementalMicroCompactor } from '../../src/core/pipeline/microCompactor';
-import type { MicroCompactSettings, MicroDecisionContext } from '../../src/core/pipeline/microBatch';
+import { IncrementalMicroCompactor, type MicroDecisionContext } from '../../src/core/pipeline/microCompactor';
+import type { MicroCompactSettings } from '../../src/core/pipeline/microBatch';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import type { Message } from '../../src/core/conversation/conversation';
 
