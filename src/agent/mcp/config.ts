@@ -7,7 +7,7 @@
 // Plain Node (no `vscode`): the extension reads the files and the setting and hands them here.
 import { homedir } from 'node:os';
 import { basename, isAbsolute, resolve, sep } from 'node:path';
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import { createScanner, findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 
 export type McpConfigFormat = 'vscode' | 'claude' | 'user';
 
@@ -40,8 +40,49 @@ export interface SubstitutionContext {
   userHome?: string;
 }
 
-/** Parse one configuration file's text (`.vscode/mcp.json` is 'vscode', `.mcp.json` is 'claude'). */
+/** The largest MCP configuration file read (a real one is a few KB). */
+export const MAX_MCP_CONFIG_BYTES = 1024 * 1024;
+/** The deepest nesting of objects and arrays accepted (a real configuration needs about 5). */
+export const MAX_MCP_CONFIG_DEPTH = 64;
+
+/** `file: too large (…)` when a configuration of `bytes` bytes is not read at all. */
+export function mcpConfigTooLarge(file: string, bytes: number): string | undefined {
+  if (bytes <= MAX_MCP_CONFIG_BYTES) return undefined;
+  return `${file}: too large (${(bytes / (1024 * 1024)).toFixed(1)} MB); an MCP configuration file may be at most ${MAX_MCP_CONFIG_BYTES / (1024 * 1024)} MB`;
+}
+
+/**
+ * Parse one configuration file's text (`.vscode/mcp.json` is 'vscode', `.mcp.json` is 'claude').
+ * Never throws: a text too large or too deeply nested to parse, like any other problem, is an error
+ * for that file.
+ */
 export function parseMcpConfigText(text: string, source: McpConfigSource, vars: SubstitutionContext = {}): McpConfigResult {
+  const refused = mcpConfigTooLarge(source.file, Buffer.byteLength(text, 'utf8')) ?? tooDeep(text, source.file);
+  if (refused) return { servers: [], errors: [refused] };
+  try {
+    return parseCheckedText(text, source, vars);
+  } catch (e) {
+    return { servers: [], errors: [`${source.file}: cannot be read (${e instanceof Error ? e.message : String(e)})`] };
+  }
+}
+
+/** `file:line: nested deeper than …` for the first place nested too deep (a flat scan: no recursion). */
+function tooDeep(text: string, file: string): string | undefined {
+  // Tokens, not characters, so brackets inside strings and comments do not count. A token's first
+  // character tells its kind here (jsonc-parser's SyntaxKind is a const enum, not importable).
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (scanner.scan(); scanner.getTokenOffset() < text.length; scanner.scan()) {
+    const first = text[scanner.getTokenOffset()];
+    if (first === '{' || first === '[') {
+      if (++depth > MAX_MCP_CONFIG_DEPTH)
+        return `${file}:${scanner.getTokenStartLine() + 1}: nested deeper than ${MAX_MCP_CONFIG_DEPTH} levels; not read`;
+    } else if (first === '}' || first === ']') depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
+function parseCheckedText(text: string, source: McpConfigSource, vars: SubstitutionContext): McpConfigResult {
   const parseErrors: ParseError[] = [];
   const tree = parseTree(text, parseErrors, { allowTrailingComma: true, disallowComments: false });
   const at = (offset: number) => `${source.file}:${lineOf(text, offset)}`;

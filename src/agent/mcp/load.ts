@@ -1,10 +1,17 @@
 // Which MCP servers a window starts: the workspace's `.vscode/mcp.json` and `.mcp.json` (only when
 // the workspace is trusted) and the user's `splitpoint.mcp.servers`. The first definition of a name
 // wins (in that order); problems are messages for the chat, naming file, line and field.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../core';
-import { parseMcpConfigText, parseMcpServersSetting, type McpConfigSource, type McpServerConfig, type SubstitutionContext } from './config';
+import {
+  mcpConfigTooLarge,
+  parseMcpConfigText,
+  parseMcpServersSetting,
+  type McpConfigSource,
+  type McpServerConfig,
+  type SubstitutionContext,
+} from './config';
 
 export const WORKSPACE_MCP_FILES = [
   { path: join('.vscode', 'mcp.json'), format: 'vscode' },
@@ -52,6 +59,12 @@ export function loadMcpConfig(input: McpLoadInput): McpLoadResult {
       }
       let text: string;
       try {
+        // A huge file is refused before it is read (parsing it could take the window's memory).
+        const tooLarge = mcpConfigTooLarge(file, statSync(file).size);
+        if (tooLarge) {
+          errors.push(tooLarge);
+          continue;
+        }
         text = readFileSync(file, 'utf8');
       } catch (e) {
         errors.push(`${file}: cannot be read (${errorMessage(e)})`);

@@ -43,7 +43,18 @@ export interface McpManagerOptions {
   callTimeoutMs?: number;
   clientVersion?: string;
   limits?: McpResultLimits;
+  toolLimits?: Partial<McpToolLimits>;
 }
+
+/** How many MCP tools the model is offered (each definition costs tokens on every request). */
+export interface McpToolLimits {
+  /** The first this many tools a server lists; the rest are left out, with a notice. */
+  maxToolsPerServer: number;
+  /** The first this many tools of all servers together, in configuration order. */
+  maxToolsTotal: number;
+}
+
+export const DEFAULT_MCP_TOOL_LIMITS: McpToolLimits = { maxToolsPerServer: 128, maxToolsTotal: 256 };
 
 interface Connection {
   config: McpServerConfig;
@@ -55,6 +66,8 @@ interface Connection {
   /** We are closing it: its close is not a crash. */
   closing: boolean;
   error?: string;
+  /** The chat was told that this server lists more tools than the agent is offered. */
+  toolsCapped?: boolean;
 }
 
 const STDERR_TAIL = 2_000;
@@ -63,10 +76,14 @@ export class McpManager implements Disposable {
   private connections = new Map<string, Connection>();
   private readonly startTimeoutMs: number;
   private readonly callTimeoutMs: number;
+  private readonly toolLimits: McpToolLimits;
+  /** How many tools beyond the total cap the chat was last told about (0: none). */
+  private toldOverTotal = 0;
 
   constructor(private readonly options: McpManagerOptions) {
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
     this.callTimeoutMs = options.callTimeoutMs ?? 300_000;
+    this.toolLimits = { ...DEFAULT_MCP_TOOL_LIMITS, ...options.toolLimits };
   }
 
   /** Start every server (in parallel); resolves when each is running or has failed. */
@@ -111,8 +128,12 @@ export class McpManager implements Disposable {
     }));
   }
 
-  /** The tools of the running servers. */
+  /** The tools of the running servers, at most `maxToolsTotal` (the first servers' first). */
   tools(): McpToolEntry[] {
+    return this.runningTools().slice(0, this.toolLimits.maxToolsTotal);
+  }
+
+  private runningTools(): McpToolEntry[] {
     return [...this.connections.values()].filter((c) => c.status === 'running').flatMap((c) => c.tools);
   }
 
@@ -205,13 +226,26 @@ export class McpManager implements Disposable {
   }
 
   private async listTools(conn: Connection, client: Client): Promise<McpToolEntry[]> {
-    const tools: Tool[] = [];
+    const max = this.toolLimits.maxToolsPerServer;
+    let tools: Tool[] = [];
+    let listed = 0;
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.startTimeoutMs });
-      tools.push(...page.tools);
+      listed += page.tools.length;
+      // No spread of a page into call arguments: a page can hold any number of tools.
+      tools = tools.concat(page.tools.slice(0, max + 1 - tools.length));
       cursor = page.nextCursor;
-    } while (cursor && tools.length < 1_000);
+    } while (cursor && tools.length <= max);
+    if (tools.length > max) {
+      tools = tools.slice(0, max);
+      if (!conn.toolsCapped)
+        this.options.notice(
+          `MCP server "${conn.config.name}" lists ${cursor ? 'more than ' : ''}${listed.toLocaleString('en-US')} tools; ` +
+            `the agent is offered the first ${max} (at most ${max} per server). The others are left out.`,
+        );
+      conn.toolsCapped = true;
+    }
     const taken = new Set([...this.connections.values()].filter((c) => c !== conn).flatMap((c) => c.tools.map((t) => t.name)));
     return tools.map((t) => {
       const name = namespacedToolName(conn.config.name, t.name, taken);
@@ -255,11 +289,27 @@ export class McpManager implements Disposable {
   }
 
   private changed(): void {
+    this.tellOverTotal();
     try {
       this.options.onDidChangeTools?.();
     } catch (e) {
       this.options.log.error(`MCP tools listener failed: ${errorMessage(e)}`);
     }
+  }
+
+  /** Tell the chat (once per new count) when the servers together list more tools than the agent is offered. */
+  private tellOverTotal(): void {
+    const all = this.runningTools();
+    const max = this.toolLimits.maxToolsTotal;
+    const over = Math.max(0, all.length - max);
+    if (over > 0 && over !== this.toldOverTotal) {
+      const losing = [...new Set(all.slice(max).map((t) => t.server))].map((name) => `"${name}"`).join(', ');
+      this.options.notice(
+        `MCP servers list ${all.length.toLocaleString('en-US')} tools together; the agent is offered the first ${max} ` +
+          `(at most ${max} in all). Left out: ${over.toLocaleString('en-US')} tools of ${losing}.`,
+      );
+    }
+    this.toldOverTotal = over;
   }
 }
 

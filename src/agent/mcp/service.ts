@@ -25,9 +25,13 @@ export class McpService implements McpToolHost, Disposable {
     this.manager = new McpManager({ ...options, notice: (m) => options.notice(m) });
   }
 
-  /** Stop the running servers and start those the configuration names now (calls are serialised). */
+  /**
+   * Stop the running servers and start those the configuration names now (calls are serialised). A
+   * reload that fails rejects for its caller only: the next one runs as if it had not happened.
+   */
   reload(input: McpLoadInput): Promise<void> {
-    this.reloading = this.reloading.then(async () => {
+    const afterPrevious = this.reloading.catch(() => undefined);
+    this.reloading = afterPrevious.then(async () => {
       const config = loadMcpConfig(input);
       for (const file of config.ignoredUntrusted)
         this.options.notice(
