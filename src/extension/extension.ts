@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // Requests get the key only for Anthropic's API or a base URL the user allowed (asked once per origin).
   const requestKey = keyGate(apiKey, context.globalState, () => settings.read().baseUrl);
   // The agent is built with the MCP servers' tools (none if that feature failed); their notices go to its chat.
-  const mcp = features.activate('MCP servers', () => new McpFeature(log, settings));
+  const mcp = features.activate('MCP servers', () => new McpFeature(log, settings, context.workspaceState));
   const controller = new AgentController({
     workspaceRoot,
     storageDir,

@@ -1,5 +1,6 @@
 // The agent with MCP tools end to end in plain Node: a real MCP server (@modelcontextprotocol/
-// server-everything, started from a workspace's .vscode/mcp.json over stdio), the real Anthropic SDK
+// server-everything over stdio, from a workspace's .vscode/mcp.json the user approved, or from the
+// user's own splitpoint.mcp.servers where the user's allow-list is tested), the real Anthropic SDK
 // against the loopback server, and the controller's chat. The MCP tool's definition is in the
 // request, the call waits for approval (unless allow-listed), and its result is in the next request.
 import { test } from 'node:test';
@@ -15,16 +16,14 @@ import { loopbackController } from '../helpers/loopbackController';
 const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
-async function rig(opts: { trusted?: boolean; autoApprove?: string[]; awaitStart?: boolean } = {}) {
+async function rig(opts: { trusted?: boolean; autoApprove?: string[]; awaitStart?: boolean; userServer?: boolean } = {}) {
   const server = new LoopbackAnthropic({ consecutiveRoles: 'reject' });
   const { baseURL } = await server.start();
   const storage = mkdtempSync(join(tmpdir(), 'sp-mcp-store-'));
   const workspace = mkdtempSync(join(tmpdir(), 'sp-mcp-ws-'));
   mkdirSync(join(workspace, '.vscode'));
-  writeFileSync(
-    join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } } }),
-  );
+  const servers = { everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] } };
+  if (!opts.userServer) writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers }));
   const trusted = opts.trusted ?? true;
   const allowList = [...(opts.autoApprove ?? [])];
   const chat: { notice: (m: string) => void } = { notice: () => {} };
@@ -33,10 +32,12 @@ async function rig(opts: { trusted?: boolean; autoApprove?: string[]; awaitStart
     notice: (m) => chat.notice(m),
     autoApprove: () => allowList,
     allowAlways: (entry) => void allowList.push(entry),
+    // The user allows the workspace's server in the dialog.
+    askToStart: async () => 'allow',
   });
   const c = loopbackController({ workspace, storage, baseURL, deps: { trusted, mcp } });
   chat.notice = (m) => c.chatNotice(m);
-  const started = mcp.reload({ workspaceRoot: workspace, trusted, userServers: undefined });
+  const started = mcp.reload({ workspaceRoot: workspace, trusted, userServers: opts.userServer ? servers : undefined });
   if (opts.awaitStart ?? true) await started;
   /** Answer the next approval card with `decide`. */
   const onApproval = (decide: (item: ToolItem) => void) => {
@@ -107,7 +108,7 @@ test('a prompt sent while the servers are still starting waits for them: the fir
 });
 
 test('rejected: the tool does not run and the model hears why; "Always allow" adds server/tool and later calls do not ask', async () => {
-  const r = await rig();
+  const r = await rig({ userServer: true });
   try {
     r.server.queue.toolUse('mcp__everything__echo', { message: 'no' }).text('ok');
     r.onApproval((item) => r.c.reject(item.id, 'not now'));
@@ -133,7 +134,7 @@ test('rejected: the tool does not run and the model hears why; "Always allow" ad
 });
 
 test('an image result (server/* allow-listed) reaches the model as an image block in the tool_result', async () => {
-  const r = await rig({ autoApprove: ['everything/*'] });
+  const r = await rig({ autoApprove: ['everything/*'], userServer: true });
   try {
     const image = r.mcp.tools().find((t) => /tiny[-_]image/.test(t.tool))!;
     r.server.queue.toolUse(image.name, {}).text('A tiny image.');
@@ -148,7 +149,7 @@ test('an image result (server/* allow-listed) reaches the model as an image bloc
 });
 
 test('a server that dies: the chat says so and its tools are not in the next request; the agent keeps working', async () => {
-  const r = await rig({ autoApprove: ['everything/*'] });
+  const r = await rig({ autoApprove: ['everything/*'], userServer: true });
   try {
     r.server.queue.text('first');
     await r.c.send('Hi.');

@@ -22,8 +22,25 @@ test('.vscode/mcp.json: stdio and http servers, comments and trailing commas, ${
   const r = parseMcpConfigText(text, vscodeFile, vars);
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.servers, [
-    { name: 'fs', source: vscodeFile, type: 'stdio', command: 'node', args: ['/ws/server.js', '/ws'], env: { T: 'sek' }, cwd: '/ws' },
-    { name: 'remote', source: vscodeFile, type: 'http', url: 'https://example.test/mcp', headers: { Authorization: 'Bearer sek' } },
+    {
+      name: 'fs',
+      source: vscodeFile,
+      type: 'stdio',
+      command: 'node',
+      args: ['/ws/server.js', '/ws'],
+      env: { T: 'sek' },
+      cwd: '/ws',
+      // What the approval dialog shows: the variables read, and the strings as written (no value).
+      environment: { names: ['TOKEN'], asWritten: { command: 'node', args: ['${workspaceFolder}/server.js', '${workspaceFolder}'] } },
+    },
+    {
+      name: 'remote',
+      source: vscodeFile,
+      type: 'http',
+      url: 'https://example.test/mcp',
+      headers: { Authorization: 'Bearer sek' },
+      environment: { names: ['TOKEN'], asWritten: { url: 'https://example.test/mcp' } },
+    },
     { name: 'inferred', source: vscodeFile, type: 'stdio', command: 'srv', args: [], env: {}, cwd: '/ws/sub' },
   ]);
 });

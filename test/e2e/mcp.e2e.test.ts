@@ -1,10 +1,11 @@
 // MCP tools end to end in a real VS Code (code-server), with a real MCP server nobody here wrote:
-// the workspace's .vscode/mcp.json starts @modelcontextprotocol/server-everything over stdio (from
-// node_modules, with this Node). The scripted model (the loopback Anthropic API) calls its `echo`
+// the workspace's .vscode/mcp.json names @modelcontextprotocol/server-everything over stdio (from
+// node_modules, with this Node); opening Splitpoint asks first (a modal dialog showing the command and
+// the environment variables it reads) and nothing runs until the user allows it. The scripted model (the loopback Anthropic API) calls its `echo`
 // tool; the card names the server and waits; the user approves; the loopback server sees the tool's
-// definition in the request and its result in the next one. Then "Always allow" writes the user's
-// allow-list and the next call runs without asking; and a server killed from outside is reported in
-// the chat and its tools leave the next request. Screenshots go to test-artifacts/e2e-mcp-*.png.
+// definition in the request and its result in the next one. Then "Always allow" (remembered for this
+// workspace's definition) lets the next call run without asking; a server killed from outside is
+// reported in the chat and its tools leave the next request; a changed file asks again. Screenshots go to test-artifacts/e2e-mcp-*.png.
 // The steps live in steps/mcpSteps.ts and the scripted model in mcpScript.ts; this file sets up the
 // session they share and lists them in order.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,11 +30,13 @@ import { responder } from './mcpScript';
 import { E2eRun } from './run';
 import {
   alwaysAllow,
+  changedFileAsksAgain,
   restartCommand,
   serverCrashReported,
   serverPids,
-  sidebarKeyAndServerStarted,
+  sidebarKey,
   toolCallApproved,
+  workspaceServerAsksFirst,
 } from './steps/mcpSteps';
 import type { McpSession } from './steps/session';
 
@@ -49,6 +52,9 @@ let workspace: string;
 let userDataDir: string;
 /** A marker on the server's command line, so the test finds (and kills) exactly its process. */
 let marker: string;
+/** The workspace's .vscode/mcp.json, and what it says at the start. */
+let mcpJson: string;
+let mcpJsonText: string;
 let loopback: LoopbackAnthropic | undefined;
 let server: CodeServer | undefined;
 let browser: Browser | undefined;
@@ -69,19 +75,24 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
       marker = `splitpoint-e2e-mcp-${process.pid}-${Date.now()}`;
       installUnpacked(extensionsDir);
       mkdirSync(join(workspace, '.vscode'));
-      // VS Code's own MCP configuration format; ${workspaceFolder} is substituted by Splitpoint.
-      writeFileSync(
-        join(workspace, '.vscode', 'mcp.json'),
-        JSON.stringify(
-          {
-            servers: {
-              everything: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio', marker], cwd: '${workspaceFolder}' },
+      // VS Code's own MCP configuration format; ${workspaceFolder} and ${env:HOME} are substituted by Splitpoint.
+      mcpJson = join(workspace, '.vscode', 'mcp.json');
+      mcpJsonText = JSON.stringify(
+        {
+          servers: {
+            everything: {
+              type: 'stdio',
+              command: process.execPath,
+              args: [EVERYTHING, 'stdio', marker],
+              cwd: '${workspaceFolder}',
+              env: { SPLITPOINT_E2E_HOME: '${env:HOME}' },
             },
           },
-          null,
-          2,
-        ),
+        },
+        null,
+        2,
       );
+      writeFileSync(mcpJson, mcpJsonText);
       writeFileSync(join(workspace, 'README.md'), '# MCP e2e workspace\n');
       loopback = new LoopbackAnthropic({ apiKey: API_KEY, responder });
       const { baseURL } = await loopback.start();
@@ -121,9 +132,11 @@ describe(`MCP tools in a real VS Code (server-everything ${EVERYTHING_VERSION} o
     { timeout: 60_000 },
   );
 
-  run.step(1, 'sidebar-key-and-server-started', () => sidebarKeyAndServerStarted(session));
-  run.step(2, 'tool-call-approved', () => toolCallApproved(session));
-  run.step(3, 'always-allow', () => alwaysAllow(session));
-  run.step(4, 'server-crash-reported', () => serverCrashReported(session));
-  run.step(5, 'restart-command', () => restartCommand(session));
+  run.step(1, 'workspace-server-asks-first', () => workspaceServerAsksFirst(session));
+  run.step(2, 'sidebar-key', () => sidebarKey(session));
+  run.step(3, 'tool-call-approved', () => toolCallApproved(session));
+  run.step(4, 'always-allow', () => alwaysAllow(session));
+  run.step(5, 'server-crash-reported', () => serverCrashReported(session));
+  run.step(6, 'restart-command', () => restartCommand(session));
+  run.step(7, 'changed-file-asks-again', () => changedFileAsksAgain(session, mcpJson, mcpJsonText));
 });

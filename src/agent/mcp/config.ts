@@ -23,6 +23,14 @@ export interface McpConfigSource {
 interface ServerBase {
   name: string;
   source: McpConfigSource;
+  /** Set when substitution read the environment: what the user is shown instead of the values read. */
+  environment?: McpEnvironmentUse;
+}
+
+/** The environment variables a definition reads (`${env:NAME}`, `${NAME}`), and its strings as written. */
+export interface McpEnvironmentUse {
+  names: string[];
+  asWritten: { command?: string; args?: string[]; cwd?: string; url?: string };
 }
 export type McpServerConfig =
   | (ServerBase & { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string })
@@ -38,6 +46,8 @@ export interface SubstitutionContext {
   workspaceFolder?: string;
   env?: NodeJS.ProcessEnv;
   userHome?: string;
+  /** Collects the names of the environment variables substitution reads. */
+  read?: Set<string>;
 }
 
 /** The largest MCP configuration file read (a real one is a few KB). */
@@ -148,7 +158,10 @@ function serverFrom(node: Node, name: string, source: McpConfigSource, vars: Sub
     const n = findNodeAtLocation(node, [f]);
     return n ? nodeValue(n) : undefined;
   };
-  const sub = (f: string, v: string): string | null => substitute(v, source, vars, (what) => fail(f, what));
+  const read = new Set<string>();
+  const sub = (f: string, v: string): string | null => substitute(v, source, { ...vars, read }, (what) => fail(f, what));
+  const environment = (asWritten: McpEnvironmentUse['asWritten']) =>
+    read.size > 0 ? { environment: { names: [...read], asWritten } } : {};
   const no = (f: string, what: string): null => {
     fail(f, what);
     return null;
@@ -178,6 +191,7 @@ function serverFrom(node: Node, name: string, source: McpConfigSource, vars: Sub
       args: a as string[],
       env: Object.fromEntries(e) as Record<string, string>,
       ...(dir ? { cwd: dir } : {}),
+      ...environment({ command, args, ...(cwd === undefined ? {} : { cwd }) }),
     };
   }
   if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') {
@@ -195,7 +209,8 @@ function serverFrom(node: Node, name: string, source: McpConfigSource, vars: Sub
       return no('url', `not a URL: ${JSON.stringify(u)}`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return no('url', 'expected an http: or https: URL');
-    return { name, source, type: 'http', url: parsed.toString(), headers: Object.fromEntries(h) as Record<string, string> };
+    const headersOut = Object.fromEntries(h) as Record<string, string>;
+    return { name, source, type: 'http', url: parsed.toString(), headers: headersOut, ...environment({ url }) };
   }
   fail('type', `unknown transport ${JSON.stringify(type)} (expected "stdio" or "http")`);
   return null;
@@ -240,10 +255,14 @@ function resolveVariable(inner: string, format: McpConfigFormat, vars: Substitut
   if (inner === 'workspaceFolderBasename') return vars.workspaceFolder ? basename(vars.workspaceFolder) : undefined;
   if (inner === 'userHome') return vars.userHome ?? homedir();
   if (inner === 'pathSeparator' || inner === '/') return sep;
-  if (inner.startsWith('env:')) return env[inner.slice(4)] ?? '';
+  if (inner.startsWith('env:')) {
+    vars.read?.add(inner.slice(4));
+    return env[inner.slice(4)] ?? '';
+  }
   if (format === 'claude') {
     // Claude Code: ${VAR} and ${VAR:-default}.
     const m = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s.exec(inner);
+    if (m) vars.read?.add(m[1]!);
     if (m) return env[m[1]!] ?? m[2];
   }
   return undefined;

@@ -1,6 +1,7 @@
 // Which MCP servers a window starts: the workspace's `.vscode/mcp.json` and `.mcp.json` (only when
 // the workspace is trusted) and the user's `splitpoint.mcp.servers`. The first definition of a name
-// wins (in that order); problems are messages for the chat, naming file, line and field.
+// wins (the user's, then .vscode/mcp.json, then .mcp.json: a clash is reported, never silent);
+// problems are messages for the chat, naming file, line and field.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../../core';
@@ -49,6 +50,10 @@ export function loadMcpConfig(input: McpLoadInput): McpLoadResult {
       else servers.push(s);
     }
   };
+  // The user's own servers first: a workspace server of the same name never shadows one of them.
+  const user = parseMcpServersSetting(input.userServers, { format: 'user', file: USER_MCP_SETTING, workspace: false }, vars);
+  errors.push(...user.errors);
+  add(user.servers);
   if (input.workspaceRoot) {
     for (const f of WORKSPACE_MCP_FILES) {
       const file = join(input.workspaceRoot, f.path);
@@ -76,8 +81,5 @@ export function loadMcpConfig(input: McpLoadInput): McpLoadResult {
       add(r.servers);
     }
   }
-  const user = parseMcpServersSetting(input.userServers, { format: 'user', file: USER_MCP_SETTING, workspace: false }, vars);
-  errors.push(...user.errors);
-  add(user.servers);
   return { servers, errors, ignoredUntrusted };
 }
