@@ -143,7 +143,7 @@ export function replayToText(json: ReplayJson, report: ReplayReport): string {
       `${(100 * c.ledgerRecall).toFixed(0)}%`,
     ]);
   }
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const widths = head.map((h, i) => rows.reduce((widest, row) => Math.max(widest, row[i].length), h.length));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const out = [
     `file    ${oneLine(json.file)}`,

@@ -12,7 +12,7 @@ export function replayView(source: string, report: ReplayReport): ReplayView {
   return {
     source,
     window: report.window,
-    recordedCalls: report.recorded?.calls ?? Math.max(0, ...report.configs.map((c) => c.calls)),
+    recordedCalls: report.recorded?.calls ?? report.configs.reduce((most, c) => Math.max(most, c.calls), 0),
     recordedCostUSD: report.recorded?.costUSD ?? null,
     configs: report.configs.map((c) => {
       const step = Math.max(1, Math.ceil(c.points.length / MAX_REPLAY_POINTS));

@@ -156,7 +156,7 @@ export class ClaudeCodeReader {
     this.flushQueued();
     if (this.current.awaitingSummary) this.ensureSummary(this.current.compaction?.line ?? 0);
     this.queue.finish();
-    this.warnings.push(...this.skippedAttachments.warnings(this.file));
+    for (const w of this.skippedAttachments.warnings(this.file)) this.warnings.push(w);
     const contexts: Message[][] = [];
     for (const s of this.stretches) contexts.push(yield* this.decorate(yield* s.assembler.finishSteps()));
     const compactions: RecordedCompaction[] = [];

@@ -73,13 +73,13 @@ export function serializeSplitpointSession(session: SplitpointSession, header?: 
       lines.push(JSON.stringify({ type: SPLITPOINT_CONTEXT_TYPE }));
       context = [];
     }
-    lines.push(...encoded.slice(context.length));
+    for (let i = context.length; i < encoded.length; i++) lines.push(encoded[i]);
   };
   for (const c of session.compactions) {
     writeContext(c.before);
     lines.push(compactionLine(c));
     context = c.summary.map(messageLine);
-    lines.push(...context);
+    for (const line of context) lines.push(line);
   }
   writeContext(session.messages);
   return `${lines.join('\n')}\n`;

@@ -74,10 +74,24 @@ function foldedLine(l: ArtifactLedger): string | null {
 /** The ledger as compact markdown: the part of the summary turn (or opener) the model reads. */
 export function renderLedger(l: ArtifactLedger): string {
   const out = [LEDGER_HEADING];
-  if (l.instructions.length > 0) out.push('User instructions (oldest first):', ...l.instructions.map((i) => `- ${i}`));
-  if (l.files.length > 0) out.push('Files:', ...l.files.map(fileLine));
-  if (l.commands.length > 0) out.push('Commands:', ...l.commands.map((c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}`));
-  if (l.errors.length > 0) out.push('Errors:', ...l.errors.map((e) => `- ${e.resolved ? '(resolved) ' : '(unresolved) '}${e.text}`));
+  const section = (title: string, lines: readonly string[]) => {
+    if (lines.length === 0) return;
+    out.push(title);
+    for (const line of lines) out.push(line);
+  };
+  section(
+    'User instructions (oldest first):',
+    l.instructions.map((i) => `- ${i}`),
+  );
+  section('Files:', l.files.map(fileLine));
+  section(
+    'Commands:',
+    l.commands.map((c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}`),
+  );
+  section(
+    'Errors:',
+    l.errors.map((e) => `- ${e.resolved ? '(resolved) ' : '(unresolved) '}${e.text}`),
+  );
   const folded = foldedLine(l);
   if (folded) out.push(folded);
   return out.join('\n');

@@ -35,7 +35,7 @@ export function recordedTimeline(result: Pick<ImportResult, 'messages' | 'compac
   const messages: Message[] = [];
   contexts.forEach((context, k) => {
     const opened = k === 0 ? 0 : result.compactions[k - 1].summary.length;
-    messages.push(...context.slice(opened));
+    for (let i = opened; i < context.length; i++) messages.push(context[i]);
   });
   const callIds = new Set(recordedCalls(contexts).map((c) => c.messageId));
   const calls: RecordedTimeline['calls'] = [];

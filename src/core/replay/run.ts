@@ -75,7 +75,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   for (let k = 0; k < timeline.calls.length; k++) {
     const call = timeline.calls[k];
     if (inp.yieldEvery && k % YIELD_CALLS === 0) await inp.yieldEvery();
-    if (call.index > appended) session.append(...timeline.messages.slice(appended, call.index));
+    if (call.index > appended) session.appendAll(timeline.messages.slice(appended, call.index));
     appended = Math.max(appended, call.index);
     if (call.at !== undefined) clock.now = call.at;
     const snapshot = session.messages;

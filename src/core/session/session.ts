@@ -84,9 +84,14 @@ export class SessionLog {
 
   /** Append messages: persisted first, then visible (a persistence error leaves them out of memory). */
   append(...messages: Message[]): void {
+    this.appendAll(messages);
+  }
+
+  /** append() of a list of any length (a long list spread into append's arguments would overflow the stack). */
+  appendAll(messages: readonly Message[]): void {
     if (messages.length === 0) return;
     this.persistence?.append(this.id, messages);
-    this._messages.push(...messages);
+    for (const m of messages) this._messages.push(m);
     this._version++;
     this.meta.updatedAt = Date.now();
     this.changed.fire({ kind: 'append', messages });
@@ -312,7 +317,7 @@ export class SessionFileStore implements SessionPersistence {
     try {
       const read = this.readMeta(this.metaPath(id), safeId(id));
       meta = { ...read.meta, id };
-      notices.push(...read.warnings);
+      for (const w of read.warnings) notices.push(w);
     } catch {
       meta = newSessionMeta(id);
     }
@@ -337,7 +342,7 @@ export class SessionFileStore implements SessionPersistence {
         this.unquarantined.set(id, errorMessage(e));
         notices.push(`The session file had unreadable lines and could not be copied aside (${errorMessage(e)}); it will not be rewritten.`);
       }
-      notices.push(...repair.changes.map((c) => `Repaired the history: ${c}.`));
+      for (const c of repair.changes) notices.push(`Repaired the history: ${c}.`);
     }
     // A crash mid-append can leave a partial last line: terminate it so the next append starts a
     // line of its own (the partial line is reported above; nothing after it is swallowed).

@@ -46,7 +46,9 @@ export function planRecentTurns(input: readonly Message[], params: RecentTurnsPa
       // A tail fitted to the window may open mid-turn (at a tool exchange): that part is capped like a turn.
       const { preamble, turns: tailTurns } = groupTurns(tail);
       const out: Message[] = [];
-      for (const turn of preamble.length > 0 ? [preamble, ...tailTurns] : tailTurns) out.push(...capTurn(turn, budget, names, ctx));
+      for (const turn of preamble.length > 0 ? [preamble, ...tailTurns] : tailTurns) {
+        for (const m of capTurn(turn, budget, names, ctx)) out.push(m);
+      }
       return out;
     },
   });

@@ -40,7 +40,7 @@ export function planSplitAt(input: readonly Message[], params: SplitAtParams, ct
     keepAllReason: target === null ? 'no message to split at' : `nothing before ${target.id} to compact`,
   });
   // A plan that keeps everything carries only its reason: say how the target was chosen too.
-  plan.notes.unshift(...notes.filter((n) => !plan.notes.includes(n)));
+  plan.notes = [...notes.filter((n) => !plan.notes.includes(n)), ...plan.notes];
   if (target !== null && !plan.noop && plan.tailStartId !== target.id) {
     plan.notes.push(`the split moved from ${target.id} to ${plan.tailStartId ?? 'nowhere'} (the nearest safe boundary)`);
   }

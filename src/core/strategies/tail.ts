@@ -157,7 +157,7 @@ function buildTail(a: TailPlanArgs, index: number, notes: string[], shrink?: (ta
     syntheticIndex = output.length;
     output.push(syntheticMessage('placeholder', placeholderText(archivedReal.length)));
   }
-  output.push(...tail);
+  for (const m of tail) output.push(m);
   return finalizePlan({
     strategy: a.strategy,
     params: a.params,
