@@ -54,3 +54,52 @@ describe('thinking, pause_turn and max_tokens replies', () => {
     }
   });
 });
+
+describe('usage reported by a hostile endpoint', () => {
+  const isCount = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  const cases: Array<[string, Record<string, unknown> | null, boolean]> = [
+    ['negative', { input_tokens: -5, output_tokens: 3 }, false],
+    ['strings', { input_tokens: 'lots', output_tokens: 'lots', cache_read_input_tokens: 'lots' }, false],
+    ['a numeric string', { input_tokens: '12', output_tokens: 3 }, false],
+    ['fractional', { input_tokens: 2.5, output_tokens: 3 }, false],
+    ['past any real count', { input_tokens: 1e300, output_tokens: 3, cache_read_input_tokens: 1e300 }, false],
+    ['an object', { input_tokens: { n: 1 }, output_tokens: [3] }, false],
+    ['no usage at all', null, false],
+    ['valid, cache fields absent', { input_tokens: 40, output_tokens: 7 }, true],
+  ];
+  for (const [name, wireUsage, known] of cases) {
+    test(`${name}: every request completes; usage is ${known ? 'recorded as sent' : 'unknown, never garbage'}`, async () => {
+      const r = await rig();
+      try {
+        for (const prompt of ['First?', 'Second?']) {
+          r.server.queue.text('Answer.', { wireUsage });
+          const result = await r.agent.run(prompt);
+          assert.equal(result.status, 'completed', JSON.stringify(result.error));
+          assert.ok(isCount(result.usage.inputTokens) && isCount(result.usage.outputTokens), JSON.stringify(result.usage));
+        }
+        const replies = r.session.messages.filter((m) => m.role === 'assistant');
+        assert.equal(replies.length, 2);
+        for (const m of replies) {
+          if (!known) assert.equal(m.usage, undefined, 'unknown usage is not recorded');
+          else
+            assert.deepEqual(m.usage, {
+              inputTokens: 40,
+              cacheReadTokens: 0,
+              cacheCreationTokens: 0,
+              outputTokens: 7,
+              model: 'claude-loopback',
+            });
+        }
+        for (const e of r.of('usage')) {
+          for (const k of ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens', 'contextTokens'] as const) {
+            assert.ok(isCount(e[k]), `${k}: ${String(e[k])}`);
+          }
+        }
+        assert.equal(r.of('usage').length, known ? 2 : 0, 'a usage event only for a known usage');
+        assertValid(r.session);
+      } finally {
+        await r.close();
+      }
+    });
+  }
+});

@@ -357,3 +357,22 @@ describe('AnthropicLlmClient.complete', () => {
     });
   });
 });
+
+describe('AnthropicLlmClient.complete: usage from a hostile endpoint', () => {
+  test('a summary whose usage is missing or not valid counts comes back with its usage unknown, not a TypeError or garbage', async () => {
+    await withServer({}, async (server, baseURL) => {
+      const client = new AnthropicLlmClient({ apiKey: KEY, baseURL, model: MODEL });
+      for (const wireUsage of [null, { input_tokens: 'lots', output_tokens: -1 }, { input_tokens: 1e300, output_tokens: 2 }]) {
+        server.queue.text('The summary.', { wireUsage });
+        const res = await client.complete({
+          system: 'You summarize.',
+          messages: [{ role: 'user', content: 'Summarize.' }],
+          maxTokens: 100,
+        });
+        assert.equal(res.text, 'The summary.');
+        assert.equal(res.inputTokens, undefined, JSON.stringify(wireUsage));
+        assert.equal(res.outputTokens, undefined, JSON.stringify(wireUsage));
+      }
+    });
+  });
+});

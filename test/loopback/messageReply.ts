@@ -95,7 +95,9 @@ export function playJson(ex: Exchange, m: ComposedMessage, script: MessageScript
     content: m.blocks.map((b) => b.wire),
     stop_reason: m.stopReason,
     stop_sequence: null,
-    usage: { ...m.usage, cache_creation: m.cacheCreation, service_tier: 'standard' },
+    ...(script.wireUsage === null
+      ? {}
+      : { usage: script.wireUsage ?? { ...m.usage, cache_creation: m.cacheCreation, service_tier: 'standard' } }),
     ...m.cm,
   };
   ex.record.status = 200;

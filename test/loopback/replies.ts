@@ -32,6 +32,12 @@ export interface MessageReplyOptions extends Timing {
   stopReason?: StopReason;
   /** Override usage numbers (default: counted with the tokenizer). */
   usage?: UsageOverride;
+  /**
+   * A hostile endpoint's usage, sent as is in message_start, message_delta and the JSON answer instead of
+   * the counted one (negative, fractional, strings, absurd sizes). null: message_start (and the JSON
+   * answer) carry no usage at all and message_delta an empty one.
+   */
+  wireUsage?: Record<string, unknown> | null;
   /** Model name to report (default: the request's `model`). */
   model?: string;
   /** Streaming: characters per `text_delta` / `thinking_delta` (default 16). */

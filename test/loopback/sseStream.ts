@@ -12,7 +12,7 @@ type StreamEvent = Record<string, unknown>;
 /** Every SSE event of the reply, in order (`ping`: send one after the first content_block_start). */
 export function streamEvents(m: ComposedMessage, script: MessageScript, ping: boolean): StreamEvent[] {
   const chunks = { text: Math.max(1, script.textChunkChars ?? 16), json: Math.max(1, script.jsonChunkChars ?? 12) };
-  const events: StreamEvent[] = [messageStart(m)];
+  const events: StreamEvent[] = [messageStart(m, script.wireUsage)];
   if (ping && m.blocks.length === 0) events.push({ type: 'ping' });
   m.blocks.forEach((built, index) => {
     events.push(...blockEvents(built, index, ping && index === 0, chunks));
@@ -22,19 +22,22 @@ export function streamEvents(m: ComposedMessage, script: MessageScript, ping: bo
     type: 'message_delta',
     delta: { stop_reason: m.stopReason, stop_sequence: null },
     ...m.cm,
-    usage: {
-      input_tokens: m.usage.input_tokens,
-      cache_creation_input_tokens: m.usage.cache_creation_input_tokens,
-      cache_read_input_tokens: m.usage.cache_read_input_tokens,
-      output_tokens: m.usage.output_tokens,
-    },
+    usage:
+      script.wireUsage !== undefined
+        ? (script.wireUsage ?? {})
+        : {
+            input_tokens: m.usage.input_tokens,
+            cache_creation_input_tokens: m.usage.cache_creation_input_tokens,
+            cache_read_input_tokens: m.usage.cache_read_input_tokens,
+            output_tokens: m.usage.output_tokens,
+          },
   });
   events.push({ type: 'message_stop' });
   return events;
 }
 
-function messageStart(m: ComposedMessage): StreamEvent {
-  return {
+function messageStart(m: ComposedMessage, wireUsage: MessageScript['wireUsage']): StreamEvent {
+  const start = {
     type: 'message_start',
     message: {
       id: m.id,
@@ -51,9 +54,12 @@ function messageStart(m: ComposedMessage): StreamEvent {
         cache_creation: m.cacheCreation,
         output_tokens: 1,
         service_tier: 'standard',
-      },
+      } as Record<string, unknown> | undefined,
     },
   };
+  if (wireUsage === null) delete start.message.usage;
+  else if (wireUsage !== undefined) start.message.usage = wireUsage;
+  return start;
 }
 
 /** One block's start and deltas (its stop is added by the caller). */

@@ -28,6 +28,7 @@ import { streamModelReply } from './modelStream';
 import { promptContent } from '../service/promptAttachments';
 import type { PromptCaching } from './promptCache';
 import { normalizeBlocks, toolResultBlock } from './replyBlocks';
+import { validUsage, type ValidUsage } from './replyUsage';
 import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
 import { executeToolCalls, type ToolCallServices } from './toolCalls';
 import { CANCELLED_BY_USER, type ApprovalGate, type ToolDefinition, type ToolExecutor } from '../tools';
@@ -301,7 +302,8 @@ export class AgentLoop implements Disposable {
       const reply = outcome.message;
       s.stopReason = reply.stop_reason;
       const report = reportFor(server, reply);
-      this.recordUsage(s, step, reply, estimatedRaw, serverEdited(report));
+      const usage = validUsage(reply.usage);
+      if (usage) this.recordUsage(s, step, usage, estimatedRaw, serverEdited(report));
       const content = keptReplyBlocks(normalizeBlocks(reply.content as unknown as ContentBlock[]), server);
       const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       let assistant: Message | null = null;
@@ -311,7 +313,7 @@ export class AgentLoop implements Disposable {
           role: 'assistant',
           content,
           createdAt: this.now(),
-          usage: recordedUsageOf(reply),
+          ...(usage ? { usage: recordedUsageOf(usage, reply.model) } : {}),
           ...(report ? { serverContext: report } : {}),
         };
         this.session.append(assistant);
@@ -381,10 +383,9 @@ export class AgentLoop implements Disposable {
     this.session.append({ id: newMessageId('r'), role: 'user', content: results, createdAt: this.now() });
   }
 
-  private recordUsage(s: RunState, step: number, reply: Anthropic.Message, estimatedRaw: number, serverEdited = false): void {
-    const usage = reply.usage;
+  private recordUsage(s: RunState, step: number, usage: ValidUsage, estimatedRaw: number, serverEdited = false): void {
     const input = totalInputTokens(usage);
-    const output = usage.output_tokens ?? 0;
+    const output = usage.output_tokens;
     s.inputTokens += input;
     s.outputTokens += output;
     // A request the server edited reports what the model saw, not what was sent: nothing to calibrate against.
@@ -396,8 +397,8 @@ export class AgentLoop implements Disposable {
       step,
       inputTokens: input,
       outputTokens: output,
-      cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-      cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
+      cacheReadInputTokens: usage.cache_read_input_tokens,
+      cacheCreationInputTokens: usage.cache_creation_input_tokens,
       contextTokens: input + output,
       ...(this.contextWindow !== undefined ? { contextWindow: this.contextWindow } : {}),
       estimatedInputTokens: estimatedRaw,
@@ -423,14 +424,13 @@ export class AgentLoop implements Disposable {
   }
 }
 
-/** What the API reported for a reply, as stored on its assistant message (input excludes cache reads and writes). */
-export function recordedUsageOf(reply: Anthropic.Message): RecordedUsage {
-  const u = reply.usage;
+/** What the API reported for a reply (validated), as stored on its assistant message (input excludes cache reads and writes). */
+export function recordedUsageOf(u: ValidUsage, model: string | undefined): RecordedUsage {
   return {
-    inputTokens: u.input_tokens ?? 0,
-    cacheReadTokens: u.cache_read_input_tokens ?? 0,
-    cacheCreationTokens: u.cache_creation_input_tokens ?? 0,
-    outputTokens: u.output_tokens ?? 0,
-    ...(reply.model ? { model: reply.model } : {}),
+    inputTokens: u.input_tokens,
+    cacheReadTokens: u.cache_read_input_tokens,
+    cacheCreationTokens: u.cache_creation_input_tokens,
+    outputTokens: u.output_tokens,
+    ...(model ? { model } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // here: the summarizer retries itself so retry-after is honoured, progress is reported and the user
 // can cancel between attempts.
 import type Anthropic from '@anthropic-ai/sdk';
+import { validUsage } from './replyUsage';
 import { anthropicSdk } from './sdks';
 import { LlmError, parsePromptTooLong, type ApiMessage, type LlmClient, type LlmRequest, type LlmResponse } from '../../core';
 
@@ -32,7 +33,12 @@ export class AnthropicLlmClient implements LlmClient {
         { signal: request.signal },
       );
       const text = message.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-      return { text, inputTokens: message.usage.input_tokens, outputTokens: message.usage.output_tokens, stopReason: message.stop_reason };
+      const usage = validUsage(message.usage);
+      return {
+        text,
+        ...(usage ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } : {}),
+        stopReason: message.stop_reason,
+      };
     } catch (e) {
       throw toLlmError(e);
     }

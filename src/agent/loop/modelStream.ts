@@ -42,6 +42,10 @@ export async function streamModelReply(
     stream.on('streamEvent', (event, snap) => {
       snapshot = snap;
       switch (event.type) {
+        case 'message_start':
+          // An endpoint that sends no usage: the SDK would fail the stream setting output_tokens on it.
+          if (typeof snap.usage !== 'object' || snap.usage === null) (snap as { usage: unknown }).usage = {};
+          break;
         case 'content_block_start':
           if (event.content_block.type === 'tool_use') {
             emit({
