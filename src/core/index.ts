@@ -64,14 +64,7 @@ export { MCP_TOOL_PREFIX, parseMcpToolName } from './conversation/mcpToolName';
 export { Emitter, type Disposable, type Event } from './base/events';
 
 // Token counting
-export {
-  base64ImageInfo,
-  imageSizeProblem,
-  imageTokensFor,
-  MAX_IMAGE_BYTES,
-  MAX_IMAGE_SIDE_PX,
-  MAX_IMAGE_TOKENS,
-} from './conversation/images';
+export { base64ImageInfo, imageSizeProblem, imageTokensFor, MAX_IMAGE_BYTES, MAX_IMAGE_TOKENS } from './conversation/images';
 export { CharEstimateTokenizer, MemoizedMessageCounter, type MessageTokenCounter, type TextTokenizer } from './counting/tokens';
 export { createTokenizer, DEFAULT_TOKENIZER, isTokenizerName, TOKENIZER_NAMES } from './counting/tokenizers';
 export { CachingTextTokenizer } from './counting/textCountCache';
