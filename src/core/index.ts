@@ -130,6 +130,7 @@ export {
   type LlmResponse,
   type SummaryResult,
 } from './pipeline/summarize';
+export { type ConversationRequest, type SystemTextBlock } from './pipeline/summaryRequest';
 
 // Importers
 export {

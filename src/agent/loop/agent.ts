@@ -12,6 +12,7 @@ import {
   type CalibratedCounter,
   type CompactionPipeline,
   type ContentBlock,
+  type ConversationRequest,
   type Disposable,
   type Message,
   type RecordedUsage,
@@ -30,6 +31,7 @@ import type { PromptCaching } from './promptCache';
 import { normalizeBlocks, toolResultBlock } from './replyBlocks';
 import { validUsage, type ValidUsage } from './replyUsage';
 import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
+import { summaryConversation, type SentRequest } from './summaryConversation';
 import { executeToolCalls, type ToolCallServices } from './toolCalls';
 import { CANCELLED_BY_USER, type ApprovalGate, type ToolDefinition, type ToolExecutor } from '../tools';
 
@@ -109,6 +111,8 @@ export class AgentLoop implements Disposable {
   private current: RunState | null = null;
   private lastStopReason: string | null = null;
   private overheadCache: { key: string; tokens: number } | null = null;
+  /** The last request sent, for the summary request that reuses its cached prefix. */
+  private lastSent: SentRequest | undefined;
   private readonly serverNotices = new ServerContextNotices();
   readonly model: string;
   readonly maxTokens: number;
@@ -180,6 +184,34 @@ export class AgentLoop implements Disposable {
     const n = requestOverheadTokens(this.tokenizer, this.system, tools);
     this.overheadCache = { key, tokens: n };
     return n;
+  }
+
+  /**
+   * The conversation's request for a summary that reuses its cached prefix: the last request as sent
+   * (system, tools, messages with their breakpoints), then the history since (see summaryConversation.ts).
+   */
+  summaryConversation(): ConversationRequest {
+    const effective = this.pipeline.effectiveMessages();
+    const count = (messages: readonly Message[]) =>
+      this.calibration ? this.calibration.countMessages(messages) : this.tokenizer.countText(JSON.stringify(messages));
+    const factor = this.calibration?.factor ?? 1;
+    return summaryConversation({
+      sent: this.lastSent,
+      session: this.session.messages,
+      rewriteVersion: this.session.rewriteVersion,
+      effective,
+      build: (messages) =>
+        messageStreamParams({
+          model: this.model,
+          maxTokens: this.maxTokens,
+          system: this.system,
+          tools: this.tools.definitions(),
+          messages,
+          caching: this.promptCaching,
+        }),
+      countMessages: count,
+      overheadTokens: Math.round(this.rawOverheadTokens() * factor),
+    });
   }
 
   /** Send a prompt and work until the model ends its turn. Rejects with AgentBusyError if a run is in progress. */
@@ -286,6 +318,8 @@ export class AgentLoop implements Disposable {
         messages: prepared.messages,
         caching: this.promptCaching,
       });
+      const sent: SentRequest = { params, sessionLength: this.session.messages.length, rewriteVersion: this.session.rewriteVersion };
+      this.lastSent = sent;
       const server = serverCallFor(this.pipeline.settings.autoCompact);
       const outcome = await streamModelReply(this.client, params, { runId: s.runId, step }, signal, (e) => this.emit(e), server?.request);
       if (outcome.kind === 'aborted') {
@@ -304,6 +338,7 @@ export class AgentLoop implements Disposable {
       const report = reportFor(server, reply);
       const usage = validUsage(reply.usage);
       if (usage) this.recordUsage(s, step, usage, estimatedRaw, serverEdited(report));
+      if (usage && !serverEdited(report)) sent.inputTokens = totalInputTokens(usage);
       const content = keptReplyBlocks(normalizeBlocks(reply.content as unknown as ContentBlock[]), server);
       const uses = content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       let assistant: Message | null = null;
@@ -430,6 +465,7 @@ export function recordedUsageOf(u: ValidUsage, model: string | undefined): Recor
     inputTokens: u.input_tokens,
     cacheReadTokens: u.cache_read_input_tokens,
     cacheCreationTokens: u.cache_creation_input_tokens,
+    ...(u.cache_creation_1h_input_tokens !== undefined ? { cacheWrite1hTokens: u.cache_creation_1h_input_tokens } : {}),
     outputTokens: u.output_tokens,
     ...(model ? { model } : {}),
   };

@@ -27,7 +27,10 @@ export class AnthropicLlmClient implements LlmClient {
         {
           model: this.options.model,
           max_tokens: request.maxTokens,
-          system: request.system,
+          system: request.system as Anthropic.MessageCreateParams['system'],
+          // A cached-prefix request carries the conversation's tools as sent; tool_choice stays unset, as
+          // the conversation sends it (changing it would invalidate the cached messages).
+          ...(request.tools && request.tools.length > 0 ? { tools: request.tools as Anthropic.ToolUnion[] } : {}),
           messages: request.messages as Anthropic.MessageParam[],
         },
         { signal: request.signal },
@@ -36,7 +39,14 @@ export class AnthropicLlmClient implements LlmClient {
       const usage = validUsage(message.usage);
       return {
         text,
-        ...(usage ? { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens } : {}),
+        ...(usage
+          ? {
+              inputTokens: usage.input_tokens,
+              cacheReadInputTokens: usage.cache_read_input_tokens,
+              cacheCreationInputTokens: usage.cache_creation_input_tokens,
+              outputTokens: usage.output_tokens,
+            }
+          : {}),
         stopReason: message.stop_reason,
       };
     } catch (e) {

@@ -1,11 +1,14 @@
 // The summarizer the pipeline calls for LLM-written summaries: the Anthropic API with the current
 // key and model, cancellable both by the pipeline's signal and from the host (the progress
-// notification's Cancel button).
+// notification's Cancel button). Given the conversation's agent, the summary request is the agent's
+// own request with the summarize instruction appended (its cached prefix is read back, not paid in
+// full); otherwise, or when that does not fit the window, the standalone summarizer request.
 import {
   errorMessage,
   summarize,
   SummarizationError,
   type CachingTextTokenizer,
+  type ConversationRequest,
   type SummarizerInput,
   type SummaryResult,
 } from '../../core';
@@ -17,7 +20,12 @@ export interface SummaryRunnerDeps {
   getApiKey: () => Promise<string | undefined>;
   settings: () => HostSettings;
   tokenizer: CachingTextTokenizer;
-  log: { warn(message: string): void };
+  log: { info?(message: string): void; warn(message: string): void };
+}
+
+/** The conversation whose cached prefix a summary reuses (the session's agent loop). */
+export interface SummaryConversationSource {
+  summaryConversation(): ConversationRequest;
 }
 
 export class SummaryRunner {
@@ -25,8 +33,16 @@ export class SummaryRunner {
 
   constructor(private readonly deps: SummaryRunnerDeps) {}
 
-  /** Summarize `input`; `signal` (the pipeline's) or abort() cancels it. */
-  async run(input: SummarizerInput, focus: string | undefined, signal?: AbortSignal): Promise<SummaryResult> {
+  /**
+   * Summarize `input`; `signal` (the pipeline's) or abort() cancels it. With `agent` (the session's
+   * loop), the request reuses the conversation's cached prefix.
+   */
+  async run(
+    input: SummarizerInput,
+    focus: string | undefined,
+    signal?: AbortSignal,
+    agent?: SummaryConversationSource,
+  ): Promise<SummaryResult> {
     let key: string | undefined;
     try {
       key = await this.deps.getApiKey();
@@ -37,8 +53,15 @@ export class SummaryRunner {
     if (!key) return { ok: false, attempts: 0, error: new SummarizationError('failed', new MissingApiKeyError().message) };
     const settings = this.deps.settings();
     const client = new AnthropicLlmClient({ apiKey: key, baseURL: settings.baseUrl, model: settings.model });
-    return summarize(input, {
+    let conversation: ConversationRequest | undefined;
+    try {
+      conversation = agent?.summaryConversation();
+    } catch (e) {
+      this.deps.log.warn(`The summary request cannot reuse the conversation (${errorMessage(e)}); sending a standalone one.`);
+    }
+    const result = await summarize(input, {
       client,
+      conversation,
       tokenizer: this.deps.tokenizer,
       contextWindow: settings.contextWindow,
       maxSummaryTokens: Math.min(settings.maxOutputTokens, 4_096),
@@ -46,6 +69,8 @@ export class SummaryRunner {
       signal: this.mergeSignals(signal),
       onRetry: (r) => this.deps.log.warn(`Summary attempt ${r.attempt} failed (${r.error.message}); retrying in ${r.delayMs} ms`),
     });
+    if (result.ok) this.deps.log.info?.(summaryLogLine(result));
+    return result;
   }
 
   /** Cancel the summary in progress (if any). */
@@ -60,4 +85,14 @@ export class SummaryRunner {
     else signal.addEventListener('abort', () => ac.abort(), { once: true });
     return ac.signal;
   }
+}
+
+/** One log line per summary: which request, why standalone, and what it read and wrote. */
+export function summaryLogLine(r: Extract<SummaryResult, { ok: true }>): string {
+  const u = r.usage;
+  const usage = u
+    ? `input ${u.inputTokens}, cache read ${u.cacheReadInputTokens}, cache write ${u.cacheCreationInputTokens}, output ${u.outputTokens}`
+    : 'usage not reported';
+  const why = r.standaloneReason ? ` (${r.standaloneReason})` : '';
+  return `Summary request: ${r.request ?? 'standalone'}${why}; ${usage}; ${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`;
 }

@@ -164,7 +164,7 @@ export class AgentController implements Disposable {
   }
 
   private openScope(id: string | undefined): SessionScope {
-    return new SessionScope({
+    const scope: SessionScope = new SessionScope({
       store: this.store,
       id,
       settings: this.settings,
@@ -172,7 +172,8 @@ export class AgentController implements Disposable {
       counter: this.counting.counter,
       transcriptDir: transcriptDirFor(this.settings, this.deps.workspaceRoot, this.deps.storageDir),
       transcriptRoot: this.deps.workspaceRoot,
-      summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal),
+      // The summary request reuses this session's conversation (its agent's last request and cached prefix).
+      summarizer: (input, focus, signal) => this.summaries.run(input, focus, signal, scope.agent),
       // The summary phase is over when a draft waits; auto-compaction's draft has a deadline.
       reviewer: this.drafts.reviewer(
         () => this.settings,
@@ -192,6 +193,7 @@ export class AgentController implements Disposable {
         compactionFailed: (f) => this.onCompactionFailed(f),
       },
     });
+    return scope;
   }
 
   private pipelineSettings(): PipelineSettings {

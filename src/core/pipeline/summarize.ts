@@ -15,6 +15,7 @@ import { errorMessage, SplitpointError } from '../base/errors';
 import { isEmptyLedger, renderLedger } from '../ledger/ledgerMerge';
 import type { SummarizerInput } from './plan';
 import type { TextTokenizer } from '../counting/tokens';
+import { cachedPrefixMessages, type ConversationRequest, type SystemTextBlock } from './summaryRequest';
 
 /** What the summarizer needs from a model client (the Anthropic client implements it). */
 export interface LlmClient {
@@ -22,7 +23,10 @@ export interface LlmClient {
 }
 
 export interface LlmRequest {
-  system: string;
+  /** A string, or the conversation's system blocks as sent (cached-prefix requests). */
+  system: string | readonly SystemTextBlock[];
+  /** The conversation's tool definitions as sent (cached-prefix requests); tool_choice is never changed. */
+  tools?: readonly unknown[];
   messages: ApiMessage[];
   maxTokens: number;
   signal?: AbortSignal;
@@ -30,7 +34,10 @@ export interface LlmRequest {
 
 export interface LlmResponse {
   text: string;
+  /** Uncached input (the API's input_tokens: neither read from nor written to the cache). */
   inputTokens?: number;
+  cacheReadInputTokens?: number;
+  cacheCreationInputTokens?: number;
   outputTokens?: number;
   stopReason?: string | null;
 }
@@ -113,10 +120,40 @@ export interface SummarizeOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Called before each retry (for progress UI and logs). */
   onRetry?: (info: { attempt: number; delayMs: number; error: LlmError }) => void;
+  /**
+   * The conversation's request as its agent sent it. When given, the summary request is that request
+   * with the summarize instruction appended as the last user turn (its cached prefix is read back);
+   * when it would not fit the window, or the API refuses it, the standalone request is sent instead.
+   */
+  conversation?: ConversationRequest;
+}
+
+/** 'cached-prefix': the conversation's request plus the instruction; 'standalone': SUMMARY_SYSTEM_PROMPT and a transcript. */
+export type SummaryRequestKind = 'cached-prefix' | 'standalone';
+
+/** What the summary's answered calls reported, summed (input is the uncached part, as the API reports it). */
+export interface SummaryUsage {
+  inputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  outputTokens: number;
 }
 
 export type SummaryResult =
-  | { ok: true; summary: string; attempts: number; promptTokens: number; droppedMessages: number; truncatedResults: number }
+  | {
+      ok: true;
+      summary: string;
+      attempts: number;
+      promptTokens: number;
+      droppedMessages: number;
+      truncatedResults: number;
+      /** Which request produced the summary (summarize() always sets it). */
+      request?: SummaryRequestKind;
+      /** Why a standalone request was sent although a conversation was given. */
+      standaloneReason?: string;
+      /** Usage of every answered call, when the client reported it. */
+      usage?: SummaryUsage;
+    }
   | { ok: false; error: SummarizationError; attempts: number };
 
 export class SummarizationError extends SplitpointError {
@@ -250,7 +287,56 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-/** Generate a summary for `input`. Never throws: failures come back as `{ ok: false }`. */
+/** The cached-prefix request for `input`, or why the standalone one is sent instead. */
+function cachedPrefixRequest(
+  input: SummarizerInput,
+  o: SummarizeOptions,
+  ledger: string | undefined,
+): { request: LlmRequest; tokens: number } | { unusable: string } {
+  const c = o.conversation!;
+  const built = cachedPrefixMessages(input, c, {
+    systemPrompt: SUMMARY_SYSTEM_PROMPT,
+    sections: SUMMARY_INSTRUCTIONS,
+    ledger,
+    ledgerHeading: LEDGER_PROMPT_HEADING,
+    focus: o.focus,
+  });
+  if ('unusable' in built) return built;
+  const tokens = c.tokens + o.tokenizer.countText(built.instruction);
+  const room = o.contextWindow - o.maxSummaryTokens - 200;
+  if (tokens > room)
+    return {
+      unusable: `the conversation with the instruction (~${tokens} tokens) leaves no room for the summary in the ${o.contextWindow}-token window`,
+    };
+  return {
+    tokens,
+    request: { system: c.system, tools: c.tools, messages: built.messages, maxTokens: o.maxSummaryTokens, signal: o.signal },
+  };
+}
+
+function addUsage(total: SummaryUsage | undefined, res: LlmResponse): SummaryUsage | undefined {
+  if (res.inputTokens === undefined && res.outputTokens === undefined) return total;
+  const t = total ?? { inputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0, outputTokens: 0 };
+  return {
+    inputTokens: t.inputTokens + (res.inputTokens ?? 0),
+    cacheReadInputTokens: t.cacheReadInputTokens + (res.cacheReadInputTokens ?? 0),
+    cacheCreationInputTokens: t.cacheCreationInputTokens + (res.cacheCreationInputTokens ?? 0),
+    outputTokens: t.outputTokens + (res.outputTokens ?? 0),
+  };
+}
+
+const cancelled = (attempts: number, cause?: unknown): SummaryResult => ({
+  ok: false,
+  attempts,
+  error: new SummarizationError('aborted', 'Summarization was cancelled.', cause),
+});
+
+/**
+ * Generate a summary for `input`. Never throws: failures come back as `{ ok: false }`. With
+ * `o.conversation`, the cached-prefix request is tried first; it falls back to the standalone request
+ * (pre-trimmed, retried on "prompt is too long") when it does not fit, is refused as too long, or is
+ * answered without text.
+ */
 export async function summarize(input: SummarizerInput, o: SummarizeOptions): Promise<SummaryResult> {
   const maxRetries = o.maxRetries ?? 4;
   const sleep = o.sleep ?? defaultSleep;
@@ -261,31 +347,34 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
   let trimRounds = 0;
   /** Set after a "prompt is too long": the prompt that was refused and the error. */
   let refused: { tokens: number; error: LlmError } | undefined;
+  let usage: SummaryUsage | undefined;
+  const ledger = input.ledger && !isEmptyLedger(input.ledger) ? renderLedger(input.ledger) : undefined;
+  let prefix = o.conversation ? cachedPrefixRequest(input, o, ledger) : undefined;
   for (;;) {
-    if (o.signal?.aborted) return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.') };
-    const trimmed = pretrim(input, o.tokenizer, budget, o.focus);
-    if (refused && trimmed.tokens >= refused.tokens) {
+    if (o.signal?.aborted) return cancelled(attempts);
+    const cached = prefix && 'request' in prefix ? prefix : undefined;
+    const trimmed = cached ? undefined : pretrim(input, o.tokenizer, budget, o.focus);
+    if (trimmed && refused && trimmed.tokens >= refused.tokens) {
       // Nothing left to trim (what remains is prior summaries, overlap and instructions): sending
       // the same prompt again would only be refused again.
-      return {
-        ok: false,
-        attempts,
-        error: new SummarizationError(
-          'too_long',
-          `The summarizer's input is still too long after ${trimRounds} trim${trimRounds === 1 ? '' : 's'}: ${refused.error.message}`,
-          refused.error,
-        ),
-      };
+      return tooLong(attempts, trimRounds, refused.error);
     }
     attempts++;
     try {
-      const res = await o.client.complete({
-        system: SUMMARY_SYSTEM_PROMPT,
-        messages: [{ role: 'user', content: trimmed.prompt }],
-        maxTokens: o.maxSummaryTokens,
-        signal: o.signal,
-      });
+      const res = await o.client.complete(
+        cached?.request ?? {
+          system: SUMMARY_SYSTEM_PROMPT,
+          messages: [{ role: 'user', content: trimmed!.prompt }],
+          maxTokens: o.maxSummaryTokens,
+          signal: o.signal,
+        },
+      );
+      usage = addUsage(usage, res);
       const summary = res.text.trim();
+      if (!summary && cached) {
+        prefix = { unusable: `the model answered the cached-prefix request without text (stop reason ${res.stopReason ?? 'unknown'})` };
+        continue;
+      }
       if (!summary)
         return {
           ok: false,
@@ -295,38 +384,35 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
       return {
         ok: true,
         // The ledger is the engine's: appended to the summary as rendered, whatever the model wrote.
-        summary: input.ledger && !isEmptyLedger(input.ledger) ? `${summary}\n\n${renderLedger(input.ledger)}` : summary,
+        summary: ledger ? `${summary}\n\n${ledger}` : summary,
         attempts,
-        promptTokens: trimmed.tokens,
-        droppedMessages: trimmed.droppedMessages,
-        truncatedResults: trimmed.truncatedResults,
+        promptTokens: cached ? cached.tokens : trimmed!.tokens,
+        droppedMessages: trimmed?.droppedMessages ?? 0,
+        truncatedResults: trimmed?.truncatedResults ?? 0,
+        request: cached ? 'cached-prefix' : 'standalone',
+        ...(prefix && 'unusable' in prefix ? { standaloneReason: prefix.unusable } : {}),
+        ...(usage ? { usage } : {}),
       };
     } catch (e) {
       const err = e instanceof LlmError ? e : new LlmError(o.signal?.aborted ? 'aborted' : 'other', errorMessage(e));
       // A client may report a cancelled request as some other failure: the signal decides.
-      if (err.kind === 'aborted' || o.signal?.aborted)
-        return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
+      if (err.kind === 'aborted' || o.signal?.aborted) return cancelled(attempts, err);
+      if (err.kind === 'prompt_too_long' && cached) {
+        // Our estimate of the conversation was low: the standalone request is trimmed to fit.
+        prefix = { unusable: `the API refused the cached-prefix request: ${err.message}` };
+        continue;
+      }
       if (err.kind === 'prompt_too_long' && trimRounds < 4) {
         trimRounds++;
-        refused = { tokens: trimmed.tokens, error: err };
+        refused = { tokens: trimmed!.tokens, error: err };
         // Shrink by what the API reported (our tokenizer differs from the model's), with margin.
         // Scale what was actually sent, not the budget: the budget may not have been binding, and
         // shrinking it to a value still above the prompt would resend the same prompt.
         const ratio = err.promptTokens && err.maxPromptTokens ? err.maxPromptTokens / err.promptTokens : 0.75;
-        budget = Math.max(500, Math.floor(Math.min(budget, trimmed.tokens) * Math.min(0.9, ratio * 0.9)));
+        budget = Math.max(500, Math.floor(Math.min(budget, trimmed!.tokens) * Math.min(0.9, ratio * 0.9)));
         continue;
       }
-      if (err.kind === 'prompt_too_long') {
-        return {
-          ok: false,
-          attempts,
-          error: new SummarizationError(
-            'too_long',
-            `The summarizer's input is still too long after ${trimRounds} trims: ${err.message}`,
-            err,
-          ),
-        };
-      }
+      if (err.kind === 'prompt_too_long') return tooLong(attempts, trimRounds, err);
       if (err.retryable && retries < maxRetries) {
         retries++;
         const backoff = Math.min(30_000, (o.backoffMs ?? 1_000) * 2 ** (retries - 1));
@@ -335,11 +421,23 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
         try {
           await sleep(delayMs, o.signal);
         } catch {
-          return { ok: false, attempts, error: new SummarizationError('aborted', 'Summarization was cancelled.', err) };
+          return cancelled(attempts, err);
         }
         continue;
       }
       return { ok: false, attempts, error: new SummarizationError('failed', `Summarization failed: ${err.message}`, err) };
     }
   }
+}
+
+function tooLong(attempts: number, trimRounds: number, error: LlmError): SummaryResult {
+  return {
+    ok: false,
+    attempts,
+    error: new SummarizationError(
+      'too_long',
+      `The summarizer's input is still too long after ${trimRounds} trim${trimRounds === 1 ? '' : 's'}: ${error.message}`,
+      error,
+    ),
+  };
 }
