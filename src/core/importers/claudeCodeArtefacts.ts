@@ -3,8 +3,10 @@
 // harness did around a prompt. The classification, by the text of the line (leading whitespace ignored):
 //
 //   text starts with                                            kind
-//   <command-name> / <command-message> / <command-args>         'command'         (slash-command stub;
-//                                                                                  its isMeta body is the prompt)
+//   <command-name> / <command-message> / <command-args>         'command'         (slash-command stub; a
+//                                                                                  custom command's stub, answered
+//                                                                                  by its isMeta template body, is
+//                                                                                  the prompt, the body 'meta')
 //   <local-command-stdout> / <local-command-stderr>             'command-output'
 //   [Request interrupted by user…                               'interruption'
 //   <task-notification>                                         'notification'
@@ -48,6 +50,17 @@ export function artefactKindOf(text: string, isMeta: boolean): ArtefactKind | un
   if (t !== '' && SYSTEM_REMINDERS_ONLY.test(t)) return 'notification';
   if (SHELL_INPUT.test(t)) return 'shell-input';
   return isMeta ? 'meta' : undefined;
+}
+
+/**
+ * What the person typed for a slash-command stub: `<command-name>/review</command-name>` and
+ * `<command-args>src/cart.ts</command-args>` are `/review src/cart.ts`; undefined when `text` is no stub.
+ */
+export function typedCommand(text: string): string | undefined {
+  if (!isCommandStub(text)) return undefined;
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1].trim() ?? '';
+  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1].trim() ?? '';
+  return args === '' ? name : `${name} ${args}`;
 }
 
 /** A slash-command stub (`<command-name>…`): the isMeta line that follows it is the command's body. */

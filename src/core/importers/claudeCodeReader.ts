@@ -67,6 +67,7 @@ export class ClaudeCodeReader {
   private readonly stubs = new Set<string>();
   /** With no parentUuid links: the body is the line right after its stub. */
   private previousWasStub = false;
+  private lastStub: string | undefined;
 
   constructor(
     private readonly file: string,
@@ -100,7 +101,14 @@ export class ClaudeCodeReader {
 
   user(entry: ClaudeEntry): void {
     if (entry.compactSummary) return this.summary(entry);
-    const body = entry.isMeta && (entry.parentUuid !== undefined ? this.stubs.has(entry.parentUuid) : this.previousWasStub);
+    const stub = !entry.isMeta
+      ? undefined
+      : entry.parentUuid !== undefined
+        ? entry.parentUuid
+        : this.previousWasStub
+          ? this.lastStub
+          : undefined;
+    const body = stub !== undefined && this.stubs.has(stub);
     this.previousWasStub = false;
     const blocks = typeof entry.content === 'string' ? undefined : nonBlank(entry.content);
     const results = blocks?.filter(isToolResult).map(normalizeResult) ?? [];
@@ -114,7 +122,12 @@ export class ClaudeCodeReader {
     const content = blocks ?? entry.content;
     const text = userText(content);
     if (typeof content === 'string' ? content.trim() === '' : content.length === 0) return;
-    const kind = body ? undefined : artefactKindOf(text, entry.isMeta);
+    // A custom slash command: the stub (`<command-name>/gsd:progress</command-name><command-args>…`) is what
+    // the person typed, the genuine prompt; the template expansion the harness sent after it (isMeta, answering
+    // the stub) is read by the model as a 'meta' artefact. A stub with no body (a built-in command such as
+    // /clear, answered by <local-command-stdout>) stays a 'command' artefact.
+    const kind = body ? 'meta' : artefactKindOf(text, entry.isMeta);
+    if (body && stub !== undefined) this.artefacts.delete(stub);
     if (kind === undefined || kind === 'notification') this.queue.delivered(text);
     this.flushQueued();
     this.target(entry.line).prompt(content, entry.line, entry.id, entry.createdAt);
@@ -122,6 +135,7 @@ export class ClaudeCodeReader {
     if (kind === 'command' && isCommandStub(text)) {
       this.stubs.add(entry.id);
       this.previousWasStub = true;
+      this.lastStub = entry.id;
     }
   }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { isTurnStart, kindOf, textOf, toApiMessages, type Message } from '../../../src/core/conversation/conversation';
 import { requestViolations } from '../../../src/core/conversation/invariants';
 import { importSession, type ImportResult } from '../../../src/core/importers';
+import { typedCommand } from '../../../src/core/importers/claudeCodeArtefacts';
 
 const SESSIONS = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'sessions');
 
@@ -83,7 +84,7 @@ test('tool results written before their tool_use line are re-linked, none droppe
   assert.deepEqual(inOrder.warnings, []);
 });
 
-test('artefacts are classified, shown, and never genuine prompts; a slash command body is the prompt', () => {
+test('artefacts are classified, shown, and never genuine prompts; a custom slash command is one prompt, its stub', () => {
   const r = load('claude-code-artefacts.jsonl');
   assert.deepEqual(
     r.messages.map((m) => `${m.id} ${kindOf(m)}${m.artefact ? `:${m.artefact}` : ''}`),
@@ -91,8 +92,8 @@ test('artefacts are classified, shown, and never genuine prompts; a slash comman
       'x01 artefact:meta', // <local-command-caveat>, isMeta
       'x02 artefact:command', // /clear stub
       'x03 artefact:command-output',
-      'x04 artefact:command', // /review stub: kept, its body (x05) is the prompt
-      'x05 user-prompt',
+      'x04 user-prompt', // /review stub: what the person typed, the prompt
+      'x05 artefact:meta', // its template expansion: read by the model, not typed
       'x06 tool-call',
       'x07 tool-result',
       'x08 artefact:meta', // a skill body the model's Skill call loaded
@@ -111,10 +112,13 @@ test('artefacts are classified, shown, and never genuine prompts; a slash comman
     ],
   );
   assert.deepEqual(prompts(r.messages), [
-    'Review src/cart.ts for rounding errors and list each one with its line.',
+    '<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args>src/cart.ts</command-args>',
     'No need to run that. Just read the file.',
     'Thanks. <system-reminder>a reminder after a real prompt</system-reminder>',
   ]);
+  assert.equal(typedCommand(textOf(r.messages[3])), '/review src/cart.ts', 'what the person typed');
+  assert.equal(typedCommand(textOf(r.messages[1])), '/clear');
+  assert.equal(typedCommand(textOf(r.messages[11])), undefined);
   assert.deepEqual(r.warnings, []);
   assertValid(r.messages);
 });
