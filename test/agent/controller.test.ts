@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { LoopbackAnthropic, reply } from '../loopback/anthropic-server';
 import type { AgentController } from '../../src/agent/service/controller';
 import type { HostSettings } from '../../src/settings/hostSettings';
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/pipeline/summarize';
+import { isSummaryRequest } from '../helpers/summaryRequest';
 import { toApiMessages } from '../../src/core/conversation/conversation';
 import { requestViolations } from '../../src/core/conversation/invariants';
 import type { ChatItem } from '../../src/protocol';
@@ -136,7 +136,7 @@ test('auto-compaction during a chat shows a divider with tokens before/after and
       autoCompact: { enabled: true, threshold: 0.5, strategy: 'recursive-summarization' },
       strategyParams: { 'recursive-summarization': { maxEventsToKeep: 2, overlapSize: 1 } },
     });
-    r.server.responder = (req) => (req.body.system === SUMMARY_SYSTEM_PROMPT ? reply.text('SUMMARY of the chat so far.') : undefined);
+    r.server.responder = (req) => (isSummaryRequest(req.body) ? reply.text('SUMMARY of the chat so far.') : undefined);
     for (let i = 0; i < 6; i++) {
       r.server.queue.text(`Answer ${i}: ${'a long explanation of the code. '.repeat(60)}`);
       await c.send(`Question ${i}`);

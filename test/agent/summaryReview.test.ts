@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { LoopbackAnthropic, reply } from '../loopback/anthropic-server';
 import type { HostSettings } from '../../src/settings/hostSettings';
 import type { PendingDraft } from '../../src/agent/service/summaryDrafts';
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/pipeline/summarize';
+import { isSummaryRequest } from '../helpers/summaryRequest';
 import { toApiMessages } from '../../src/core/conversation/conversation';
 import { requestViolations } from '../../src/core/conversation/invariants';
 import { isInspectorSession } from '../../webview/inspector/hostMessages';
@@ -26,7 +26,7 @@ async function rig(settings: Partial<HostSettings> = {}) {
   const storage = mkdtempSync(join(tmpdir(), 'sp-draft-store-'));
   const workspace = mkdtempSync(join(tmpdir(), 'sp-draft-ws-'));
   writeFileSync(join(workspace, 'app.ts'), 'export const answer = 41;\n');
-  server.responder = (req) => (req.body.system === SUMMARY_SYSTEM_PROMPT ? reply.text(DRAFT) : undefined);
+  server.responder = (req) => (isSummaryRequest(req.body) ? reply.text(DRAFT) : undefined);
   const c = loopbackController({ workspace, storage, baseURL, settings });
   const drafts: PendingDraft[] = [];
   c.drafts.onDidOpen((d) => drafts.push(d));

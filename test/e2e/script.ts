@@ -1,7 +1,7 @@
 // What the loopback Anthropic API answers during the end-to-end run. A responder (not a queue) so
 // every answer follows from the request itself: a retried request gets the same answer, and an
 // unexpected one gets an echo instead of shifting every later reply.
-import { SUMMARY_SYSTEM_PROMPT } from '../../src/core/pipeline/summarize';
+import { isSummaryRequest } from '../helpers/summaryRequest';
 import { lastUserText, reply, type ScriptedReply, type ValidRequest, type WireBlock } from '../loopback/anthropic-server';
 
 export const WORKSPACE_FILE = 'greeting.ts';
@@ -57,11 +57,6 @@ export interface ScriptLog {
   summaryRequests: number;
 }
 
-function systemText(system: ValidRequest['body']['system']): string {
-  if (typeof system === 'string') return system;
-  return Array.isArray(system) ? system.map((b) => String(b.text ?? '')).join('\n') : '';
-}
-
 /** The tool a tool_result answers, looked up in the request's history. */
 function toolNameOf(request: ValidRequest, toolUseId: string): string | undefined {
   for (const m of request.body.messages) {
@@ -87,7 +82,7 @@ function promptOf(request: ValidRequest): string {
 
 export function createResponder(log: ScriptLog): (request: ValidRequest) => ScriptedReply {
   return (request) => {
-    if (systemText(request.body.system).includes(SUMMARY_SYSTEM_PROMPT.slice(0, 80))) {
+    if (isSummaryRequest(request.body)) {
       log.summaryRequests++;
       return reply.text(SUMMARY_TEXT);
     }
