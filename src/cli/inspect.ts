@@ -3,17 +3,18 @@
 // estimate) and the compactions the recording agent did.
 import {
   createTokenizer,
-  DEFAULT_PLAN_CONTEXT,
   DEFAULT_TOKENIZER,
   estimateCalls,
   isTurnStart,
   MemoizedMessageCounter,
   recordedCalls,
   recordedInputTokens,
+  sessionWindow,
   type ImportResult,
   type Message,
   type MessageTokenCounter,
   type RecordedCompaction,
+  type WindowSource,
 } from '../core';
 import { EXIT_OK, loadSession, one, positiveInt, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
 import { oneLine } from './terminal';
@@ -45,8 +46,12 @@ export interface InspectSummary {
   /** Prompts a person typed in the whole session (archived history and current context; not artefacts, not a summary's copies). */
   genuinePrompts: number;
   compactions: InspectedCompaction[];
-  /** The window: --window, else the recording's, else the default. */
+  /** The window: --window, else the recording's, else inferred from the recorded calls, else the model's (see windowSource). */
   contextWindow: number;
+  /** Where contextWindow comes from: 'user' (--window), 'recorded', 'inferred-from-usage' (a call larger than the table's window), 'model-table'. */
+  windowSource: WindowSource;
+  /** Set when the recording contradicts the window one would assume (the table's, or --window). */
+  windowNote: string | null;
   model: string | null;
   warnings: string[];
 }
@@ -61,6 +66,7 @@ export function inspectSession(session: ImportResult, counter: MessageTokenCount
   const calls = recordedCalls(contexts);
   const last = calls.at(-1);
   const estimates = calls.length >= 2 ? estimateCalls(calls, counter) : [];
+  const w = sessionWindow(session, window);
   return {
     format: session.format,
     messages: session.messages.length,
@@ -76,7 +82,9 @@ export function inspectSession(session: ImportResult, counter: MessageTokenCount
       archivedMessages: c.before.length,
       summaryTokens: counter.countMessages(c.summary),
     })),
-    contextWindow: window ?? session.contextWindow ?? DEFAULT_PLAN_CONTEXT.contextWindow,
+    contextWindow: w.window,
+    windowSource: w.source,
+    windowNote: w.note ?? null,
     model: session.model ?? last?.usage.model ?? null,
     warnings: [...session.warnings],
   };
@@ -111,14 +119,23 @@ export function inspectCommand(rest: string[], args: ParsedArgs, io: CliIO): num
 
 const n = (x: number) => x.toLocaleString('en-US');
 
+/** How the text output names each window source. */
+export const WINDOW_SOURCE_TEXT: Readonly<Record<WindowSource, string>> = {
+  user: 'given with --window',
+  recorded: 'as recorded',
+  'inferred-from-usage': 'inferred from recorded usage',
+  'model-table': "the model's standard window",
+};
+
 export function inspectToText(file: string, s: InspectSummary): string {
   const pct = (x: number) => `${((100 * x) / s.contextWindow).toFixed(1)}%`;
   const lines: string[] = [];
   lines.push(`file         ${oneLine(file)} (${s.format}${s.model ? `, model ${oneLine(s.model)}` : ''})`);
   lines.push(
     `context      ${n(s.messages)} messages, ${n(s.contextTokens)} tokens (o200k estimate), ` +
-      `${pct(s.contextTokens)} of a ${n(s.contextWindow)} window`,
+      `${pct(s.contextTokens)} of a ${n(s.contextWindow)} window (${WINDOW_SOURCE_TEXT[s.windowSource]})`,
   );
+  if (s.windowNote) lines.push(`window       ${oneLine(s.windowNote)}`);
   if (s.recordedInputTokens === null) {
     lines.push('recorded     no recorded usage');
   } else {

@@ -3,25 +3,33 @@
 // what a strategy would keep, archive and truncate, and the request it would send. Plans on the current
 // context, or with --at N on the context as it stood before recorded compaction N.
 import {
+  calibratedPlan,
   createTokenizer,
   DEFAULT_PLAN_CONTEXT,
+  fallbackPriceWarning,
   DEFAULT_TOKENIZER,
   getStrategy,
   isTokenizerName,
   kindOf,
   MemoizedMessageCounter,
   planRequest,
+  priceLookup,
+  recordedCacheState,
+  recordingCalibration,
   resolveStrategy,
+  sessionWindow,
   textOf,
   TOKENIZER_NAMES,
   type CompactionPlan,
   type ImportResult,
   type Message,
   type PlanContext,
+  type SessionWindow,
 } from '../core';
 import { EXIT_OK, loadSession, one, positiveInt, printWarnings, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
 import { parseParamOverrides } from './params';
 import { steering, steeringJson, steeringLines, strategyFor } from './steer';
+import { WINDOW_SOURCE_TEXT } from './inspect';
 import { oneLine } from './terminal';
 
 const PLAN_FLAGS = ['--strategy', '--param', '--window', '--max-output', '--tokenizer', '--at', '--pin', '--split-at', '--json'];
@@ -56,25 +64,45 @@ export function planCommand(rest: string[], args: ParsedArgs, io: CliIO): number
   const input = contextAt(file, session, at);
   printWarnings(session, io);
   const steer = steering(file, args, input);
+  const w = sessionWindow(session, window);
+  // What the recording's last call before this point left in the cache: the cost is not assumed.
+  const cache = recordedCacheState(input);
   const ctx: PlanContext = {
     ...DEFAULT_PLAN_CONTEXT,
-    contextWindow: window ?? session.contextWindow ?? DEFAULT_PLAN_CONTEXT.contextWindow,
+    contextWindow: w.window,
     maxOutputTokens: maxOutput,
     tokens: new MemoizedMessageCounter(createTokenizer(tokenizerName)),
     // Prices the plan's cost (the recording's model; unknown: the default price).
     ...(modelOf(session) ? { model: modelOf(session) } : {}),
+    ...(cache ? { cache } : {}),
     // The CLI shows what a host would send: the artifact ledger and the loss report are on.
     ledger: true,
     ...(steer.pinnedIds.size > 0 ? { pinnedIds: steer.pinnedIds } : {}),
     ...(steer.splitAtId !== undefined ? { splitAtId: steer.splitAtId } : {}),
   };
-  const plan = strategy.plan(input, ctx);
+  // The cost in the recording's own tokens (its calibration), when it recorded enough calls to fit one.
+  const calibration = recordingCalibration(session, ctx.tokens);
+  const planned = strategy.plan(input, ctx);
+  const plan = calibration ? calibratedPlan(planned, input, ctx, calibration) : planned;
+  const pricedModel = ctx.cache?.model ?? ctx.model;
+  const fallback = fallbackPriceWarning(pricedModel, priceLookup(pricedModel));
+  if (fallback) io.stderr(`splitpoint: warning: ${oneLine(fallback)}\n`);
   if (args.flags.has('--json')) {
-    io.stdout(JSON.stringify({ ...planToJson(file, session.format, tokenizerName, ctx, plan), at: at ?? null }, null, 2) + '\n');
+    const json = {
+      ...planToJson(file, session.format, tokenizerName, ctx, plan),
+      ...windowJson(w),
+      costCounts: calibration ? 'calibrated' : 'local',
+    };
+    io.stdout(JSON.stringify({ ...json, at: at ?? null }, null, 2) + '\n');
   } else {
-    io.stdout(planToTable({ file, format: session.format, at, input, plan, ctx }));
+    io.stdout(planToTable({ file, format: session.format, at, input, plan, ctx, window: w }));
   }
   return EXIT_OK;
+}
+
+/** The window's source (and the recording's contradiction of an assumed window) in `plan --json`. */
+function windowJson(w: SessionWindow) {
+  return { windowSource: w.source, windowNote: w.note ?? null };
 }
 
 /** The model a recording names (the import's, else the last recorded call's). */
@@ -122,9 +150,11 @@ interface TableInput {
   input: readonly Message[];
   plan: CompactionPlan;
   ctx: PlanContext;
+  /** Where the window comes from (absent: not said). */
+  window?: SessionWindow;
 }
 
-export function planToTable({ file, format, at, input, plan, ctx }: TableInput): string {
+export function planToTable({ file, format, at, input, plan, ctx, window }: TableInput): string {
   const pct = (n: number) => `${((100 * n) / ctx.contextWindow).toFixed(1)}%`;
   const lines: string[] = [];
   const where = at === undefined ? '' : `, the context before recorded compaction ${at}`;
@@ -140,6 +170,8 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
       `  [window ${ctx.contextWindow}: ${pct(plan.tokensBefore)} -> ${pct(plan.tokensAfter)}]` +
       `${plan.fitsWindow ? '' : '  DOES NOT FIT the window'}`,
   );
+  if (window)
+    lines.push(`window     ${window.window} (${WINDOW_SOURCE_TEXT[window.source]})${window.note ? `; ${oneLine(window.note)}` : ''}`);
   lines.push(
     `result     ${plan.noop ? 'no change' : `keep ${plan.kept.length}, archive ${plan.archived.length}, truncate ${plan.truncated.length}`}` +
       `${plan.tailStartId ? `; tail starts at ${oneLine(plan.tailStartId)}` : ''}`,
@@ -155,7 +187,8 @@ export function planToTable({ file, format, at, input, plan, ctx }: TableInput):
       c.paybackTurns === null ? 'never pays back' : c.paybackTurns === 0 ? 'cheaper at once' : `pays back in ${c.paybackTurns} turns`;
     lines.push(
       `cost       next request $${c.nextRequestUSD.before.toFixed(4)} -> $${c.nextRequestUSD.after.toFixed(4)}; ` +
-        `invalidates ${c.invalidatedCachedTokens} of ${c.cachedPrefixTokens} cached tokens${c.cacheAssumed ? ' (assumed)' : ''}; ${payback}`,
+        `invalidates ${c.invalidatedCachedTokens} of ${c.cachedPrefixTokens} cached tokens${c.cacheAssumed ? ' (assumed)' : ''}; ${payback}` +
+        `${c.priceSource === 'table' ? '' : ` (price: ${c.priceSource})`}`,
     );
   }
   for (const l of steeringLines(plan)) lines.push(oneLine(l));

@@ -30,6 +30,8 @@ export {
   type PriceOverrides,
 } from './cost/cost';
 export { costNote, planCostOnView, type CacheState, type PlanCost } from './cost/cacheCost';
+export { fallbackPriceWarning, priceLookup, type PriceSource } from './cost/prices';
+export { calibratedPlan, calibratedPlanCost, recordedCacheState, recordingCalibration } from './cost/recordingPreview';
 export type { MicroCompactDecision, MicroCompactSettings } from './pipeline/microBatch';
 
 // Pins (compaction-resistant messages)
@@ -143,6 +145,7 @@ export {
   type RecordedCompaction,
   type SessionFormat,
 } from './importers';
+export { sessionWindow, type SessionWindow, type WindowSource } from './importers/window';
 
 // Replay: the cost of a configuration on a recorded session
 export { fittedOverhead, recordedWindow, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';

@@ -8,7 +8,9 @@ const seg = (key: string, tokens: number): CacheSegment => ({ key, tokens });
 
 test('cost: Claude prices follow the cache multipliers (read 0.1x, 5m write 1.25x, 1h write 2x); overrides by id prefix', () => {
   const p = priceFor('claude-sonnet-4-5-20250929');
-  assert.deepEqual(p, { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.3 });
+  const { longContext, ...rates } = p;
+  assert.deepEqual(rates, { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.3 });
+  assert.equal(longContext?.aboveTokens, 200_000, 'Sonnet 4.5 bills requests over 200K at the long-context rates');
   assert.equal(priceFor('claude-opus-4-5').input, 5);
   assert.equal(priceFor('claude-opus-4-1').input, 15);
   assert.equal(priceFor('claude-haiku-4-5').output, 5);

@@ -32,7 +32,10 @@ export class UsageTally {
     }
   }
 
-  /** The meter's cache view, undefined before the first call. `caching` prices the writes (5m or 1h). */
+  /**
+   * The meter's cache view, undefined before the first call. A call's writes are priced by the TTL split
+   * it reported; without one, `caching` prices them (5m or 1h).
+   */
   meter(caching: PromptCaching, model: string): CacheMeter | undefined {
     if (!this.last) return undefined;
     const ttl = caching === '1h' ? '1h' : '5m';
@@ -47,9 +50,11 @@ export class UsageTally {
           cacheReadTokens: u.cacheReadTokens,
           cacheWriteTokens: u.cacheCreationTokens,
           outputTokens: u.outputTokens,
+          ...(u.cacheWrite1hTokens !== undefined ? { cacheWrite1hTokens: u.cacheWrite1hTokens } : {}),
         },
         priceFor(u.model ?? model),
-        ttl,
+        // A reported split: the writes that are not 1-hour were 5-minute.
+        u.cacheWrite1hTokens !== undefined ? '5m' : ttl,
       ),
     });
     const session: CallUsageView = { read: 0, write: 0, uncached: 0, output: 0, costUSD: 0 };

@@ -83,6 +83,11 @@ export interface RecordedUsage {
   inputTokens: number;
   cacheReadTokens: number;
   cacheCreationTokens: number;
+  /**
+   * The part of cacheCreationTokens written with a 1-hour TTL (billed 2x input, the rest 1.25x), when
+   * the recording says (Claude Code `usage.cache_creation.ephemeral_1h_input_tokens`); absent: unknown.
+   */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   /** Model id of the call, when recorded. */
   model?: string;

@@ -79,6 +79,16 @@ function checkUsage(value: unknown, fail: Fail): RecordedUsage {
     if (!isFiniteNumber(n) || n < 0) fail(`usage.${key}`, `expected a non-negative number, got ${describe(n)}`);
     usage[key] = n as number;
   }
+  if (value.cacheWrite1hTokens !== undefined) {
+    const n = value.cacheWrite1hTokens;
+    if (!isFiniteNumber(n) || n < 0 || n > usage.cacheCreationTokens) {
+      fail(
+        'usage.cacheWrite1hTokens',
+        `expected a non-negative number up to cacheCreationTokens (${usage.cacheCreationTokens}), got ${describe(n)}`,
+      );
+    }
+    usage.cacheWrite1hTokens = n as number;
+  }
   if (value.model !== undefined) {
     if (typeof value.model !== 'string') fail('usage.model', `expected a string, got ${describe(value.model)}`);
     usage.model = value.model as string;

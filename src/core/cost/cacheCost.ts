@@ -7,7 +7,8 @@
 // cache (1.25x input for 5 minutes, 2x for an hour; plain input below the model's minimum cacheable
 // length) and the cached part is read (0.1x). A rewrite keeps the cache only up to its first changed
 // message; later requests read its smaller prefix every turn, which is what pays the re-write back.
-import { minCacheableTokens, priceFor, type CacheTtl, type ModelPrice, type PriceOverrides } from './cost';
+import { minCacheableTokens, type CacheTtl, type ModelPrice, type PriceOverrides } from './cost';
+import { priceLookup, type PriceSource } from './prices';
 import type { Message } from '../conversation/conversation';
 import type { PlanContext } from '../pipeline/plan';
 import type { PlanCost } from './cacheTypes';
@@ -29,6 +30,7 @@ export interface ResolvedCache {
   model: string | undefined;
   ttl: CacheTtl;
   price: ModelPrice;
+  priceSource: PriceSource;
 }
 
 /** Price one rewrite of the request with the cache state `cache`. Pure arithmetic. */
@@ -53,6 +55,7 @@ export function rewriteCost(t: RewriteTokens, cache: ResolvedCache): PlanCost & 
     cachedPrefixTokens: cached,
     cacheAssumed: cache.assumed,
     model: cache.model ?? null,
+    priceSource: cache.priceSource,
     savingPerTurnUSD,
   };
 }
@@ -64,13 +67,15 @@ export function rewriteCost(t: RewriteTokens, cache: ResolvedCache): PlanCost & 
  */
 export function resolveCache(messages: readonly Message[], ctx: PlanContext, overrides?: PriceOverrides): ResolvedCache {
   const model = ctx.cache?.model ?? ctx.model;
-  const price = priceFor(model, overrides);
-  if (ctx.cache) return { cachedPrefixTokens: ctx.cache.cachedPrefixTokens, assumed: false, model, ttl: ctx.cache.ttl ?? '5m', price };
+  const { price, source: priceSource } = priceLookup(model, overrides);
+  if (ctx.cache) {
+    return { cachedPrefixTokens: ctx.cache.cachedPrefixTokens, assumed: false, model, ttl: ctx.cache.ttl ?? '5m', price, priceSource };
+  }
   let last = messages.length - 1;
   while (last >= 0 && messages[last].role !== 'assistant') last--;
   let prefix = last < 0 ? 0 : (ctx.overheadTokens ?? 0);
   for (let i = 0; i < last; i++) prefix += ctx.tokens.countMessage(messages[i]);
-  return { cachedPrefixTokens: prefix >= minCacheableTokens(model) ? prefix : 0, assumed: true, model, ttl: '5m', price };
+  return { cachedPrefixTokens: prefix >= minCacheableTokens(model) ? prefix : 0, assumed: true, model, ttl: '5m', price, priceSource };
 }
 
 /** Tokens `before` and `after` share from the start: overhead + the messages before the first one that differs (by identity). */
@@ -123,6 +128,7 @@ export function withoutSaving(c: PlanCost): PlanCost {
     cachedPrefixTokens: c.cachedPrefixTokens,
     cacheAssumed: c.cacheAssumed,
     model: c.model,
+    priceSource: c.priceSource,
   };
 }
 

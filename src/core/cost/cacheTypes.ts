@@ -1,6 +1,7 @@
 // The cost types a plan carries (cacheCost.ts and microBatch.ts compute them; plan.ts and the
 // pipeline only name them). Kept apart so plan.ts imports no module that imports it back.
 import type { CacheTtl } from './cost';
+import type { PriceSource } from './prices';
 
 /** What the last model call left in the prompt cache (the agent fills it from the call's usage). */
 export interface CacheState {
@@ -22,6 +23,8 @@ export interface PlanCost {
   cacheAssumed: boolean;
   /** The model priced (null: unknown, the default price). */
   model: string | null;
+  /** Where the price came from: the table's row for the model, a family fallback (or the default), the user's override. */
+  priceSource: PriceSource;
 }
 
 export interface MicroCompactDecision {

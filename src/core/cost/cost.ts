@@ -2,8 +2,8 @@
 //
 // Prices are USD per million tokens, from the providers' public price lists (Anthropic: cache reads
 // 0.1x the input price, 5-minute cache writes 1.25x, 1-hour writes 2x; OpenAI caches automatically:
-// no write premium, reads 0.1x for GPT-5). `priceFor` matches a model id against the table in order;
-// callers may override any row by model id prefix. Context windows and the minimum cacheable prefix
+// no write premium, reads 0.1x for GPT-5). The table and its lookup are in prices.ts (`priceFor`,
+// `priceLookup`: a model id against the table in order; callers may override any row by model id prefix). Context windows and the minimum cacheable prefix
 // per model live here too, so the agent, the replay and the inspector agree on them.
 //
 // PrefixCache models the API's prompt cache the way the documentation describes it: a request is a
@@ -12,8 +12,9 @@
 // cacheable length; a later request reads the longest cached prefix found at one of its breakpoints
 // or up to LOOKBACK_SEGMENTS segments before one; an entry lives for its TTL after its last use.
 
+/** USD per million tokens of each kind. */
 export interface ModelPrice {
-  /** USD per million uncached input tokens. */
+  /** Uncached input tokens. */
   input: number;
   output: number;
   cacheWrite5m: number;
@@ -21,45 +22,22 @@ export interface ModelPrice {
   cacheRead: number;
 }
 
+/** A table price: the rates, and those of a long request when the model bills one at a premium. */
+export interface TieredPrice extends ModelPrice {
+  /**
+   * The rates of a request whose whole input (input + cache reads + cache writes) exceeds `aboveTokens`:
+   * every token of that request, output included, is billed at them. `until` (epoch ms): the premium
+   * applied to requests made before then only (a call without a time is priced at today's rates).
+   */
+  longContext?: ModelPrice & { aboveTokens: number; until?: number };
+}
+
 export type CacheTtl = '5m' | '1h';
-
-function anthropic(input: number, output: number): ModelPrice {
-  return { input, output, cacheWrite5m: input * 1.25, cacheWrite1h: input * 2, cacheRead: input / 10 };
-}
-
-function openai(input: number, output: number, cacheRead: number): ModelPrice {
-  return { input, output, cacheWrite5m: input, cacheWrite1h: input, cacheRead };
-}
-
-/** First match wins: specific ids before families. */
-export const MODEL_PRICES: ReadonlyArray<readonly [RegExp, ModelPrice]> = [
-  [/^claude-opus-4-(5|6)/, anthropic(5, 25)],
-  [/^claude-opus-4/, anthropic(15, 75)],
-  [/^claude-3-opus/, anthropic(15, 75)],
-  [/^claude-(sonnet-4|3-7-sonnet|3-5-sonnet)/, anthropic(3, 15)],
-  [/^claude-haiku-4/, anthropic(1, 5)],
-  [/^claude-3-5-haiku/, anthropic(0.8, 4)],
-  [/^claude-3-haiku/, anthropic(0.25, 1.25)],
-  [/^claude-/, anthropic(3, 15)],
-  [/^gpt-5(\.\d+)?-codex-mini/, openai(0.25, 2, 0.025)],
-  [/^gpt-5(\.\d+)?-mini/, openai(0.25, 2, 0.025)],
-  [/^gpt-5/, openai(1.25, 10, 0.125)],
-  [/^(o3|o4-mini|codex-mini)/, openai(1.1, 4.4, 0.275)],
-];
-
-/** The price used for a model the table does not know (and for no model): Claude Sonnet's. */
-export const DEFAULT_PRICE: ModelPrice = anthropic(3, 15);
 
 /** Per-model price overrides: the key is a model id prefix, the longest matching prefix wins. */
 export type PriceOverrides = Readonly<Record<string, Partial<ModelPrice>>>;
 
-export function priceFor(model: string | undefined, overrides: PriceOverrides = {}): ModelPrice {
-  const base = (model !== undefined ? MODEL_PRICES.find(([re]) => re.test(model))?.[1] : undefined) ?? DEFAULT_PRICE;
-  const key = Object.keys(overrides)
-    .filter((prefix) => model !== undefined && model.startsWith(prefix))
-    .sort((a, b) => b.length - a.length)[0];
-  return key === undefined ? base : { ...base, ...overrides[key] };
-}
+export { DEFAULT_PRICE, MODEL_PRICES, priceFor } from './prices';
 
 /** Token counts of one call, as the API reports them (input excludes cache reads and writes). */
 export interface CallTokens {
@@ -67,13 +45,29 @@ export interface CallTokens {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   outputTokens: number;
+  /** The part of cacheWriteTokens written with a 1-hour TTL, when known (the rest has the call's ttl). */
+  cacheWrite1hTokens?: number;
 }
 
-export function callCostUSD(t: CallTokens, price: ModelPrice, ttl: CacheTtl = '5m'): number {
-  const write = ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m;
-  return (
-    (t.inputTokens * price.input + t.cacheReadTokens * price.cacheRead + t.cacheWriteTokens * write + t.outputTokens * price.output) / 1e6
-  );
+/** The rates a call is billed at: the long-context ones when its whole input is over their threshold. */
+export function ratesFor(t: Omit<CallTokens, 'outputTokens'>, price: ModelPrice, at?: number): ModelPrice {
+  const long = (price as TieredPrice).longContext;
+  const input = t.inputTokens + t.cacheReadTokens + t.cacheWriteTokens;
+  if (!long || input <= long.aboveTokens) return price;
+  if (long.until !== undefined && (at === undefined || at >= long.until)) return price;
+  return long;
+}
+
+/**
+ * What one call costs, USD. Cache writes: the 1-hour part (`cacheWrite1hTokens`) at the 1-hour rate, the
+ * rest at `ttl`'s. `at` (epoch ms), when known, picks a long-context premium that has since ended.
+ */
+export function callCostUSD(t: CallTokens, price: ModelPrice, ttl: CacheTtl = '5m', at?: number): number {
+  const r = ratesFor(t, price, at);
+  const oneHour = Math.min(t.cacheWriteTokens, Math.max(0, t.cacheWrite1hTokens ?? 0));
+  const rest = t.cacheWriteTokens - oneHour;
+  const write = (ttl === '1h' ? r.cacheWrite1h : r.cacheWrite5m) * rest + r.cacheWrite1h * oneHour;
+  return (t.inputTokens * r.input + t.cacheReadTokens * r.cacheRead + write + t.outputTokens * r.output) / 1e6;
 }
 
 /** The minimum prefix a cache breakpoint caches, per model (shorter prefixes are not cached, silently). */
@@ -96,8 +90,8 @@ export const MAX_CACHE_BREAKPOINTS = 4;
 export const LOOKBACK_SEGMENTS = 20;
 
 /**
- * Context windows of model ids (Claude's 1M window is an opt-in beta: 200K here). Codex records its
- * window in the session; these are the fallbacks.
+ * Context windows of model ids: the standard window each model has without opting in to more. Codex
+ * records its window in the session; these are the fallbacks (importers/window.ts weighs the evidence).
  */
 export const MODEL_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
   // Every Claude model of BUILTIN_MODELS (models.ts) and those the models endpoint lists.
@@ -108,8 +102,24 @@ export const MODEL_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
   [/^(o3|o4-mini|codex-mini)/, 200_000],
 ];
 
+/**
+ * The larger window a model offers on request: Claude's 1M tier (Claude Code names it with a `[1m]`
+ * suffix, `/model opus[1m]`; the API with the context-1m beta header, generally available for Opus 4.6
+ * and Sonnet 4.6 since 2026-03-13). Haiku and Opus 4.5 and earlier have none.
+ */
+export const LARGE_WINDOWS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^claude-(opus-4-6|sonnet-4-6|sonnet-4-5|sonnet-4(-0)?(-\d{8})?$)/, 1_000_000],
+];
+
 export function contextWindowFor(model: string | undefined): number | undefined {
-  return model !== undefined ? MODEL_WINDOWS.find(([re]) => re.test(model))?.[1] : undefined;
+  if (model === undefined) return undefined;
+  if (/\[1m\]$/i.test(model)) return 1_000_000;
+  return MODEL_WINDOWS.find(([re]) => re.test(model))?.[1];
+}
+
+/** The larger window `model` offers (the 1M tier), if any. */
+export function largeWindowFor(model: string | undefined): number | undefined {
+  return model !== undefined ? LARGE_WINDOWS.find(([re]) => re.test(model.replace(/\[1m\]$/i, '')))?.[1] : undefined;
 }
 
 /** One unit of a request, in order: `key` identifies its exact content (equal keys = equal bytes). */

@@ -2,6 +2,9 @@
 import type { RecordedUsage } from '../conversation/conversation';
 import { describe, isObject, type Json } from './json';
 
+/** The largest count a call's usage may hold (as the agent's validation of replies). */
+const MAX_CALL_TOKENS = 1_000_000_000;
+
 const FIELDS = [
   ['inputTokens', 'input_tokens'],
   ['cacheReadTokens', 'cache_read_input_tokens'],
@@ -36,5 +39,39 @@ export function recordedUsage(message: Json, where: string, warnings: string[]):
     }
     usage[key] = v;
   }
-  return usage;
+  return withTtlSplit(usage, raw.cache_creation, where, warnings);
+}
+
+/**
+ * The 1-hour part of the cache writes (`usage.cache_creation.ephemeral_1h_input_tokens`; the rest,
+ * `ephemeral_5m_input_tokens`, is 5-minute): recorded when present and consistent, else left unknown
+ * with a warning naming the field (the usage itself is kept: its counts are sound).
+ */
+function withTtlSplit(usage: RecordedUsage, split: unknown, where: string, warnings: string[]): RecordedUsage {
+  if (split === undefined || split === null) return usage;
+  const field = 'message.usage.cache_creation';
+  if (!isObject(split)) {
+    warnings.push(`${where}: ${field}: expected an object, got ${describe(split)}; cache TTL split not recorded`);
+    return usage;
+  }
+  const counts: number[] = [];
+  for (const name of ['ephemeral_1h_input_tokens', 'ephemeral_5m_input_tokens']) {
+    const v = split[name] ?? 0;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_CALL_TOKENS) {
+      warnings.push(
+        `${where}: ${field}.${name}: expected a whole number from 0 to ${MAX_CALL_TOKENS}, got ${describe(v)}; cache TTL split not recorded`,
+      );
+      return usage;
+    }
+    counts.push(v);
+  }
+  const [oneHour, fiveMinutes] = counts as [number, number];
+  if (oneHour + fiveMinutes !== usage.cacheCreationTokens) {
+    warnings.push(
+      `${where}: ${field}: ephemeral_1h_input_tokens ${oneHour} + ephemeral_5m_input_tokens ${fiveMinutes} ` +
+        `differ from cache_creation_input_tokens ${usage.cacheCreationTokens}; cache TTL split not recorded`,
+    );
+    return usage;
+  }
+  return { ...usage, cacheWrite1hTokens: oneHour };
 }

@@ -135,6 +135,7 @@ function canonicalUsage(u: RecordedUsage): RecordedUsage {
     cacheCreationTokens: u.cacheCreationTokens,
     outputTokens: u.outputTokens,
   };
+  if (u.cacheWrite1hTokens !== undefined) out.cacheWrite1hTokens = u.cacheWrite1hTokens;
   if (u.model !== undefined) out.model = u.model;
   if (u.contextWindow !== undefined) out.contextWindow = u.contextWindow;
   return out;
