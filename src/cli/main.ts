@@ -23,7 +23,7 @@ import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageErro
 import { inspectCommand } from './inspect';
 import { planCommand } from './plan';
 import { replayCommand } from './replay';
-import { ReplayConfigError } from '../settings/replayConfigs';
+import { BUILTIN_REPLAY_CONFIG_NAMES, ReplayConfigError } from '../settings/replayConfigs';
 import { terminalSafe } from './terminal';
 
 export { EXIT_BAD_INPUT, EXIT_OK, type CliIO } from './args';
@@ -50,8 +50,13 @@ Usage:
       Print FILE as Splitpoint session JSONL: archived history, recorded compactions and current
       context; "inspect" on the output answers as on FILE.
   splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
-      Replay FILE's recorded calls under each compaction configuration (the built-ins in replay-configs/
-      by default) and print what each would have cost, with the prompt cache priced as billed.
+      Replay FILE's recorded calls under each compaction configuration and print what each would have
+      cost (the prompt cache priced as billed, each cache write at its TTL), beside the recorded cost,
+      with the path, prompt and ledger recall of each configuration's final request.
+      --config NAME|FILE  a built-in configuration or a configuration JSON file; repeatable
+                          (default: every built-in: ${BUILTIN_REPLAY_CONFIG_NAMES.join(', ')})
+      --prices FILE       price overrides by model id prefix (USD per million tokens)
+      --json              the report as JSON (keys in docs/replay-and-cost.md)
 
 FILE may be Splitpoint session JSONL, Anthropic Messages JSON (an array of messages or
 { "messages": [...] }), a Claude Code session JSONL, or a Codex CLI rollout JSONL.`;

@@ -4,19 +4,41 @@
 // {"claude-opus-4-6": {"input": 5, "output": 25, "cacheRead": 0.5, "cacheWrite5m": 6.25, "cacheWrite1h": 10}}.
 import { replaySession, type ModelPrice, type PriceOverrides, type ReplayReport } from '../core';
 import { builtinReplayConfigs, loadReplayConfig, ReplayConfigError } from '../settings/replayConfigs';
-import { EXIT_OK, loadSession, one, readInput, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+import { EXIT_OK, loadSession, one, printWarnings, readInput, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
 import { oneLine } from './terminal';
+
+type Report = ReplayReport;
+type ConfigResult = Report['configs'][number];
 
 /** What `replay --json` prints; these keys are a contract (extra keys may be added). */
 export interface ReplayJson {
   file: string;
   window: number;
+  /** Where the window comes from: recorded | inferred-from-usage | model-table | user. */
+  windowSource: Report['windowSource'];
+  /** What a reader must see (a fallback price, a window the recording contradicts); also on stderr. */
+  warnings: string[];
+  /** Of the prefix reads a perfect cache would serve on the recorded requests, the fraction the provider served. */
+  cacheServedRatio: number;
+  /** The TTL of most of the recording's cache writes. */
+  recordedTtl: Report['recordedTtl'];
+  /** The calibration per segment of the recording (a segment ends at each recorded compaction). */
+  segments: Report['segments'];
   recorded: {
     calls: number;
     inputTokens: number;
     cacheReadTokens: number;
     cacheWriteTokens: number;
     outputTokens: number;
+    /** Of cacheWriteTokens, those written with the 1-hour TTL. */
+    cacheWrite1hTokens: number;
+    /** Priced as billed: each cache write at its recorded TTL. */
+    costUSD: number;
+    /** The same usage with every write at the 5-minute rate. */
+    costUSDAt5m: number;
+    priceSource: ConfigResult['priceSource'];
+    /** The recording agent's own compactions (before which call, at what size). */
+    compactions: NonNullable<Report['recorded']>['compactions'];
     [extra: string]: unknown;
   } | null;
   configs: Array<{
@@ -29,13 +51,22 @@ export interface ReplayJson {
     cacheWriteTokens: number;
     outputTokens: number;
     costUSD: number;
-    ledgerRecall: number;
+    /** Only for a configuration that carries Splitpoint's ledger; null for the others. */
+    ledgerRecall: number | null;
+    pathRecall: number;
+    promptRecall: number;
+    summaryCostUSD: number;
+    priceSource: ConfigResult['priceSource'];
+    /** as-recorded only: (its cost − recorded.costUSD) / recorded.costUSD; null for every other configuration. */
+    costErrorVsRecorded: number | null;
     [extra: string]: unknown;
   }>;
   [extra: string]: unknown;
 }
 
-const PRICE_FIELDS: ReadonlyArray<keyof ModelPrice> = ['input', 'output', 'cacheWrite5m', 'cacheWrite1h', 'cacheRead'];
+/** The rates a --prices row may set (USD per million tokens). */
+type PriceField = 'input' | 'output' | 'cacheWrite5m' | 'cacheWrite1h' | 'cacheRead';
+const PRICE_FIELDS: readonly PriceField[] = ['input', 'output', 'cacheWrite5m', 'cacheWrite1h', 'cacheRead'];
 
 /** A --prices file: model id prefix -> some of the ModelPrice fields (USD per million tokens). */
 export function parsePrices(text: string, file: string): PriceOverrides {
@@ -51,9 +82,9 @@ export function parsePrices(text: string, file: string): PriceOverrides {
   for (const [model, row] of Object.entries(json)) {
     if (row === null || typeof row !== 'object' || Array.isArray(row))
       throw new ReplayConfigError(file, model, 'must be an object of prices');
-    const price: Partial<ModelPrice> = {};
+    const price: Partial<Pick<ModelPrice, PriceField>> = {};
     for (const [k, v] of Object.entries(row)) {
-      if (!PRICE_FIELDS.includes(k as keyof ModelPrice))
+      if (!PRICE_FIELDS.includes(k as PriceField))
         throw new ReplayConfigError(file, `${model}.${k}`, `is not a price (prices: ${PRICE_FIELDS.join(', ')})`);
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
         throw new ReplayConfigError(
@@ -61,7 +92,7 @@ export function parsePrices(text: string, file: string): PriceOverrides {
           `${model}.${k}`,
           `must be a non-negative number (USD per million tokens), got ${JSON.stringify(v)}`,
         );
-      price[k as keyof ModelPrice] = v;
+      price[k as PriceField] = v;
     }
     out[model] = price;
   }
@@ -73,8 +104,14 @@ export function replayToJson(file: string, report: ReplayReport): ReplayJson {
   return {
     file,
     window: report.window,
+    windowSource: report.windowSource,
+    warnings: [...report.warnings],
+    cacheServedRatio: report.cacheServedRatio,
+    recordedTtl: report.recordedTtl,
     model: report.model,
     overheadTokens: report.overheadTokens,
+    factor: report.factor,
+    segments: report.segments.map((g) => ({ ...g })),
     summaryTokens: report.summaryTokens,
     recorded: r && {
       calls: r.calls,
@@ -82,7 +119,11 @@ export function replayToJson(file: string, report: ReplayReport): ReplayJson {
       cacheReadTokens: r.cacheReadTokens,
       cacheWriteTokens: r.cacheWriteTokens,
       outputTokens: r.outputTokens,
+      cacheWrite1hTokens: r.cacheWrite1hTokens,
       costUSD: r.costUSD,
+      costUSDAt5m: r.costUSDAt5m,
+      priceSource: r.priceSource,
+      compactions: r.compactions.map((c) => ({ ...c })),
     },
     configs: report.configs.map(({ points: _points, ...c }) => c),
   };
@@ -103,6 +144,8 @@ export async function replayCommand(rest: string[], args: ParsedArgs, io: CliIO)
   const prices = pricesFile === undefined ? {} : parsePrices(readInput(pricesFile, io), pricesFile);
   const session = loadSession(file, io, !args.flags.has('--json'));
   const report = await replaySession(session, configs, { prices });
+  // A fallback price or a window the recording contradicts: said on stderr, with --json too.
+  printWarnings(report, io);
   const json = replayToJson(file, report);
   io.stdout(args.flags.has('--json') ? JSON.stringify(json, null, 2) + '\n' : replayToText(json, report));
   return EXIT_OK;
@@ -110,17 +153,74 @@ export async function replayCommand(rest: string[], args: ParsedArgs, io: CliIO)
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const usd = (x: number) => `$${x.toFixed(2)}`;
+const percent = (x: number) => `${(100 * x).toFixed(0)}%`;
+/** A recall; null (the configuration carries no ledger) as "—". */
+const recall = (x: number | null) => (x === null ? '—' : percent(x));
+/** The as-recorded row's error against the recorded cost: "+0.4% vs recorded". */
+const vsRecorded = (x: number | null) => (x === null ? '' : `${x < 0 ? '-' : '+'}${Math.abs(100 * x).toFixed(1)}% vs recorded`);
+
+const WINDOW_SOURCE: Record<Report['windowSource'], string> = {
+  recorded: 'recorded',
+  'inferred-from-usage': 'inferred from usage',
+  'model-table': 'model table',
+  user: 'given',
+};
+
+/** The lines above the table: the window and its source, the cache as recorded, the calibration per segment. */
+function headerLines(json: ReplayJson, report: ReplayReport): string[] {
+  const r = report.recorded;
+  const lines = [
+    `file         ${oneLine(json.file)}`,
+    `window       ${n(report.window)} tokens (${WINDOW_SOURCE[report.windowSource]}); model ${oneLine(report.model ?? 'unknown')}`,
+  ];
+  const writes = r && r.cacheWriteTokens > 0 ? `; ${n(r.cacheWrite1hTokens)} of ${n(r.cacheWriteTokens)} cache-write tokens 1-hour` : '';
+  lines.push(`cache        recorded TTL ${report.recordedTtl}${writes}; ${percent(report.cacheServedRatio)} of prefix reads served`);
+  let first = 1;
+  const segments = report.segments.map((g) => {
+    const range = g.calls <= 1 ? `call ${first}` : `calls ${first}-${first + g.calls - 1}`;
+    first += g.calls;
+    return `${range} ×${g.factor.toFixed(3)} + ${n(g.overheadTokens)}`;
+  });
+  lines.push(
+    segments.length === 0
+      ? `calibration  ×${report.factor.toFixed(3)}; system + tools ${n(report.overheadTokens)} tokens (fitted)`
+      : `calibration  ${segments.length === 1 ? '1 segment' : `${segments.length} segments`} (o200k factor + system and tools, fitted): ${segments.join('; ')}`,
+  );
+  if (r && r.compactions.length > 0)
+    lines.push(
+      r.compactions.length === 1
+        ? `recorded     1 compaction, before call ${n(r.compactions[0].call)}`
+        : `recorded     ${r.compactions.length} compactions, before calls ${r.compactions.map((c) => n(c.call)).join(', ')}`,
+    );
+  if (r && Math.abs(r.costUSD - r.costUSDAt5m) >= 0.005)
+    lines.push(`recorded     ${usd(r.costUSD)} as billed (${usd(r.costUSDAt5m)} with every cache write at the 5-minute rate)`);
+  return lines;
+}
 
 /** The readable table: one row per configuration (and the recording's own usage), then the notes. */
 export function replayToText(json: ReplayJson, report: ReplayReport): string {
-  const head = ['config', 'calls', 'compactions', 'peak context', 'input', 'cache read', 'cache write', 'output', 'cost', 'recall'];
+  const head = [
+    'config',
+    'calls',
+    'compactions',
+    'peak context',
+    'input',
+    'cache read',
+    'cache write',
+    'output',
+    'cost',
+    'path recall',
+    'prompt recall',
+    'ledger recall',
+    '',
+  ];
   const rows: string[][] = [];
   const r = report.recorded;
   if (r)
     rows.push([
       '(recorded)',
       n(r.calls),
-      '',
+      n(r.compactions.length),
       '',
       n(r.inputTokens),
       n(r.cacheReadTokens),
@@ -128,31 +228,37 @@ export function replayToText(json: ReplayJson, report: ReplayReport): string {
       n(r.outputTokens),
       usd(r.costUSD),
       '',
+      '',
+      '',
+      '',
     ]);
-  for (const c of report.configs) {
-    rows.push([
-      oneLine(c.name),
-      c.stoppedAt === null ? n(c.calls) : `${n(c.calls)} (stopped)`,
-      n(c.compactions),
-      n(c.peakContextTokens),
-      n(c.inputTokens),
-      n(c.cacheReadTokens),
-      n(c.cacheWriteTokens),
-      n(c.outputTokens),
-      usd(c.costUSD),
-      `${(100 * c.ledgerRecall).toFixed(0)}%`,
-    ]);
-  }
+  for (const c of report.configs) rows.push(configRow(c));
   const widths = head.map((h, i) => rows.reduce((widest, row) => Math.max(widest, row[i].length), h.length));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const out = [
-    `file    ${oneLine(json.file)}`,
-    `window  ${n(report.window)} tokens; model ${oneLine(report.model ?? 'unknown')}; system + tools ${n(report.overheadTokens)} tokens (fitted)`,
-    '',
-    line(head),
-    ...rows.map(line),
-    '',
-  ];
+  // The first column left-aligned, the figures right-aligned, the last (the error vs recorded) left-aligned.
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  const out = [...headerLines(json, report), '', line(head), ...rows.map(line), ''];
   for (const c of report.configs) for (const note of c.notes) out.push(`${oneLine(c.name)}: ${oneLine(note)}`);
   return out.join('\n') + '\n';
+}
+
+function configRow(c: ConfigResult): string[] {
+  return [
+    oneLine(c.name),
+    c.stoppedAt === null ? n(c.calls) : `${n(c.calls)} (stopped)`,
+    n(c.compactions),
+    n(c.peakContextTokens),
+    n(c.inputTokens),
+    n(c.cacheReadTokens),
+    n(c.cacheWriteTokens),
+    n(c.outputTokens),
+    usd(c.costUSD),
+    percent(c.pathRecall),
+    percent(c.promptRecall),
+    recall(c.ledgerRecall),
+    vsRecorded(c.costErrorVsRecorded),
+  ];
 }

@@ -12,8 +12,11 @@ export function replayView(source: string, report: ReplayReport): ReplayView {
   return {
     source,
     window: report.window,
+    windowSource: report.windowSource,
     recordedCalls: report.recorded?.calls ?? report.configs.reduce((most, c) => Math.max(most, c.calls), 0),
+    // Priced as billed: each recorded cache write at its recorded TTL.
     recordedCostUSD: report.recorded?.costUSD ?? null,
+    recordedTtl: report.recordedTtl,
     configs: report.configs.map((c) => {
       const step = Math.max(1, Math.ceil(c.points.length / MAX_REPLAY_POINTS));
       // Thinned evenly, but every compaction and the last call are kept.
@@ -24,7 +27,10 @@ export function replayView(source: string, report: ReplayReport): ReplayView {
         compactions: c.compactions,
         peakContextTokens: c.peakContextTokens,
         costUSD: c.costUSD,
+        pathRecall: c.pathRecall,
+        promptRecall: c.promptRecall,
         ledgerRecall: c.ledgerRecall,
+        costErrorVsRecorded: c.costErrorVsRecorded,
         stoppedAt: c.stoppedAt,
         points: points.map((p) => ({
           call: p.call,
@@ -34,6 +40,7 @@ export function replayView(source: string, report: ReplayReport): ReplayView {
         })),
       };
     }),
+    warnings: [...report.warnings],
     notes: report.configs.flatMap((c) => c.notes.map((n) => `${c.name}: ${n}`)),
   };
 }

@@ -5,7 +5,7 @@
 // The engine's types that travel as they are (costs, the ledger, server context) are imported from
 // core, never copied: type-only imports, erased from the webview bundles.
 // No `vscode` import: this module is bundled into the webviews too.
-import type { ArtifactLedger, LossReport, MicroCompactDecision, PlanCost, PromptCaching, ServerContextReport } from '../core';
+import type { ArtifactLedger, LossReport, MicroCompactDecision, PlanCost, PromptCaching, ReplayReport, ServerContextReport } from '../core';
 export { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
 
 /** What the previewed plan costs with the prompt cache (the engine's PlanCost, sent as is). */
@@ -416,20 +416,36 @@ export interface ReplayConfigView {
   compactions: number;
   peakContextTokens: number;
   costUSD: number;
-  ledgerRecall: number;
+  /** Of every file path the session touched, the fraction the final request still names. */
+  pathRecall: number;
+  /** Of every prompt a person typed, the fraction the final request still quotes. */
+  promptRecall: number;
+  /** What the configuration's compactions archived and its Splitpoint ledger still holds; null: it carries no ledger. */
+  ledgerRecall: number | null;
+  /** as-recorded only: (its cost − the recorded cost) / the recorded cost; null for every other configuration. */
+  costErrorVsRecorded: number | null;
   /** The call whose request overflowed the window (the replay stopped there), or null. */
   stoppedAt: number | null;
   points: ReplayPointView[];
 }
 
+/** Where the replay's window comes from: the recording, its usage, the model table, or the user. */
+export type ReplayWindowSource = ReplayReport['windowSource'];
+
 /** `splitpoint replay` on the inspected file, for the chart: every configuration, call by call. */
 export interface ReplayView {
   source: string;
   window: number;
+  windowSource: ReplayWindowSource;
   /** Recorded model calls (the x axis), and what the recording itself cost (null: no recorded usage). */
   recordedCalls: number;
+  /** The recorded usage priced as billed: each cache write at its recorded TTL. */
   recordedCostUSD: number | null;
+  /** The recording's cache TTL (the TTL of most of its cache writes). */
+  recordedTtl: ReplayReport['recordedTtl'];
   configs: ReplayConfigView[];
+  /** What a reader must see (a fallback price, a window the recording contradicts). */
+  warnings: string[];
   notes: string[];
 }
 

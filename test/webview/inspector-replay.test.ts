@@ -1,8 +1,9 @@
 // "Replay" on an inspected file, in headless Chromium: the host is the real InspectorService for the
-// page and the real replay (src/inspector/inspectorReplay.ts: the four built-in configurations, the core replay)
-// answers the page's 'replay' intent. The chart draws one line per configuration for the context
+// page and the real replay (src/inspector/inspectorReplay.ts: the five built-in configurations, the core
+// replay) answers the page's 'replay' intent. The chart draws one line per configuration for the context
 // tokens per call, a marker per compaction at its call, the window, the overflow of no-compaction, the
-// cumulative cost, and a legend with each cost and recall; malformed replays are refused.
+// cumulative cost; a legend gives each cost (as-recorded: its error vs recorded), compactions and path,
+// prompt and ledger recall; the window's source and the recorded cost are said; malformed replays are refused.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -36,6 +37,8 @@ after(async () => {
 
 const WINDOW = 100_000;
 const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
+/** `text` matched literally inside a RegExp. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** 200 model calls reading files (2,000-char results), a prompt every 10 calls; usage = 3,000 + the visible input. */
 function generatedRecording(): ImportResult {
@@ -112,7 +115,7 @@ test('Replay on an inspected file: context per call with compactions marked, the
   );
   assert.deepEqual(
     series.map((s) => s.name),
-    ['no-compaction', 'claude-code-like', 'codex-like', 'splitpoint-default'],
+    ['as-recorded', 'no-compaction', 'claude-code-like', 'codex-like', 'splitpoint-default'],
   );
   for (const s of series) {
     const c = byName.get(s.name!)!;
@@ -133,18 +136,37 @@ test('Replay on an inspected file: context per call with compactions marked, the
   );
   const costs = view.configs.map((c) => c.points.at(-1)?.cumulativeCostUSD ?? 0);
   assert.equal(tops[costs.indexOf(Math.max(...costs))], 8);
-  // The legend: each configuration's cost, compactions and recall.
+  // The legend: each configuration's cost (as-recorded: its error vs recorded), compactions and recalls
+  // (ledger recall "—" where the configuration carries no ledger).
   const legend = await page.locator('.replay-legend li').allInnerTexts();
+  const pct = (x: number | null) => (x === null ? '—' : `${Math.round(x * 100)}%`);
+  const signed = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(100 * x).toFixed(1)}%`;
   view.configs.forEach((c, i) => {
+    const error = c.costErrorVsRecorded === null ? '' : ` \\(${literal(signed(c.costErrorVsRecorded))} vs recorded\\)`;
     assert.match(
       legend[i],
-      new RegExp(`^${c.name} \\$${c.costUSD.toFixed(2)} · ${c.compactions} compactions? · recall ${Math.round(c.ledgerRecall * 100)}%`),
+      new RegExp(
+        `^${c.name} \\$${c.costUSD.toFixed(2)}${error} · ${c.compactions} compactions? · ` +
+          `path recall ${pct(c.pathRecall)} · prompt recall ${pct(c.promptRecall)} · ledger recall ${pct(c.ledgerRecall)}`,
+      ),
     );
   });
-  assert.match(legend[0], /window overflows at call/);
+  assert.equal(byName.get('as-recorded')!.costErrorVsRecorded !== null, true, 'the as-recorded row has its error vs recorded');
+  assert.equal(byName.get('claude-code-like')!.ledgerRecall, null, 'a baseline carries no ledger');
+  assert.match(legend[series.findIndex((s) => s.name === 'no-compaction')], /window overflows at call/);
+  // The window and where it comes from; the recorded cost at the recorded TTL.
+  assert.equal(view.windowSource, 'user', 'the window the replay was given');
+  assert.equal(
+    await page.locator('[data-field="window"]').innerText(),
+    `Window ${WINDOW.toLocaleString('en-US')} tokens (set by the user)`,
+  );
+  assert.equal(
+    await page.locator('.replay [data-field="recorded"]').innerText(),
+    `Recorded: $${view.recordedCostUSD!.toFixed(2)} (cache writes priced at the recorded ${view.recordedTtl === '1h' ? '1-hour' : '5-minute'} TTL)`,
+  );
   // Series are told apart by colour (from the stylesheet, no inline style).
   const strokes = await page.$$eval('svg[data-chart="context"] .replay-line', (els) => els.map((e) => getComputedStyle(e).stroke));
-  assert.equal(new Set(strokes).size, 4, `four colours: ${strokes.join(', ')}`);
+  assert.equal(new Set(strokes).size, 5, `five colours: ${strokes.join(', ')}`);
 
   await page.locator('.replay').screenshot({ path: join(ARTIFACTS, 'inspector-replay.png') });
   const csp = await page.evaluate(() => (window as unknown as { __inspectorTest: { csp: string[] } }).__inspectorTest.csp);
@@ -154,7 +176,7 @@ test('Replay on an inspected file: context per call with compactions marked, the
 
   // A replay for another file is not drawn over this one; the current session offers no replay.
   await host.send({ type: 'replay', replay: { ...view, source: '/elsewhere.jsonl', configs: view.configs.slice(0, 1) } });
-  assert.equal(await page.locator('svg[data-chart="context"] .replay-series').count(), 4);
+  assert.equal(await page.locator('svg[data-chart="context"] .replay-series').count(), 5);
   await host.showSession({ messages: result.messages.slice(0, 4) });
   await page.waitForSelector('[data-action="replay"]', { state: 'detached' });
   await page.close();
@@ -168,17 +190,40 @@ test('the inspector refuses a malformed replay message', () => {
     compactions: 0,
     peakContextTokens: 10,
     costUSD: 0.1,
-    ledgerRecall: 1,
+    pathRecall: 1,
+    promptRecall: 0.5,
+    ledgerRecall: null,
+    costErrorVsRecorded: 0.004,
     stoppedAt: null,
     points: [point],
   };
-  const replay = { source: 'f', window: 100, recordedCalls: 1, recordedCostUSD: null, configs: [config], notes: [] };
+  const replay = {
+    source: 'f',
+    window: 100,
+    windowSource: 'inferred-from-usage',
+    recordedCalls: 1,
+    recordedCostUSD: null,
+    recordedTtl: '1h',
+    configs: [config],
+    warnings: ['no price for claude-fable-5: priced as claude-sonnet'],
+    notes: [],
+  };
+  const bad = (changes: Record<string, unknown>, configChanges: Record<string, unknown> = {}) =>
+    parseHostToInspector({ type: 'replay', replay: { ...replay, ...changes, configs: [{ ...config, ...configChanges }] } });
   assert.ok(parseHostToInspector({ type: 'replay', replay }));
-  assert.equal(parseHostToInspector({ type: 'replay', replay: { ...replay, window: 'big' } }), null);
-  assert.equal(
-    parseHostToInspector({ type: 'replay', replay: { ...replay, configs: [{ ...config, points: [{ ...point, compaction: 1 }] }] } }),
-    null,
-  );
-  assert.equal(parseHostToInspector({ type: 'replay', replay: { ...replay, configs: [{ ...config, stoppedAt: '3' }] } }), null);
+  assert.ok(bad({}, { ledgerRecall: 0.75, costErrorVsRecorded: null }), 'a ledger recall, no error vs recorded');
+  assert.equal(bad({ window: 'big' }), null);
+  assert.equal(bad({}, { points: [{ ...point, compaction: 1 }] }), null);
+  assert.equal(bad({}, { stoppedAt: '3' }), null);
+  assert.equal(bad({}, { ledgerRecall: '1' }), null);
+  assert.equal(bad({}, { ledgerRecall: undefined }), null, 'ledgerRecall is a number or null, never absent');
+  assert.equal(bad({}, { pathRecall: null }), null, 'every configuration has a path recall');
+  assert.equal(bad({}, { promptRecall: 1.5 }), null, 'a recall is a fraction');
+  assert.equal(bad({}, { costErrorVsRecorded: 'small' }), null);
+  assert.equal(bad({ windowSource: 'guess' }), null);
+  assert.equal(bad({ windowSource: undefined }), null);
+  assert.equal(bad({ recordedTtl: '10m' }), null);
+  assert.equal(bad({ warnings: [1] }), null);
+  assert.equal(bad({ warnings: undefined }), null);
   assert.equal(parseHostToInspector({ type: 'replay' }), null);
 });

@@ -263,12 +263,28 @@ function isDetail(v: unknown): v is MessageDetail {
 const isReplayPoint = (v: unknown): v is ReplayPointView =>
   isRec(v) && allNum(v, ['call', 'contextTokens', 'cumulativeCostUSD']) && isBool(v.compaction);
 
+const isNumOrNull = (v: unknown): v is number | null => v === null || isNum(v);
+/** A recall: a fraction from 0 to 1. */
+const isFraction = (v: unknown): v is number => isNum(v) && v >= 0 && v <= 1;
+
 const isReplayConfig = (v: unknown): v is ReplayConfigView =>
   isRec(v) &&
   isStr(v.name) &&
-  allNum(v, ['calls', 'compactions', 'peakContextTokens', 'costUSD', 'ledgerRecall']) &&
-  (v.stoppedAt === null || isNum(v.stoppedAt)) &&
+  allNum(v, ['calls', 'compactions', 'peakContextTokens', 'costUSD']) &&
+  isFraction(v.pathRecall) &&
+  isFraction(v.promptRecall) &&
+  (v.ledgerRecall === null || isFraction(v.ledgerRecall)) &&
+  isNumOrNull(v.costErrorVsRecorded) &&
+  isNumOrNull(v.stoppedAt) &&
   arrayOf(v.points, isReplayPoint);
+
+const isReplayWindowSource = isMemberOf<ReplayView['windowSource']>({
+  recorded: true,
+  'inferred-from-usage': true,
+  'model-table': true,
+  user: true,
+});
+const isCacheTtl = isMemberOf<ReplayView['recordedTtl']>({ '5m': true, '1h': true });
 
 /** A replay of the inspected file: every configuration's points, within the caps the chart draws. */
 export function isReplayView(v: unknown): v is ReplayView {
@@ -276,10 +292,13 @@ export function isReplayView(v: unknown): v is ReplayView {
     isRec(v) &&
     isStr(v.source) &&
     allNum(v, ['window', 'recordedCalls']) &&
-    (v.recordedCostUSD === null || isNum(v.recordedCostUSD)) &&
+    isReplayWindowSource(v.windowSource) &&
+    isNumOrNull(v.recordedCostUSD) &&
+    isCacheTtl(v.recordedTtl) &&
     arrayOf(v.configs, isReplayConfig) &&
     v.configs.length <= 16 &&
     v.configs.every((c) => c.points.length <= 5_000) &&
+    isStrArray(v.warnings) &&
     isStrArray(v.notes)
   );
 }

@@ -3,7 +3,7 @@
 // configuration with its compactions marked and the window as a line, and the cumulative cost. Plain
 // SVG; colours come from the stylesheet (one class per series), nothing is computed but the scales.
 import type { InspectorSession, ReplayConfigView, ReplayView } from '../../../src/protocol';
-import { formatInt, plural } from '../../shared/format';
+import { formatInt, formatPercent, plural } from '../../shared/format';
 import { useStore } from '../context';
 
 const W = 320;
@@ -14,6 +14,18 @@ const SERIES = 6;
 
 const usd = (x: number) => `$${x.toFixed(x >= 100 ? 0 : 2)}`;
 const kTok = (x: number) => (x >= 1_000 ? `${formatInt(x / 1_000)}K` : formatInt(x));
+/** A recall as a whole percentage; null (the configuration carries no ledger) as "—". */
+const recall = (x: number | null) => (x === null ? '—' : formatPercent(x));
+/** The as-recorded replay's error against the recorded cost: "+0.4%", "−1.2%". */
+const signedPercent = (x: number) => `${x < 0 ? '−' : '+'}${Math.abs(100 * x).toFixed(1)}%`;
+
+const WINDOW_SOURCE: Record<ReplayView['windowSource'], string> = {
+  recorded: 'recorded in the session',
+  'inferred-from-usage': 'inferred from usage: a recorded request was larger than the model table’s window',
+  'model-table': 'from the model table: the recording does not say',
+  user: 'set by the user',
+};
+const TTL: Record<ReplayView['recordedTtl'], string> = { '5m': '5-minute', '1h': '1-hour' };
 
 interface Scale {
   x(call: number): number;
@@ -125,11 +137,21 @@ export function ReplayPanel({ session, replay, busy }: ReplayPanelProps) {
         </button>
       </div>
       <p class="muted">
-        Every recorded call again under each configuration (no compaction, Claude Code-like, Codex-like, Splitpoint&apos;s defaults), priced
-        with prompt caching. Summaries are stand-ins of the recorded size.
+        Every recorded call again under each configuration (as recorded, no compaction, Claude Code-like, Codex-like, Splitpoint&apos;s
+        defaults), priced with prompt caching. Summaries are stand-ins of the recorded size.
       </p>
       {replay && (
         <>
+          <p class="muted" data-field="window">
+            Window {formatInt(replay.window)} tokens ({WINDOW_SOURCE[replay.windowSource]})
+          </p>
+          {replay.warnings.length > 0 && (
+            <ul class="replay-warnings">
+              {replay.warnings.map((w, i) => (
+                <li key={i}>{w}</li>
+              ))}
+            </ul>
+          )}
           <h3>Context tokens per call</h3>
           <ContextChart replay={replay} />
           <h3>Cumulative cost</h3>
@@ -138,13 +160,22 @@ export function ReplayPanel({ session, replay, busy }: ReplayPanelProps) {
             {replay.configs.map((c, i) => (
               <li key={c.name} data-config={c.name}>
                 <span class={`replay-swatch replay-series-${i % SERIES}`} aria-hidden="true" />
-                <span class="replay-name">{c.name}</span> <span data-field="cost">{usd(c.costUSD)}</span> ·{' '}
-                {plural(c.compactions, 'compaction')} · recall <span data-field="recall">{Math.round(c.ledgerRecall * 100)}%</span>
+                <span class="replay-name">{c.name}</span> <span data-field="cost">{usd(c.costUSD)}</span>
+                {c.costErrorVsRecorded !== null && (
+                  <span data-field="error-vs-recorded"> ({signedPercent(c.costErrorVsRecorded)} vs recorded)</span>
+                )}{' '}
+                · {plural(c.compactions, 'compaction')} · path recall <span data-field="path-recall">{recall(c.pathRecall)}</span> · prompt
+                recall <span data-field="prompt-recall">{recall(c.promptRecall)}</span> · ledger recall{' '}
+                <span data-field="ledger-recall">{recall(c.ledgerRecall)}</span>
                 {c.stoppedAt !== null && <span class="replay-stopped"> · window overflows at call {formatInt(c.stoppedAt)}</span>}
               </li>
             ))}
           </ul>
-          {replay.recordedCostUSD !== null && <p class="muted">Recorded: {usd(replay.recordedCostUSD)}</p>}
+          {replay.recordedCostUSD !== null && (
+            <p class="muted" data-field="recorded">
+              Recorded: {usd(replay.recordedCostUSD)} (cache writes priced at the recorded {TTL[replay.recordedTtl]} TTL)
+            </p>
+          )}
         </>
       )}
     </section>
