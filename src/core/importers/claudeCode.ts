@@ -23,7 +23,11 @@
 // uuid, a tool call with no result, a result with no call, an attachment with no text, a queued prompt
 // that was never sent) is a `FILE:LINE: what` warning.
 import { activeBranch, relinkResults } from './claudeCodeBranch';
-import { ClaudeCodeReader, parseClaudeEntry } from './claudeCodeReader';
+import { preservedSegments } from './claudeCodePreserved';
+import { ClaudeCodeReader, parseClaudeEntry, type ClaudeEntry } from './claudeCodeReader';
+import { artefactKindOf, userText } from './claudeCodeArtefacts';
+import { nonBlank } from './assembler';
+import { isToolResult, type Message } from '../conversation/conversation';
 import type { Json, JsonLine } from './json';
 import { LINES_PER_STEP, LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
@@ -70,7 +74,16 @@ export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): Impo
   const onBranch = (l: JsonLine): boolean => !active || typeof l.value.uuid !== 'string' || active.has(l.value.uuid);
 
   const reader = new ClaudeCodeReader(file, warnings);
+  // The lines each compaction keeps (preservedSegment), gathered as they are read, handed over at the boundary.
+  const segments = yield* preservedSegments(entries, file, warnings);
+  const kept = new Map<number, JsonLine[]>([...segments.keys()].map((line) => [line, []]));
+  const keep = (l: JsonLine): void => {
+    const uuid = l.value.uuid;
+    if (typeof uuid !== 'string') return;
+    for (const [line, uuids] of segments) if (line > l.line && uuids.has(uuid)) kept.get(line)?.push(l);
+  };
   const abandoned: number[] = [];
+  const rolledBack: Message[] = [];
   const unknownTypes = new Map<string, number[]>();
   let handled = 0;
   for (const l of yield* relinkResults(entries, file, warnings)) {
@@ -79,17 +92,22 @@ export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): Impo
     if (type === 'user' || type === 'assistant') {
       if (!onChain(l) || l.value.isApiErrorMessage === true) continue;
       const { entry, message } = parseClaudeEntry(l, file);
-      if (!onBranch(l)) abandoned.push(l.line);
-      else if (entry.type === 'assistant') reader.assistant(entry, message);
+      if (!onBranch(l)) {
+        abandoned.push(l.line);
+        const prompt = typedPrompt(entry);
+        if (prompt) rolledBack.push(prompt);
+      } else if (entry.type === 'assistant') reader.assistant(entry, message);
       else reader.user(entry);
+      if (onBranch(l)) keep(l);
     } else if (type === 'attachment') {
       if (!onChain(l)) continue;
       if (!onBranch(l)) abandoned.push(l.line);
       else reader.attachment(l);
+      if (onBranch(l)) keep(l);
     } else if (type === 'queue-operation') {
       reader.queueOperation(l);
     } else if (type === 'system' && l.value.subtype === 'compact_boundary') {
-      if (onChain(l) && onBranch(l)) reader.boundary(l);
+      if (onChain(l) && onBranch(l)) reader.boundary(l, kept.get(l.line) ?? []);
     } else if (typeof type !== 'string' || !NOT_CONTEXT.has(type)) {
       const key = typeof type === 'string' ? type : String(type);
       const at = unknownTypes.get(key);
@@ -109,7 +127,20 @@ export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): Impo
   if (messages.length === 0 && compactions.length === 0) warnings.push(`${file}: no conversation messages found`);
   const result: ImportResult = { format: 'claude-code-jsonl', messages, compactions, warnings };
   if (model !== undefined) result.model = model;
+  if (rolledBack.length > 0) result.rolledBackPrompts = rolledBack;
   return result;
+}
+
+/** A prompt a person typed on a branch a rewind or an edit abandoned (the same rules as on the branch). */
+function typedPrompt(entry: ClaudeEntry): Message | undefined {
+  if (entry.type !== 'user' || entry.compactSummary || entry.isMeta) return undefined;
+  const content = typeof entry.content === 'string' ? entry.content : nonBlank(entry.content);
+  if (typeof content !== 'string' && (content.length === 0 || content.some(isToolResult))) return undefined;
+  const text = userText(content);
+  if ((typeof content === 'string' && text.trim() === '') || artefactKindOf(text, false) !== undefined) return undefined;
+  const message: Message = { id: entry.id, role: 'user', content };
+  if (entry.createdAt !== undefined) message.createdAt = entry.createdAt;
+  return message;
 }
 
 /** The fields of a line that the import reads when the line is not context (the branch's links, its type). */

@@ -45,6 +45,10 @@ interface Stretch {
   /** Nothing was added to it yet. */
   empty: boolean;
   summaryId?: string;
+  /** Lines a preservedSegment kept through the compaction that opened this stretch, read after its summary. */
+  keep?: readonly JsonLine[];
+  /** Ids of the kept messages read into this stretch: their usage belongs to the calls before the compaction. */
+  kept?: Set<string>;
 }
 
 export interface ReadResult {
@@ -157,12 +161,16 @@ export class ClaudeCodeReader {
     this.artefacts.set(id, found.artefact);
   }
 
-  /** A `compact_boundary` line: the context so far is closed; what follows opens with its summary. */
-  boundary(l: JsonLine): void {
+  /**
+   * A `compact_boundary` line: the context so far is closed; what follows opens with its summary, then the
+   * lines its preservedSegment kept (`keep`, read again after the summary: claudeCodePreserved.ts).
+   */
+  boundary(l: JsonLine, keep: readonly JsonLine[] = []): void {
     const meta = isObject(l.value.compactMetadata) ? l.value.compactMetadata : {};
     const trigger = meta.trigger === 'auto' || meta.trigger === 'manual' ? meta.trigger : 'unknown';
     const preTokens = typeof meta.preTokens === 'number' && Number.isFinite(meta.preTokens) ? meta.preTokens : null;
     this.openStretch({ source: 'claude-code-jsonl', trigger, preTokens, line: l.line, at: timestampMs(l.value.timestamp) });
+    if (keep.length > 0) this.current.keep = keep;
   }
 
   /** The messages and compactions read, as steps (see steps.ts). */
@@ -172,7 +180,7 @@ export class ClaudeCodeReader {
     this.queue.finish();
     for (const w of this.skippedAttachments.warnings(this.file)) this.warnings.push(w);
     const contexts: Message[][] = [];
-    for (const s of this.stretches) contexts.push(yield* this.decorate(yield* s.assembler.finishSteps()));
+    for (const s of this.stretches) contexts.push(yield* this.decorate(yield* s.assembler.finishSteps(), s.kept));
     const compactions: RecordedCompaction[] = [];
     for (let i = 1; i < this.stretches.length; i++) {
       const s = this.stretches[i];
@@ -196,6 +204,29 @@ export class ClaudeCodeReader {
     this.current.awaitingSummary = false;
     this.current.empty = false;
     this.current.summaryId = entry.id;
+    this.readKept();
+  }
+
+  /** After the summary of a compaction that kept a segment: the kept lines, in their order. */
+  private readKept(): void {
+    const s = this.current;
+    const keep = s.keep;
+    if (!keep) return;
+    s.keep = undefined;
+    s.kept = new Set();
+    this.lastResponseId = undefined;
+    this.previousWasStub = false;
+    for (const l of keep) {
+      if (typeof l.value.uuid === 'string') s.kept.add(l.value.uuid);
+      if (l.value.type === 'attachment') {
+        this.attachment(l);
+        continue;
+      }
+      const { entry, message } = parseClaudeEntry(l, this.file);
+      if (entry.type === 'assistant') this.assistant(entry, message);
+      else if (!entry.compactSummary) this.user(entry);
+    }
+    this.lastResponseId = undefined;
   }
 
   private openStretch(compaction: CompactionMarker): void {
@@ -223,6 +254,7 @@ export class ClaudeCodeReader {
     this.warnings.push(`${this.file}:${at}: compaction without a recorded summary; a placeholder stands in for it`);
     s.assembler.prompt('[Claude Code compacted the conversation here; its summary was not recorded.]', at, id, s.compaction?.at, 'summary');
     s.summaryId = id;
+    this.readKept();
   }
 
   private flushQueued(): void {
@@ -232,13 +264,14 @@ export class ClaudeCodeReader {
     }
   }
 
-  private *decorate(messages: Message[]): ImportSteps<Message[]> {
+  private *decorate(messages: Message[], kept?: ReadonlySet<string>): ImportSteps<Message[]> {
     let n = 0;
     for (const m of messages) {
       if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
       const artefact = m.role === 'user' && !m.synthetic && !hasToolResults(m) ? this.artefacts.get(m.id) : undefined;
       if (artefact) m.artefact = artefact;
-      const usage = m.role === 'assistant' ? this.usage.get(m.id) : undefined;
+      // A kept message's recorded call was made before the compaction (it is on the archived copy).
+      const usage = m.role === 'assistant' && !kept?.has(m.id) ? this.usage.get(m.id) : undefined;
       if (usage) m.usage = usage;
     }
     return messages;

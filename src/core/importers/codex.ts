@@ -4,7 +4,8 @@
 // The rollout is replayed the way Codex rebuilds a resumed thread: response items append to the context;
 // a `compacted` line replaces it with its `replacement_history` (older rollouts: with the window's user
 // prompts and the summary in `message`), and becomes a RecordedCompaction whose `before` is the context
-// it replaced; a `thread_rolled_back` event drops the last `num_turns` user turns; `token_count` events
+// it replaced; a `thread_rolled_back` event drops the last `num_turns` user turns (their prompts are kept in
+// ImportResult.rolledBackPrompts: typed, though no longer in the context); `token_count` events
 // attach the recorded usage to the assistant message of their call (see codexUsage.ts); `turn_context`
 // lines name the model. Items are converted by codexItems.ts; context injections become artefacts
 // (mapping in codexContext.ts). Every skipped line is a warning naming its line.
@@ -56,6 +57,8 @@ class CodexReplay {
   private lastCallTokens: number | null = null;
   private model: string | undefined;
   private contextWindow: number | undefined;
+  /** Prompts that thread_rolled_back events removed, in the order typed. */
+  private readonly rolledBack: Message[] = [];
 
   constructor(private readonly file: string) {}
 
@@ -93,6 +96,7 @@ class CodexReplay {
     const result: ImportResult = { format: 'codex-rollout-jsonl', messages, compactions: this.compactions, warnings: this.warnings };
     if (this.contextWindow !== undefined) result.contextWindow = this.contextWindow;
     if (this.model !== undefined) result.model = this.model;
+    if (this.rolledBack.length > 0) result.rolledBackPrompts = this.rolledBack;
     return result;
   }
 
@@ -136,11 +140,16 @@ class CodexReplay {
     const removed = this.entries.slice(cut).filter((e) => e.kind !== 'usage');
     this.entries = this.entries.slice(0, cut);
     let fromHead = 0;
+    const rolledBack: Message[] = [];
     if (inHead) {
       const headCut = headStarts[Math.max(0, headStarts.length - (turns - starts.length))];
       fromHead = this.head.length - headCut;
+      for (const m of this.head.slice(headCut)) if (isTurnStart(m)) rolledBack.push(m);
       this.head = this.head.slice(0, headCut);
     }
+    // What the person typed in the removed turns: still typed (ImportResult.rolledBackPrompts).
+    for (const m of this.assemble(removed.filter(isPromptEntry))) if (isTurnStart(m)) rolledBack.push(m);
+    for (const m of rolledBack) this.rolledBack.push(m);
     const span = removed.length > 0 ? ` (lines ${removed[0].line}-${removed[removed.length - 1].line})` : '';
     const head = fromHead > 0 ? ` and ${fromHead} message(s) of the compacted context` : '';
     this.warnings.push(`${where}: ${removed.length} item(s)${span}${head} left the context`);

@@ -36,6 +36,7 @@
 // shapes are checked by ../messageShape, the validator the session log and transcripts use too.
 
 export { detectFormat, importSession } from './whole';
+export { genuinePromptCount, type GenuinePromptCount } from './prompts';
 export { importSessionFile, type StreamImportOptions } from './stream';
 
 export { MAX_JSON_DEPTH, MAX_SESSION_FILE_BYTES, readSessionFile } from './bounds';

@@ -65,6 +65,13 @@ export interface ImportResult {
   messages: Message[];
   /** Recorded compactions, oldest first (empty when the agent never compacted). */
   compactions: RecordedCompaction[];
+  /**
+   * Prompts a person typed that a rollback later took out of the conversation (Codex `thread_rolled_back`;
+   * Claude Code: a rewind or an edit, which leaves the prompt on an abandoned branch). In no context (the
+   * model does not read them after the rollback), yet typed: genuinePromptCount counts them. Set only when
+   * there is one; in the order typed.
+   */
+  rolledBackPrompts?: Message[];
   /** The model's context window, when the recording says (Codex `token_count` events). */
   contextWindow?: number;
   /** The model of the last recorded call, when known. */
