@@ -107,9 +107,10 @@ export function summaryInstruction(
   const tail = n - 1 - r.last;
   if (tail > 0) {
     const next = c.messages[r.last + 1];
+    const [stay, them] = tail === 1 ? ['stays', 'it'] : ['stay', 'them'];
     lines.push(
       `The ${plural(tail, 'message')} after message ${r.last + 1} (from the ${next.role} message that begins ${quoteStart(next)}) ` +
-        `stay verbatim after your summary: use them as context only, do not summarize them.`,
+        `${stay} verbatim after your summary: use ${them} as context only, do not summarize ${them}.`,
     );
   }
   const sections = [lines.join('\n')];
