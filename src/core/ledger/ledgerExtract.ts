@@ -1,6 +1,6 @@
 // Extracting the artifact ledger: a deterministic pass (no model) over the messages a plan archives.
 // Files come from the tool calls of this agent (read_file, edit_file, write_file, list_files) and of
-// the recorded agents (Claude Code Read/Edit/MultiEdit/Write/NotebookEdit, Codex apply_patch);
+// the recorded agents (Claude Code Read/Edit/MultiEdit/Write/NotebookEdit, Codex apply_patch and view_image);
 // commands from run_command, Bash, exec_command and shell, with the exit status their results state;
 // errors from is_error results (and failed commands), resolved when a later call on the same target
 // succeeds; instructions from genuine prompts. The result is merged with the previous ledger and fitted
@@ -31,7 +31,8 @@ interface Call {
   result?: ToolResultBlock;
 }
 
-const READ_TOOLS = new Set(['read_file', 'list_files', 'Read', 'NotebookRead', 'LS']);
+// Codex `view_image` opens an image by path: a file read like any other.
+const READ_TOOLS = new Set(['read_file', 'list_files', 'Read', 'NotebookRead', 'LS', 'view_image']);
 const EDIT_TOOLS = new Set(['edit_file', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const WRITE_TOOLS = new Set(['write_file', 'Write']);
 const COMMAND_TOOLS = new Set(['run_command', 'Bash', 'exec_command', 'shell', 'local_shell', 'container.exec']);

@@ -4,14 +4,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isTurnStart, toApiMessages, toolResults, toolUses, type Message } from '../../../src/core/conversation/conversation';
+import { isTurnStart, textOf, toApiMessages, toolResults, toolUses, type Message } from '../../../src/core/conversation/conversation';
 import { requestViolations } from '../../../src/core/conversation/invariants';
-import { importSession } from '../../../src/core/importers';
+import { genuinePromptCount, importSession } from '../../../src/core/importers';
 import { MemoizedMessageCounter } from '../../../src/core/counting/tokens';
 import { createTokenizer } from '../../../src/core/counting/tokenizers';
 
 const REAL = join(import.meta.dirname ?? __dirname, '..', '..', 'fixtures', 'real-sessions');
-const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl'];
+const SESSIONS = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'claude-code-cipher-box-c.jsonl'];
 const counter = new MemoizedMessageCounter(createTokenizer('gpt-tokenizer'));
 
 interface Raw {
@@ -42,15 +42,40 @@ function hasResults(v: Raw['v']): boolean {
   return Array.isArray(v.message?.content) && v.message.content.some((b: { type: string }) => b.type === 'tool_result');
 }
 
-/** Prompts a person typed, from the raw lines: plain user lines, slash-command bodies, queued prompts the model took. */
+/** A background-task record Claude Code keeps in its queue: `{"task_id": …}` as JSON text. */
+function isTaskRecord(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && 'task_id' in v;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Prompts a person typed, from the raw lines: plain user lines (not tool results, not meta, not compact
+ * summaries, not harness text in tags or brackets), a custom slash command once (its stub, answered by a meta
+ * template body), and typed queued prompts (enqueued text that is no task record, no notification, no
+ * built-in command, and never written as a user line: a dequeued prompt is counted at its user line).
+ */
 function typedPrompts(lines: readonly Raw[]): number {
-  const stubs = new Set(lines.filter((l) => l.v.type === 'user' && rawText(l.v).includes('<command-name>')).map((l) => l.v.uuid as string));
+  const userTexts = new Set(lines.filter((l) => l.v.type === 'user' && !l.v.isMeta).map((l) => rawText(l.v).trim()));
+  const bodies = new Set(lines.filter((l) => l.v.type === 'user' && l.v.isMeta).map((l) => l.v.parentUuid as string));
   let n = 0;
   for (const { v } of lines) {
-    if (v.type === 'queue-operation' && v.operation === 'remove') n++;
-    if (v.type !== 'user' || v.isSidechain || v.isCompactSummary || hasResults(v)) continue;
+    if (v.type === 'queue-operation' && v.operation === 'enqueue' && typeof v.content === 'string') {
+      const text = v.content.trim();
+      if (
+        !isTaskRecord(text) &&
+        !text.startsWith('<task-notification>') &&
+        !/^\/(model|clear|compact)\b/.test(text) &&
+        !userTexts.has(text)
+      )
+        n++;
+    }
+    if (v.type !== 'user' || v.isSidechain || v.isCompactSummary || v.isMeta || hasResults(v)) continue;
     const text = rawText(v).trim();
-    if (v.isMeta) n += stubs.has(v.parentUuid as string) ? 1 : 0;
+    if (text.includes('<command-name>')) n += bodies.has(v.uuid as string) ? 1 : 0;
     else if (text !== '' && !text.startsWith('<') && !text.startsWith('[')) n++;
   }
   return n;
@@ -87,9 +112,15 @@ for (const name of SESSIONS) {
     assert.ok(c.before.every((m) => at(m) < c.line));
     assert.ok(r.messages.every((m) => at(m) > c.line));
 
-    // Genuine prompts: every one the person typed, none of the artefacts.
+    // Genuine prompts: every one the person typed, none of the artefacts, none of the queue's task records.
     const history = [...c.before, ...r.messages];
     assert.equal(history.filter(isTurnStart).length, typedPrompts(raw));
+    assert.equal(genuinePromptCount(r).total, typedPrompts(raw));
+    assert.deepEqual(
+      history.filter((m) => textOf(m).trimStart().startsWith('{"task_id"')).map((m) => m.id),
+      [],
+      'a background-task record is never a message',
+    );
     assert.equal(r.messages.filter(isTurnStart).length, typedPrompts(raw.filter((l) => l.line > c.line)));
 
     // No tool pair dropped: every call with a recorded result is there, with its result; the one call the
