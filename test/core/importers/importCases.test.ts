@@ -47,12 +47,17 @@ test('a queued built-in command (/model) is run by Claude Code, never a prompt; 
 
 test('a queued prompt recorded by enqueue, a queued_command attachment and a remove is imported once, in either order', () => {
   const r = load('claude-queued-attachment.jsonl');
-  assert.deepEqual(prompts(r.messages), ['Fix the failing test.', 'the failure is in rounding', "use banker's rounding"]);
+  assert.deepEqual(prompts(r.messages), [
+    'Fix the failing test.',
+    'the failure is in rounding',
+    "use banker's rounding",
+    'why is the total off here?\n[image]', // the queue's "[Image #1] …" text is the same prompt
+  ]);
   assert.equal(r.messages.filter((m) => textOf(m) === 'the failure is in rounding').length, 1);
   assert.equal(r.messages.filter((m) => textOf(m) === "use banker's rounding").length, 1);
   assert.deepEqual(
     r.messages.filter(isTurnStart).map((m) => m.id),
-    ['a01', 'a04', 'a07'], // the attachment, written after the remove, gives the prompt its id
+    ['a01', 'a04', 'a07', 'a10'], // the attachment gives each its id (a07: written after its remove)
   );
   assert.deepEqual(r.warnings, []);
   assertValid(r.messages);
