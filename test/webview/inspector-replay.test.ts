@@ -127,9 +127,18 @@ test('Replay on an inspected file: context per call with compactions marked, the
     );
     assert.equal(s.stop, c.stoppedAt === null ? null : String(c.stoppedAt));
   }
-  // The window line sits at the top of the context chart (nothing is drawn above the window).
+  // The context chart's top is the window or, above it, the largest request: as-recorded replays what the
+  // recording sent, which was more than the window this replay was given (a warning says so).
+  const peak = Math.max(...view.configs.map((c) => c.peakContextTokens));
   const windowY = Number(await page.getAttribute('svg[data-chart="context"] .replay-window', 'y1'));
-  assert.equal(windowY, 8);
+  const [top, bottom] = [8, 130 - 18];
+  assert.ok(Math.abs(windowY - (bottom - ((bottom - top) * WINDOW) / Math.max(WINDOW, peak))) < 1e-6, `window line at ${windowY}`);
+  assert.ok(byName.get('as-recorded')!.peakContextTokens > WINDOW, 'the recording read more than the window given');
+  assert.ok(
+    view.warnings.some((w) => w.includes(WINDOW.toLocaleString('en-US'))),
+    view.warnings.join('; '),
+  );
+  assert.deepEqual(await page.locator('.replay-warnings li').allInnerTexts(), view.warnings);
   // The cost chart: the most expensive configuration ends at the top.
   const tops = await page.$$eval('svg[data-chart="cost"] .replay-series polyline', (els) =>
     els.map((p) => Number((p.getAttribute('points') ?? '').split(' ').at(-1)!.split(',')[1])),
