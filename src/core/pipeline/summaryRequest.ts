@@ -103,7 +103,11 @@ export function summaryInstruction(
         'still matters, updated with the conversation since.',
     );
   if (r.keptInside.length > 0)
-    lines.push(`Messages ${r.keptInside.map((i) => i + 1).join(', ')} are kept verbatim (pinned): do not summarize them.`);
+    lines.push(
+      r.keptInside.length === 1
+        ? `Message ${r.keptInside[0] + 1} is kept verbatim (pinned): do not summarize it.`
+        : `Messages ${r.keptInside.map((i) => i + 1).join(', ')} are kept verbatim (pinned): do not summarize them.`,
+    );
   const tail = n - 1 - r.last;
   if (tail > 0) {
     const next = c.messages[r.last + 1];
