@@ -173,18 +173,27 @@ function headerLines(json: ReplayJson, report: ReplayReport): string[] {
     `file         ${oneLine(json.file)}`,
     `window       ${n(report.window)} tokens (${WINDOW_SOURCE[report.windowSource]}); model ${oneLine(report.model ?? 'unknown')}`,
   ];
-  const writes = r && r.cacheWriteTokens > 0 ? `; ${n(r.cacheWrite1hTokens)} of ${n(r.cacheWriteTokens)} cache-write tokens 1-hour` : '';
-  lines.push(`cache        recorded TTL ${report.recordedTtl}${writes}; ${percent(report.cacheServedRatio)} of prefix reads served`);
+  const served = `${percent(report.cacheServedRatio)} of prefix reads served`;
+  lines.push(
+    r === null
+      ? `cache        no recorded usage (TTL ${report.recordedTtl} assumed)`
+      : r.cacheWriteTokens === 0
+        ? `cache        no cache writes recorded (TTL ${report.recordedTtl} assumed); ${served}`
+        : `cache        recorded TTL ${report.recordedTtl}; ${n(r.cacheWrite1hTokens)} of ${n(r.cacheWriteTokens)} cache-write tokens 1-hour; ${served}`,
+  );
   let first = 1;
-  const segments = report.segments.map((g) => {
-    const range = g.calls <= 1 ? `call ${first}` : `calls ${first}-${first + g.calls - 1}`;
+  const segments: string[] = [];
+  for (const g of report.segments) {
+    if (g.calls === 0) continue;
+    const range = g.calls === 1 ? `call ${first}` : `calls ${first}-${first + g.calls - 1}`;
     first += g.calls;
-    return `${range} ×${g.factor.toFixed(3)} + ${n(g.overheadTokens)}`;
-  });
+    segments.push(`${range} ×${g.factor.toFixed(3)} + ${n(g.overheadTokens)}`);
+  }
+  const count = segments.length === 1 ? '1 segment' : `${segments.length} segments`;
   lines.push(
     segments.length === 0
-      ? `calibration  ×${report.factor.toFixed(3)}; system + tools ${n(report.overheadTokens)} tokens (fitted)`
-      : `calibration  ${segments.length === 1 ? '1 segment' : `${segments.length} segments`} (o200k factor + system and tools, fitted): ${segments.join('; ')}`,
+      ? `calibration  none: no recorded calls to fit (×${report.factor.toFixed(3)}, system + tools ${n(report.overheadTokens)} tokens)`
+      : `calibration  ${count} (o200k factor + system and tools, fitted): ${segments.join('; ')}`,
   );
   if (r && r.compactions.length > 0)
     lines.push(

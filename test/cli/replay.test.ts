@@ -44,7 +44,7 @@ const dir = mkdtempSync(join(tmpdir(), 'sp-replay-cli-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 /** A small Splitpoint JSONL recording: prompts and answers with recorded usage (about 2,000 + the visible input). */
-function session(): string {
+function session(model = 'claude-sonnet-4-5'): string {
   const messages: Message[] = [];
   for (let k = 1; k <= 6; k++) {
     messages.push({ id: `u${k}`, role: 'user', content: `Please look at src/file${k}.ts and fix the bug number ${k}. `.repeat(20) });
@@ -53,11 +53,11 @@ function session(): string {
       cacheReadTokens: 0,
       cacheCreationTokens: 0,
       outputTokens: 12,
-      model: 'claude-sonnet-4-5',
+      model,
     };
     messages.push({ id: `a${k}`, role: 'assistant', content: [{ type: 'text', text: `Fixed bug ${k}.` }], usage });
   }
-  const file = join(dir, 'session.jsonl');
+  const file = join(dir, `session-${model}.jsonl`);
   writeFileSync(file, serializeSplitpointJsonl(messages));
   return file;
 }
@@ -159,6 +159,26 @@ test('replay on a Claude Code recording: 1-hour writes priced as billed, its com
   assert.match(text.stdout, /^\(recorded\)\s/m);
 });
 
+test('replay of a model the price table lacks: priced by a fallback, said on stderr and in the JSON', async () => {
+  const file = session('claude-fable-5');
+  const r = await runBuilt(...['replay', file, '--config', 'codex-like', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as ReplayJson;
+  assertContract(out);
+  assert.equal(out.recorded!.priceSource, 'family-fallback');
+  assert.equal(out.configs[0].priceSource, 'family-fallback');
+  assert.ok(
+    out.warnings.some((w) => w.includes('claude-fable-5')),
+    `a warning names the model: ${out.warnings.join('; ')}`,
+  );
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('splitpoint: warning: '));
+  for (const w of out.warnings) assert.ok(lines.includes(`splitpoint: warning: ${w}`), `on stderr: ${w}`);
+  const text = await runBuilt(...['replay', file, '--config', 'codex-like']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.ok(!text.stdout.includes('warning'), 'warnings stay off stdout');
+  for (const w of out.warnings) assert.ok(text.stderr.includes(`splitpoint: warning: ${w}\n`), w);
+});
+
 test('splitpoint --help lists replay with its flags', async () => {
   const r = await runBuilt('--help');
   assert.equal(r.code, 0, r.stderr);
@@ -184,6 +204,9 @@ test('replay with a user configuration file, twice the price, and the text table
   assert.equal(base.configs[0].name, 'mine');
   assert.equal(base.configs[0].cacheReadTokens, 0, 'caching off: nothing read from the cache');
   assert.ok(Math.abs(doubled.configs[0].costUSD - 2 * base.configs[0].costUSD) < 1e-9);
+  assert.equal(base.configs[0].priceSource, 'table');
+  assert.equal(doubled.configs[0].priceSource, 'user', "a --prices row is the user's price");
+  assert.equal(doubled.recorded.priceSource, 'user');
   const text = await runBuilt(...['replay', file, '--config', cfg, '--config', 'codex-like']);
   assert.equal(text.code, 0, text.stderr);
   assert.match(
