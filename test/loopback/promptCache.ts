@@ -8,6 +8,8 @@
  * sorted; message blocks also carry their role), so equal keys mean the same bytes at that place.
  * Its tokens are the server's own count of the block (tokenScale applied; the per-request overhead
  * counts with the first segment, the per-message overhead with each message's first block).
+ * Message segments' keys also carry the request's `tool_choice` (absent = `{"type":"auto"}`): the API
+ * documents that changing tool_choice invalidates the cached message blocks, not the tools or system.
  *
  * Breakpoints are the blocks with `cache_control` (a nested block inside a tool_result marks its
  * tool_result). core's PrefixCache does the rest (exact-prefix entries, the 20-block lookback, the
@@ -94,15 +96,16 @@ export function cacheLayout(body: MessagesRequestBody, count: Counter): CacheLay
     });
   }
   const messages = Array.isArray(body.messages) ? body.messages : [];
+  const choice = canonicalJson(body.tool_choice ?? { type: 'auto' });
   messages.forEach((m, i) => {
     const blocks: WireBlock[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     if (blocks.length === 0) {
       // An empty final assistant message (prefill) still costs its per-message overhead.
-      if (count.perMessage > 0) push(`${m.role}:empty`, 0, i);
+      if (count.perMessage > 0) push(`${m.role}|${choice}:empty`, 0, i);
       return;
     }
     blocks.forEach((b, j) => {
-      push(`${m.role}:${canonicalJson(b)}`, count.block(b), i);
+      push(`${m.role}|${choice}:${canonicalJson(b)}`, count.block(b), i);
       const path = `messages.${i}.content.${j}`;
       if (b.cache_control != null) marks.push({ segment: segments.length - 1, path, control: b.cache_control, block: b });
       markNested(b, path);
