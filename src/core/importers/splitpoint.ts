@@ -4,7 +4,8 @@
 //
 // Version 1 (serializeSplitpointJsonl): messages only; the header, when present, is the first line.
 // Version 2 (serializeSplitpointSession) holds a whole imported session and loses nothing of it:
-//   {"type":"splitpoint.header","version":2, importedFrom?, contextWindow?, model?, warnings?, ...}
+//   {"type":"splitpoint.header","version":2, importedFrom?, contextWindow?, model?, warnings?, rolledBackPrompts?, ...}
+//   (rolledBackPrompts: the messages of ImportResult.rolledBackPrompts, typed but no longer in any context)
 //   messages of the context compaction 1 replaced (its `before`)
 //   {"type":"splitpoint.compaction","source":…,"trigger":…,"preTokens":…,"line":…,"at"?:…,"summaryMessages":n}
 //   n message lines: what replaced it (its `summary`), the start of the next context
@@ -36,7 +37,7 @@ export const SPLITPOINT_COMPACTION_TYPE = 'splitpoint.compaction';
 export const SPLITPOINT_CONTEXT_TYPE = 'splitpoint.context';
 
 /** Header fields a version 2 file derives from the session it holds (written by serializeSplitpointSession). */
-const SESSION_HEADER_FIELDS = ['importedFrom', 'contextWindow', 'model', 'warnings'] as const;
+const SESSION_HEADER_FIELDS = ['importedFrom', 'contextWindow', 'model', 'warnings', 'rolledBackPrompts'] as const;
 
 /** Write messages (and an optional header) as version 1 Splitpoint JSONL; importSession reads it back unchanged. */
 export function serializeSplitpointJsonl(messages: readonly Message[], header?: SplitpointHeaderFields | SplitpointHeader): string {
@@ -58,6 +59,8 @@ export interface SplitpointSession {
   contextWindow?: number;
   model?: string;
   warnings?: readonly string[];
+  /** Prompts a rollback removed (ImportResult.rolledBackPrompts). */
+  rolledBackPrompts?: readonly Message[];
 }
 
 /**
@@ -92,6 +95,7 @@ export function serializeImportResult(result: ImportResult): string {
   if (importedFrom !== undefined) session.importedFrom = importedFrom;
   if (result.contextWindow !== undefined) session.contextWindow = result.contextWindow;
   if (result.model !== undefined) session.model = result.model;
+  if (result.rolledBackPrompts !== undefined) session.rolledBackPrompts = result.rolledBackPrompts;
   return serializeSplitpointSession(session, result.header);
 }
 
@@ -104,6 +108,9 @@ function sessionHeader(session: SplitpointSession, header: SplitpointHeaderField
   if (session.contextWindow !== undefined) out.contextWindow = session.contextWindow;
   if (session.model !== undefined) out.model = session.model;
   if (session.warnings && session.warnings.length > 0) out.warnings = [...session.warnings];
+  if (session.rolledBackPrompts && session.rolledBackPrompts.length > 0) {
+    out.rolledBackPrompts = session.rolledBackPrompts.map(canonicalMessage) as unknown as Json[];
+  }
   return out;
 }
 
@@ -207,6 +214,7 @@ export function* splitpointSteps(lines: readonly JsonLine[], file: string): Impo
     if (header.warnings !== undefined) result.warnings = [...(header.warnings as string[]), ...warnings];
     if (header.contextWindow !== undefined) result.contextWindow = header.contextWindow as number;
     if (header.model !== undefined) result.model = header.model as string;
+    if (header.rolledBackPrompts !== undefined) result.rolledBackPrompts = header.rolledBackPrompts as Message[];
   }
   return result;
 }
@@ -282,5 +290,12 @@ function checkSessionHeader(value: Json, fail: Fail): void {
     value.warnings.forEach((w: unknown, i: number) => {
       if (typeof w !== 'string') fail(`warnings[${i}]`, `expected a string, got ${describe(w)}`);
     });
+  }
+  if (value.rolledBackPrompts !== undefined) {
+    if (!Array.isArray(value.rolledBackPrompts))
+      fail('rolledBackPrompts', `expected an array of messages, got ${describe(value.rolledBackPrompts)}`);
+    value.rolledBackPrompts = value.rolledBackPrompts.map((m: unknown, i: number) =>
+      checkMessage(m, (field, detail) => fail(`rolledBackPrompts[${i}]${field ? `.${field}` : ''}`, detail)),
+    );
   }
 }

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTurnStart, kindOf, textOf, type Message } from '../../../src/core/conversation/conversation';
-import { genuinePromptCount, importSession, type ImportResult } from '../../../src/core/importers';
+import { genuinePromptCount, importSession, serializeImportResult, type ImportResult } from '../../../src/core/importers';
 import { typedCommand } from '../../../src/core/importers/claudeCodeArtefacts';
 import { rawLedger } from '../../../src/core/ledger/ledgerExtract';
-import { assertValid, fixture, FIXTURES } from '../importersSupport';
+import { assertValid, fixture, FIXTURES, importError } from '../importersSupport';
 
 const load = (name: string): ImportResult => importSession(readFileSync(join(FIXTURES, 'import-cases', name), 'utf8'), name);
 const prompts = (messages: readonly Message[]): string[] => messages.filter(isTurnStart).map((m) => textOf(m));
@@ -189,6 +189,15 @@ test('a prompt a rewind removed (Claude Code) or a rollback removed (Codex) stil
   assert.deepEqual(genuinePromptCount(codex), { total: 4, rolledBack: 2 });
   // A session without a rollback has no such list.
   assert.equal(load('claude-slash-command.jsonl').rolledBackPrompts, undefined);
+});
+
+test('rolled-back prompts survive a Splitpoint session round trip; a malformed one is refused with its field', () => {
+  const r = load('claude-rewind.jsonl');
+  const back = importSession(serializeImportResult(r), 'rewind.splitpoint.jsonl');
+  assert.deepEqual(back.rolledBackPrompts, r.rolledBackPrompts);
+  assert.deepEqual(genuinePromptCount(back), { total: 3, rolledBack: 1 });
+  const bad = serializeImportResult(r).replace('"id":"r03"', '"id":""');
+  assert.equal(importError(bad, 'bad.jsonl').message, 'bad.jsonl:1: rolledBackPrompts[0].id: expected a non-empty string, got ""');
 });
 
 test('the artifact ledger records an image Codex opened by path (view_image) as a file read', () => {
