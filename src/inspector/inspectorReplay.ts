@@ -17,6 +17,7 @@ export function replayView(source: string, report: ReplayReport): ReplayView {
     // Priced as billed: each recorded cache write at its recorded TTL.
     recordedCostUSD: report.recorded?.costUSD ?? null,
     recordedTtl: report.recordedTtl,
+    recordedCacheWriteTokens: report.recorded?.cacheWriteTokens ?? null,
     configs: report.configs.map((c) => {
       const step = Math.max(1, Math.ceil(c.points.length / MAX_REPLAY_POINTS));
       // Thinned evenly, but every compaction and the last call are kept.

@@ -255,8 +255,13 @@ export interface UsageBreakdown {
    * a recording whose overhead cannot be fitted (both 0, shown as unknown).
    */
   overheadSource?: 'agent' | 'fitted' | 'unknown';
-  /** Where `window` comes from: the settings (absent), the recording itself, or the recorded model's known window. */
-  windowSource?: 'settings' | 'recording' | 'model';
+  /**
+   * Where `window` comes from: the settings (absent), the recording itself, the larger tier a recorded
+   * call proves (a call over the model's standard window: Claude's 1M), or the recorded model's known window.
+   */
+  windowSource?: 'settings' | 'recording' | 'inferred-from-usage' | 'model';
+  /** Why the window is not the one the model table gives (the recorded call that proves a larger one). */
+  windowNote?: string;
   /** The last recorded call's real input (ground truth), when the messages shown record usage. */
   recorded?: { call: RecordedCallView; messageId: string };
   /** The last call's cached prefix, when it read from the cache. */
@@ -443,6 +448,8 @@ export interface ReplayView {
   recordedCostUSD: number | null;
   /** The recording's cache TTL (the TTL of most of its cache writes). */
   recordedTtl: ReplayReport['recordedTtl'];
+  /** Cache-write tokens the recording billed (0: none, as with OpenAI's automatic cache; null: no recorded usage). */
+  recordedCacheWriteTokens: number | null;
   configs: ReplayConfigView[];
   /** What a reader must see (a fallback price, a window the recording contradicts). */
   warnings: string[];

@@ -169,10 +169,13 @@ test('Replay on an inspected file: context per call with compactions marked, the
     await page.locator('[data-field="window"]').innerText(),
     `Window ${WINDOW.toLocaleString('en-US')} tokens (set by the user)`,
   );
-  assert.equal(
-    await page.locator('.replay [data-field="recorded"]').innerText(),
-    `Recorded: $${view.recordedCostUSD!.toFixed(2)} (cache writes priced at the recorded ${view.recordedTtl === '1h' ? '1-hour' : '5-minute'} TTL)`,
-  );
+  // This recording wrote nothing to the cache; one that did is priced at its TTL, and the view says which.
+  const recordedLine = () => page.locator('.replay [data-field="recorded"]').innerText();
+  assert.equal(view.recordedCacheWriteTokens, 0);
+  assert.equal(await recordedLine(), `Recorded: $${view.recordedCostUSD!.toFixed(2)} (no cache writes recorded)`);
+  await host.send({ type: 'replay', replay: { ...view, recordedCacheWriteTokens: 5_000, recordedTtl: '1h' } });
+  await page.waitForFunction(() => document.querySelector('.replay [data-field="recorded"]')?.textContent?.includes('1-hour'));
+  assert.equal(await recordedLine(), `Recorded: $${view.recordedCostUSD!.toFixed(2)} (cache writes priced at the recorded 1-hour TTL)`);
   // Series are told apart by colour (from the stylesheet, no inline style).
   const strokes = await page.$$eval('svg[data-chart="context"] .replay-line', (els) => els.map((e) => getComputedStyle(e).stroke));
   assert.equal(new Set(strokes).size, 5, `five colours: ${strokes.join(', ')}`);
@@ -213,6 +216,7 @@ test('the inspector refuses a malformed replay message', () => {
     recordedCalls: 1,
     recordedCostUSD: null,
     recordedTtl: '1h',
+    recordedCacheWriteTokens: 12,
     configs: [config],
     warnings: ['no price for claude-fable-5: priced as claude-sonnet'],
     notes: [],
@@ -232,6 +236,7 @@ test('the inspector refuses a malformed replay message', () => {
   assert.equal(bad({ windowSource: 'guess' }), null);
   assert.equal(bad({ windowSource: undefined }), null);
   assert.equal(bad({ recordedTtl: '10m' }), null);
+  assert.equal(bad({ recordedCacheWriteTokens: undefined }), null);
   assert.equal(bad({ warnings: [1] }), null);
   assert.equal(bad({ warnings: undefined }), null);
   assert.equal(parseHostToInspector({ type: 'replay' }), null);

@@ -48,7 +48,12 @@ const isServerStrategy = isMemberOf<ServerContextView['strategy']>({ 'server-cle
 const isServerCompaction = isMemberOf<NonNullable<ServerContextView['compaction']>>({ applied: true, failed: true });
 const isBoundarySource = isMemberOf<CacheBoundaryView['source']>({ breakpoint: true, estimate: true });
 const isOverheadSource = isMemberOf<NonNullable<UsageBreakdown['overheadSource']>>({ agent: true, fitted: true, unknown: true });
-const isWindowSource = isMemberOf<NonNullable<UsageBreakdown['windowSource']>>({ settings: true, recording: true, model: true });
+const isWindowSource = isMemberOf<NonNullable<UsageBreakdown['windowSource']>>({
+  settings: true,
+  recording: true,
+  'inferred-from-usage': true,
+  model: true,
+});
 const isNoticeLevel = isMemberOf<Extract<HostToInspector, { type: 'notice' }>['level']>({ info: true, error: true });
 const isRowKind = isMemberOf<RowKind>({
   'user-prompt': true,
@@ -109,6 +114,7 @@ function isUsage(v: unknown): v is UsageBreakdown {
     (v.threshold === null || isNum(v.threshold)) &&
     isOpt(v.overheadSource, isOverheadSource) &&
     isOpt(v.windowSource, isWindowSource) &&
+    isOpt(v.windowNote, isStr) &&
     isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId)) &&
     isOpt(v.cacheBoundary, isCacheBoundary)
   );
@@ -295,6 +301,7 @@ export function isReplayView(v: unknown): v is ReplayView {
     isReplayWindowSource(v.windowSource) &&
     isNumOrNull(v.recordedCostUSD) &&
     isCacheTtl(v.recordedTtl) &&
+    isNumOrNull(v.recordedCacheWriteTokens) &&
     arrayOf(v.configs, isReplayConfig) &&
     v.configs.length <= 16 &&
     v.configs.every((c) => c.points.length <= 5_000) &&

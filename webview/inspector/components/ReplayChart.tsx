@@ -173,7 +173,10 @@ export function ReplayPanel({ session, replay, busy }: ReplayPanelProps) {
           </ul>
           {replay.recordedCostUSD !== null && (
             <p class="muted" data-field="recorded">
-              Recorded: {usd(replay.recordedCostUSD)} (cache writes priced at the recorded {TTL[replay.recordedTtl]} TTL)
+              Recorded: {usd(replay.recordedCostUSD)}{' '}
+              {replay.recordedCacheWriteTokens === 0
+                ? '(no cache writes recorded)'
+                : `(cache writes priced at the recorded ${TTL[replay.recordedTtl]} TTL)`}
             </p>
           )}
         </>
