@@ -2,16 +2,21 @@
 //
 // What is read (the main chain; a sub-agent's own agent-*.jsonl, all sidechain, is read as its own chain):
 //  - user and assistant lines of the current branch (parentUuid links; turns abandoned by a rewind or an
-//    edit are skipped, with one warning listing their lines). Assistant lines sharing `message.id` (one line
-//    per content block) are one message, which carries the response's recorded `usage` and model.
+//    edit are skipped, with one warning listing their lines; the prompts typed on them are kept in
+//    ImportResult.rolledBackPrompts). Assistant lines sharing `message.id` (one line per content block) are
+//    one message, which carries the response's recorded `usage` and model.
 //  - `compact_boundary` system lines: a recorded compaction (trigger and preTokens from `compactMetadata`).
 //    The context before it is archived in RecordedCompaction.before; the `isCompactSummary` user line after
-//    it is the summary (synthetic 'summary'); `messages` is the last summary plus what followed it.
+//    it is the summary (synthetic 'summary'); `messages` is the last summary plus what followed it. A segment
+//    the compaction kept (`compactMetadata.preservedSegment`, Claude Code >= 2.1.170) follows the summary in
+//    the next context too (claudeCodePreserved.ts).
 //  - prompts typed while the agent worked (`queue-operation` lines, `attachment` lines of type
-//    `queued_command`), in the place the model read them: after the tool results, before the next response.
-//  - `isMeta` lines: the body of a slash command (the isMeta line answering a `<command-name>` stub) is the
-//    prompt; the stub is kept as an artefact; other isMeta lines are 'meta' artefacts.
-//  - other `attachment` lines (files re-attached after a compaction, hook output…): artefacts.
+//    `queued_command`), in the place the model read them: after the tool results, before the next response;
+//    the queue's background-task records and built-in commands are not prompts (claudeCodeQueue.ts).
+//  - `isMeta` lines: a custom slash command's `<command-name>` stub is the prompt (what was typed), its
+//    template body (the isMeta line answering the stub) a 'meta' artefact; other isMeta lines are 'meta'.
+//  - other `attachment` lines (skills, reminders, files re-attached after a compaction, hook output…):
+//    artefacts, rendered as Claude Code sends them (claudeCodeAttachments.ts).
 //  - tool_result lines written before their tool_use line are read after it (claudeCodeBranch.ts).
 // Artefacts (claudeCodeArtefacts.ts) are shown, never counted as genuine prompts or turn starts.
 //

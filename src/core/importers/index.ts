@@ -12,9 +12,11 @@
 //    Structural problems of the request (say, a tool_use with no tool_result) are reported as warnings.
 //  - claude-code-jsonl (~/.claude/projects/<project>/<session>.jsonl): the context the model saw. Each
 //    `compact_boundary` + `isCompactSummary` pair is a RecordedCompaction (the context before it archived,
-//    the summary a synthetic 'summary' message); `messages` is the last summary plus what followed. Queued
-//    prompts, slash-command bodies, artefacts (shown, never prompts), recorded usage per response, tool
-//    results written before their call, and what is skipped (always with a warning): see claudeCode.ts.
+//    the summary a synthetic 'summary' message, then any segment the compaction kept); `messages` is the
+//    last summary plus what followed. Queued prompts, slash commands, artefacts (shown, never prompts),
+//    attachments as Claude Code renders them, recorded usage per response, tool results written before
+//    their call, prompts a rewind abandoned (rolledBackPrompts), and what is skipped (always with a
+//    warning): see claudeCode.ts. genuinePromptCount (prompts.ts) counts what a person typed.
 //    Message id = `uuid`.
 //  - codex-rollout-jsonl (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl, and the older un-enveloped
 //    rollout lines), replayed as Codex rebuilds a thread: response_item messages, function/custom/local-shell
@@ -24,7 +26,8 @@
 //    and the harness's context injections (<environment_context>, AGENTS.md, <turn_aborted>, …) are
 //    user-role artefacts (mapping in codexContext.ts). A `compacted` line is a recorded compaction: the
 //    context before it is archived and its replacement_history (encrypted or redacted summaries as
-//    placeholders) heads the current context; `thread_rolled_back` drops turns; `token_count` events are
+//    placeholders) heads the current context; `thread_rolled_back` drops turns (their prompts kept in
+//    rolledBackPrompts); `token_count` events are
 //    the recorded usage of their call, and give the context window. Message id = `codex_<line>` (items of a
 //    replacement history: `codex_<line>_h<i>`).
 // For the last two, a tool call with no result or a result with no call is dropped with a warning naming
