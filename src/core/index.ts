@@ -30,8 +30,14 @@ export {
   type PriceOverrides,
 } from './cost/cost';
 export { costNote, planCostOnView, type CacheState, type PlanCost } from './cost/cacheCost';
-export { fallbackPriceWarning, priceLookup, type PriceSource } from './cost/prices';
-export { calibratedPlan, calibratedPlanCost, recordedCacheState, recordingCalibration } from './cost/recordingPreview';
+export { fallbackPriceWarning, priceLookup } from './cost/prices';
+export {
+  calibratedPlan,
+  calibratedPlanCost,
+  recordedCacheState,
+  recordingCalibration,
+  type RecordingCalibration,
+} from './cost/recordingPreview';
 export type { MicroCompactDecision, MicroCompactSettings } from './pipeline/microBatch';
 
 // Pins (compaction-resistant messages)
@@ -148,4 +154,4 @@ export {
 export { sessionWindow, type SessionWindow, type WindowSource } from './importers/window';
 
 // Replay: the cost of a configuration on a recorded session
-export { fittedOverhead, recordedWindow, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';
+export { fittedOverhead, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';

@@ -48,6 +48,8 @@ export interface InspectorSessionInput {
   overheadSource?: UsageBreakdown['overheadSource'];
   /** Where the window (`ctx.contextWindow`) comes from (default 'settings'). */
   windowSource?: UsageBreakdown['windowSource'];
+  /** Why the window is not the table's (see UsageBreakdown.windowNote). */
+  windowNote?: string;
   /** Recorded compactions whose archived contexts are shown above the rows, oldest first (numbered from 1). */
   archived?: readonly RecordedCompaction[];
   /** The past compaction points to preview at, and the one shown (null: the current context). */
@@ -81,6 +83,7 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
   };
   if (a.overheadSource && a.overheadSource !== 'agent') usage.overheadSource = a.overheadSource;
   if (a.windowSource && a.windowSource !== 'settings') usage.windowSource = a.windowSource;
+  if (a.windowNote) usage.windowNote = a.windowNote;
   const recorded = lastRecordedCall(a.messages);
   if (recorded) usage.recorded = recorded;
   const boundary = cacheBoundaryOf(a.messages, rows, system + tools);

@@ -84,8 +84,16 @@ test('plan --json on micro-compact: the batch decision and the cost priced again
   const plan = JSON.parse(r.stdout);
   assert.ok(['cleared', 'held', 'none'].includes(plan.microCompaction.action));
   assert.equal(plan.microCompaction.cacheAware, true);
-  // No cache state is known to the CLI: the cache is not weighed (only a live session knows it).
-  assert.equal(plan.microCompaction.cache, null);
+  // The recording's last call says what it left in the cache (its cache read + write): the cache is weighed, not assumed.
+  const lastUsage = readFileSync('test/fixtures/sessions/claude-code-session.jsonl', 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"usage"'))
+    .map((l) => JSON.parse(l).message.usage)
+    .at(-1);
+  const recordedCache = lastUsage.cache_read_input_tokens + lastUsage.cache_creation_input_tokens;
+  assert.notEqual(plan.microCompaction.cache, null);
+  assert.equal(plan.cost.cacheAssumed, false);
+  assert.ok(plan.microCompaction.cache.cachedPrefixTokens > 0 && plan.microCompaction.cache.cachedPrefixTokens <= recordedCache);
   assert.equal(typeof plan.cost.nextRequestUSD.before, 'number');
   assert.deepEqual(plan.params, { keepRecent: 0, minChars: 100, triggerTokens: 0, clearAtLeast: 0, cacheAware: 1, horizonTurns: 10 });
 });

@@ -10,8 +10,10 @@
 import { readFileSync } from 'node:fs';
 import {
   autoCompactThreshold,
+  calibratedPlanCost,
   canUndo,
   compactionInEffect,
+  contextWindowFor,
   costNote,
   errorMessage,
   fittedOverhead,
@@ -20,7 +22,9 @@ import {
   planCostOnView,
   planTokensOnView,
   planWith,
-  recordedWindow,
+  recordedCacheState,
+  recordingCalibration,
+  sessionWindow,
   STRATEGIES,
   type CompactionPipeline,
   type CompactionRecord,
@@ -30,6 +34,7 @@ import {
   type PlanContext,
   type PlanCost,
   type RecordedCompaction,
+  type RecordingCalibration,
   type SessionLog,
   type SessionMeta,
 } from '../../core';
@@ -37,7 +42,7 @@ import { buildInspectorSession, type InspectorSessionInput } from '../../inspect
 import { messageDetail } from '../../inspector/messageText';
 import { planToView } from '../../inspector/planViews';
 import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
-import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint } from '../../protocol';
+import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint, UsageBreakdown } from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
 
 /** The parts of the current session the inspector reads. */
@@ -93,6 +98,7 @@ const CURRENT: InspectorTarget = { at: null };
 export class InspectorService {
   private readonly transcripts = new Map<string, Message[]>();
   private readonly fits = new WeakMap<ImportResult, number | null>();
+  private readonly calibrations = new WeakMap<ImportResult, RecordingCalibration | null>();
 
   constructor(private readonly deps: InspectorServiceDeps) {}
 
@@ -145,7 +151,7 @@ export class InspectorService {
       ctx,
       overhead: { system: fit ?? 0, tools: 0 },
       overheadSource: fit === null ? 'unknown' : 'fitted',
-      windowSource: windowOf(result, this.deps.settings().contextWindow).source,
+      ...windowFields(windowOf(result, this.deps.settings().contextWindow)),
       // The auto-compact threshold is this extension's agent's; the recording's agent had its own.
       autoCompactThreshold: null,
       canUndo: false,
@@ -168,6 +174,9 @@ export class InspectorService {
     const c = this.resolve(target);
     const plan = planWith(strategy, c.messages, params, splitAtId === undefined ? c.ctx : { ...c.ctx, splitAtId });
     const view = planToView(plan, requestId, performance.now() - started);
+    // A recording's preview is priced in its own model's tokens (its calibration) when it recorded enough calls.
+    const calibration = target.file && !target.file.counter ? this.calibration(target.file.result) : null;
+    if (calibration && plan.cost && !plan.noop) viewCost(view, calibratedPlanCost(plan, c.messages, c.ctx, calibration));
     // Before/after on what the model sees (micro-compacted), so the figures agree with the rows; the cost too.
     if (c.microView) {
       const totals = planTokensOnView(plan, c.effective, this.deps.settings().microCompact, c.ctx);
@@ -212,7 +221,9 @@ export class InspectorService {
       const messages = chosen === null ? result.messages : result.compactions[chosen - 1].before;
       const archived = result.compactions.slice(0, chosen === null ? undefined : chosen - 1);
       const ctx = this.recordingCtx(target.file, target.file.counter ? null : this.fitted(result));
-      return { messages, effective: messages, archived, ctx, microView: false };
+      // What the recording's last call there left in the cache: previews are not priced on an assumed cache.
+      const cache = recordedCacheState(messages);
+      return { messages, effective: messages, archived, ctx: cache ? { ...ctx, cache } : ctx, microView: false };
     }
     const { session, pipeline } = this.deps.current();
     const ctx = this.currentCtx();
@@ -247,6 +258,15 @@ export class InspectorService {
     const ctx = this.deps.current().ctx;
     const window = windowOf(file.result, this.deps.settings().contextWindow).window;
     return { ...ctx, ...(file.counter ? { tokens: file.counter } : {}), contextWindow: window, overheadTokens: fit ?? 0 };
+  }
+
+  private calibration(result: ImportResult): RecordingCalibration | null {
+    let calibration = this.calibrations.get(result);
+    if (calibration === undefined) {
+      calibration = recordingCalibration(result, this.deps.counter);
+      this.calibrations.set(result, calibration);
+    }
+    return calibration;
   }
 
   private fitted(result: ImportResult): number | null {
@@ -308,19 +328,21 @@ function recordedPoints(result: ImportResult): TimeTravelPoint[] {
   }));
 }
 
-/**
- * Context windows of the models recordings name, when the recording does not say (Codex records its
- * window; Claude Code does not). Claude models: 200K (the 1M window is an opt-in beta).
- */
-const MODEL_WINDOWS: ReadonlyArray<[RegExp, number]> = [[/^claude-/, 200_000]];
+type InspectorWindow = { window: number; source: NonNullable<UsageBreakdown['windowSource']>; note?: string };
 
-/** The window to show a recording against: the recording's, else its model's, else the settings'. */
-export function windowOf(result: ImportResult, settingsWindow: number): { window: number; source: 'recording' | 'model' | 'settings' } {
-  const recorded = recordedWindow(result);
-  if (recorded !== undefined) return { window: recorded, source: 'recording' };
-  const model = result.model ?? [...result.messages].reverse().find((m) => m.usage?.model)?.usage?.model;
-  const known = model ? MODEL_WINDOWS.find(([re]) => re.test(model)) : undefined;
-  return known ? { window: known[1], source: 'model' } : { window: settingsWindow, source: 'settings' };
+/**
+ * The window to show a recording against: the recording's, else the 1M tier its recorded usage proves
+ * (Claude Code records no window), else its model's, else the settings' (a model the table does not know).
+ */
+export function windowOf(result: ImportResult, settingsWindow: number): InspectorWindow {
+  const w = sessionWindow(result);
+  if (w.source === 'recorded') return { window: w.window, source: 'recording' };
+  if (w.source === 'inferred-from-usage') return { window: w.window, source: 'inferred-from-usage', ...(w.note ? { note: w.note } : {}) };
+  return contextWindowFor(w.model) !== undefined ? { window: w.window, source: 'model' } : { window: settingsWindow, source: 'settings' };
+}
+
+function windowFields(w: InspectorWindow): Pick<InspectorSessionInput, 'windowSource' | 'windowNote'> {
+  return { windowSource: w.source, ...(w.note ? { windowNote: w.note } : {}) };
 }
 
 function readTranscriptFile(path: string): Message[] {

@@ -16,6 +16,8 @@ export interface SessionWindow {
   source: WindowSource;
   /** Set when the recording contradicts a window one would assume (the table's, or the user's). */
   note?: string;
+  /** The model whose window it is (the last recorded call's, else the import's), when known. */
+  model?: string;
 }
 
 /** Claude's standard window, when the table does not know the model either. */
@@ -32,7 +34,8 @@ export function sessionWindow(
 ): SessionWindow {
   const contexts: Message[][] = [...result.compactions.map((c) => c.before), result.messages];
   const calls = recordedCalls(contexts);
-  const model = calls.at(-1)?.usage.model ?? result.model;
+  const model = result.model ?? calls.at(-1)?.usage.model;
+  const found = (w: SessionWindow): SessionWindow => (model === undefined ? w : { ...w, model });
   const largest = calls.reduce((max, c) => Math.max(max, recordedInputTokens(c.usage)), 0);
   const recorded = recordedWindowOf(result);
   if (userWindow !== undefined) {
@@ -42,19 +45,19 @@ export function sessionWindow(
         : recorded !== undefined && recorded !== userWindow
           ? `the recording says its window was ${n(recorded)}; ${n(userWindow)} given`
           : undefined;
-    return { window: userWindow, source: 'user', ...(note ? { note } : {}) };
+    return found({ window: userWindow, source: 'user', ...(note ? { note } : {}) });
   }
-  if (recorded !== undefined) return { window: recorded, source: 'recorded' };
-  if (model !== undefined && /\[1m\]$/i.test(model)) return { window: LARGE_TIER, source: 'recorded' };
+  if (recorded !== undefined) return found({ window: recorded, source: 'recorded' });
+  if (model !== undefined && /\[1m\]$/i.test(model)) return found({ window: LARGE_TIER, source: 'recorded' });
   const table = contextWindowFor(model) ?? DEFAULT_WINDOW;
   if (largest > table) {
     const tier = Math.max(largeWindowFor(model) ?? LARGE_TIER, largest);
     const note =
       `a recorded call read ${n(largest)} tokens, more than the ${n(table)} window the table gives ` +
       `${model ?? 'an unknown model'}: the session ran with the ${n(tier)} window`;
-    return { window: tier, source: 'inferred-from-usage', note };
+    return found({ window: tier, source: 'inferred-from-usage', note });
   }
-  return { window: table, source: 'model-table' };
+  return found({ window: table, source: 'model-table' });
 }
 
 /** The window the recording names (the import's, else the last recorded call's), if any. */

@@ -55,7 +55,7 @@ export async function inspectRecordedClaudeCodeSession(s: VscodeSession): Promis
   await frame.locator('[data-stat="recorded"]').waitFor({ timeout: UI_TIMEOUT });
   // Against the recorded model's window (200K for Claude), not this workspace's 16K setting.
   assert.match(await frame.locator('[data-stat="used"]').innerText(), /^o200k estimate: [\d,]+ of 200,000 tokens/);
-  assert.equal(await frame.locator('[data-field="window-source"]').innerText(), "the recorded model's window");
+  assert.equal(await frame.locator('[data-field="window-source"]').innerText(), "200,000 window (the recorded model's window)");
   // Time travel to just before Claude Code compacted: the rows are the context it replaced.
   await frame.locator('#sp-context').selectOption('1');
   await frame.locator('[data-field="time-travel"]', { hasText: 'before compaction 1 (Claude Code, auto' }).waitFor({ timeout: UI_TIMEOUT });

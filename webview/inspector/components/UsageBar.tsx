@@ -5,6 +5,13 @@
 import type { UsageBreakdown } from '../../../src/protocol';
 import { formatInt, formatShare } from '../../shared/format';
 
+/** How each window source is named beside the window. */
+const WINDOW_SOURCE_TEXT: Record<Exclude<NonNullable<UsageBreakdown['windowSource']>, 'settings'>, string> = {
+  recording: 'as recorded',
+  'inferred-from-usage': 'inferred from recorded usage',
+  model: "the recorded model's window",
+};
+
 interface Segment {
   key: string;
   label: string;
@@ -45,8 +52,8 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
         {usage.threshold !== null && <span class="usage-threshold-label">auto-compact at {formatInt(usage.threshold)}</span>}
         {over > 0 && <span class="usage-over">over the window by {formatInt(over)}</span>}
         {usage.windowSource && usage.windowSource !== 'settings' && (
-          <span class="usage-window-source muted" data-field="window-source">
-            {usage.windowSource === 'recording' ? 'window as recorded' : "the recorded model's window"}
+          <span class="usage-window-source muted" data-field="window-source" title={usage.windowNote}>
+            {formatInt(usage.window)} window ({WINDOW_SOURCE_TEXT[usage.windowSource]})
           </span>
         )}
       </div>
