@@ -53,8 +53,8 @@ Usage:
       Replay FILE's recorded calls under each compaction configuration and print what each would have
       cost (the prompt cache priced as billed, each cache write at its TTL), beside the recorded cost,
       with the path, prompt and ledger recall of each configuration's final request.
-      --config NAME|FILE  a built-in configuration or a configuration JSON file; repeatable
-                          (default: every built-in: ${BUILTIN_REPLAY_CONFIG_NAMES.join(', ')})
+      --config NAME|FILE  a built-in or a configuration JSON file; repeatable (default: every built-in)
+                          built-ins: ${BUILTIN_REPLAY_CONFIG_NAMES.join(', ')}
       --prices FILE       price overrides by model id prefix (USD per million tokens)
       --json              the report as JSON (keys in docs/replay-and-cost.md)
 
