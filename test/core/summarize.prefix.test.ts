@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SUMMARY_SYSTEM_PROMPT, summarize, type LlmClient, type LlmRequest } from '../../src/core/pipeline/summarize';
 import { SUMMARY_REQUEST_HEADING, type ConversationRequest } from '../../src/core/pipeline/summaryRequest';
-import type { ApiMessage, Message } from '../../src/core/conversation/conversation';
+import { toApiMessages, type ApiMessage, type Message } from '../../src/core/conversation/conversation';
 import type { SummarizerInput } from '../../src/core/pipeline/plan';
 import { messageStreamParams } from '../../src/agent/loop/modelRequest';
 import { summaryConversation } from '../../src/agent/loop/summaryConversation';
@@ -23,17 +23,28 @@ const TOOLS: ToolDefinition[] = [
 ];
 const long = (id: string, words = 80) => `${id}: ${'details of the work '.repeat(words)}`;
 
-/** The conversation as the agent would send it now (its breakpoints placed), through the agent's own builder. */
+/** The conversation as the agent sent it (its breakpoints placed), through the agent's own builders. */
 function conversationOf(messages: Message[], tools: ToolDefinition[] = TOOLS): ConversationRequest {
-  return summaryConversation({
-    sent: undefined,
+  const params = messageStreamParams({
+    model: MODEL,
+    maxTokens: 1000,
+    system: SYSTEM,
+    tools,
+    messages: toApiMessages(messages),
+    caching: '5m',
+  });
+  const c = summaryConversation({
+    sent: { params, sessionLength: messages.length, rewriteVersion: 0, sentAt: 0 },
     session: messages,
     rewriteVersion: 0,
     effective: messages,
-    build: (m) => messageStreamParams({ model: MODEL, maxTokens: 1000, system: SYSTEM, tools, messages: m, caching: '5m' }),
+    caching: '5m',
+    now: 1_000,
     countMessages: (ms) => tokenizer.countText(JSON.stringify(ms)),
     overheadTokens: tokenizer.countText(SYSTEM) + tokenizer.countText(JSON.stringify(tools)),
   });
+  assert.ok(!('unusable' in c), JSON.stringify(c));
+  return c;
 }
 
 const HISTORY = (): Message[] => [

@@ -188,29 +188,21 @@ export class AgentLoop implements Disposable {
 
   /**
    * The conversation's request for a summary that reuses its cached prefix: the last request as sent
-   * (system, tools, messages with their breakpoints), then the history since (see summaryConversation.ts).
+   * (system, tools, messages with their breakpoints), then the history since; or why nothing of the
+   * history is cached (see summaryConversation.ts).
    */
-  summaryConversation(): ConversationRequest {
-    const effective = this.pipeline.effectiveMessages();
+  summaryConversation(): ConversationRequest | { unusable: string } {
     const count = (messages: readonly Message[]) =>
       this.calibration ? this.calibration.countMessages(messages) : this.tokenizer.countText(JSON.stringify(messages));
-    const factor = this.calibration?.factor ?? 1;
     return summaryConversation({
       sent: this.lastSent,
       session: this.session.messages,
       rewriteVersion: this.session.rewriteVersion,
-      effective,
-      build: (messages) =>
-        messageStreamParams({
-          model: this.model,
-          maxTokens: this.maxTokens,
-          system: this.system,
-          tools: this.tools.definitions(),
-          messages,
-          caching: this.promptCaching,
-        }),
+      effective: this.pipeline.effectiveMessages(),
+      caching: this.promptCaching,
+      now: this.now(),
       countMessages: count,
-      overheadTokens: Math.round(this.rawOverheadTokens() * factor),
+      overheadTokens: Math.round(this.rawOverheadTokens() * (this.calibration?.factor ?? 1)),
     });
   }
 
@@ -318,7 +310,12 @@ export class AgentLoop implements Disposable {
         messages: prepared.messages,
         caching: this.promptCaching,
       });
-      const sent: SentRequest = { params, sessionLength: this.session.messages.length, rewriteVersion: this.session.rewriteVersion };
+      const sent: SentRequest = {
+        params,
+        sessionLength: this.session.messages.length,
+        rewriteVersion: this.session.rewriteVersion,
+        sentAt: this.now(),
+      };
       this.lastSent = sent;
       const server = serverCallFor(this.pipeline.settings.autoCompact);
       const outcome = await streamModelReply(this.client, params, { runId: s.runId, step }, signal, (e) => this.emit(e), server?.request);

@@ -1,11 +1,22 @@
 // The conversation a summary request reuses (core's ConversationRequest): the agent's last request as
 // it was sent (system, tools and messages with their cache breakpoints, byte for byte, so its cached
 // prefix is read back), followed by what the history gained since, without new breakpoints (that tail
-// is read once, by the summary: writing it to the cache would only cost). When no request was sent
-// for the current history (none yet, or a compaction or undo rewrote it since), the request is built
-// as the agent would send it next, with its usual breakpoints.
+// is read once, by the summary: writing it to the cache would only cost). When nothing of the history
+// can be cached (no request sent for it yet, a compaction or undo rewrote it since, the last request's
+// cache TTL has run out, or caching is off), there is nothing to reuse: the reason comes back instead,
+// and the summarizer sends its standalone request (cheaper than writing the whole history to the cache).
 import type Anthropic from '@anthropic-ai/sdk';
-import { blocksOf, toApiMessages, type ApiMessage, type ConversationRequest, type Message, type SystemTextBlock } from '../../core';
+import {
+  blocksOf,
+  toApiMessages,
+  type ApiMessage,
+  type ConversationRequest,
+  type Message,
+  type PromptCaching,
+  type SystemTextBlock,
+} from '../../core';
+
+const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 
 /** What the agent sent last, and for which history. */
 export interface SentRequest {
@@ -13,6 +24,8 @@ export interface SentRequest {
   /** Session messages the request carried (the first `sessionLength`), at `rewriteVersion`. */
   sessionLength: number;
   rewriteVersion: number;
+  /** When it was sent (epoch ms): its cache entries live for the TTL from then. */
+  sentAt: number;
   /** The API's total input for it (uncached + cache read + cache write), once its reply reported usage. */
   inputTokens?: number;
 }
@@ -24,8 +37,9 @@ export interface SummaryConversationSource {
   rewriteVersion: number;
   /** The history as the next request would carry it (micro-compacted), index-aligned with `session`. */
   effective: readonly Message[];
-  /** The request the agent would send now for `messages` (its breakpoints placed). */
-  build: (messages: ApiMessage[]) => Anthropic.MessageStreamParams;
+  /** The agent's prompt caching (the TTL of its breakpoints), and the time now (epoch ms). */
+  caching: PromptCaching;
+  now: number;
   /** Estimated API input tokens of messages, and of a whole request's non-message part. */
   countMessages: (messages: readonly Message[]) => number;
   overheadTokens: number;
@@ -51,20 +65,24 @@ function systemOf(params: Anthropic.MessageStreamParams): string | readonly Syst
   return (params.system ?? '') as string | readonly SystemTextBlock[];
 }
 
-/** The conversation for a summary request (see the file comment). */
-export function summaryConversation(s: SummaryConversationSource): ConversationRequest {
+/** Why the history has no cached prefix to reuse, or undefined when the last request's has. */
+function notCached(s: SummaryConversationSource): string | undefined {
   const sent = s.sent;
-  const usable = sent && sent.rewriteVersion === s.rewriteVersion && sent.sessionLength <= s.session.length;
-  if (!usable) {
-    const params = s.build(toApiMessages(s.effective));
-    return {
-      system: systemOf(params),
-      tools: params.tools ?? [],
-      messages: params.messages as ApiMessage[],
-      messageIndex: apiIndexOf(s.effective, 0, -1, undefined),
-      tokens: s.countMessages(s.effective) + s.overheadTokens,
-    };
-  }
+  if (s.caching === 'off') return 'prompt caching is off';
+  if (!sent) return 'no request has been sent for this history yet';
+  if (sent.rewriteVersion !== s.rewriteVersion || sent.sessionLength > s.session.length)
+    return 'the history was rewritten (compacted or undone) since the last request';
+  const age = s.now - sent.sentAt;
+  if (age >= TTL_MS[s.caching])
+    return `the last request was sent ${Math.round(age / 1000)} s ago: its cache (TTL ${s.caching}) has expired`;
+  return undefined;
+}
+
+/** The conversation for a summary request, or why there is no cached prefix to reuse (see the file comment). */
+export function summaryConversation(s: SummaryConversationSource): ConversationRequest | { unusable: string } {
+  const reason = notCached(s);
+  if (reason) return { unusable: reason };
+  const sent = s.sent!;
   const sentMessages = sent.params.messages as ApiMessage[];
   const since = s.effective.slice(sent.sessionLength);
   const head = s.effective.slice(0, sent.sessionLength);

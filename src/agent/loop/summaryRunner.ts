@@ -25,7 +25,7 @@ export interface SummaryRunnerDeps {
 
 /** The conversation whose cached prefix a summary reuses (the session's agent loop). */
 export interface SummaryConversationSource {
-  summaryConversation(): ConversationRequest;
+  summaryConversation(): ConversationRequest | { unusable: string };
 }
 
 export class SummaryRunner {
@@ -53,7 +53,7 @@ export class SummaryRunner {
     if (!key) return { ok: false, attempts: 0, error: new SummarizationError('failed', new MissingApiKeyError().message) };
     const settings = this.deps.settings();
     const client = new AnthropicLlmClient({ apiKey: key, baseURL: settings.baseUrl, model: settings.model });
-    let conversation: ConversationRequest | undefined;
+    let conversation: ConversationRequest | { unusable: string } | undefined;
     try {
       conversation = agent?.summaryConversation();
     } catch (e) {

@@ -124,8 +124,9 @@ export interface SummarizeOptions {
    * The conversation's request as its agent sent it. When given, the summary request is that request
    * with the summarize instruction appended as the last user turn (its cached prefix is read back);
    * when it would not fit the window, or the API refuses it, the standalone request is sent instead.
+   * `{ unusable }`: the agent's reason why nothing of the conversation is cached (standalone request).
    */
-  conversation?: ConversationRequest;
+  conversation?: ConversationRequest | { unusable: string };
 }
 
 /** 'cached-prefix': the conversation's request plus the instruction; 'standalone': SUMMARY_SYSTEM_PROMPT and a transcript. */
@@ -294,6 +295,7 @@ function cachedPrefixRequest(
   ledger: string | undefined,
 ): { request: LlmRequest; tokens: number } | { unusable: string } {
   const c = o.conversation!;
+  if ('unusable' in c) return { unusable: c.unusable };
   const built = cachedPrefixMessages(input, c, {
     systemPrompt: SUMMARY_SYSTEM_PROMPT,
     sections: SUMMARY_INSTRUCTIONS,
