@@ -12,8 +12,10 @@
 //   compaction_reminder, task_status, token_usage, budget_usd, selected_lines_in_ide, opened_file_in_ide,
 //   hook_success / hook_additional_context / hook_blocking_error / hook_stopped_continuation
 //
-// Files re-attached after a compaction (`file`, `compact_file_reference`, `edited_text_file`) keep a short
-// readable form. Any other type with text is rendered from every string the line records (in the order
+//   compact_file_reference, edited_text_file   "Note: FILE was read before … / was modified, either by …"
+//
+// A file re-attached after a compaction (`file`) keeps a short readable form (Claude Code sends it as a Read
+// call and its result). Any other type with text is rendered from every string the line records (in the order
 // recorded, each under its field name) inside a system reminder: its exact wording is not known, its
 // text is. Types Claude Code never sends (NOT_SENT), and lines recording no text, are skipped and
 // reported once per type.
@@ -115,6 +117,15 @@ const RENDERERS: Record<string, [Renderer, ArtefactKind]> = {
       'can continue working seamlessly. There is no need to stop or rush — you have unlimited context through automatic compaction.',
   ), 'notification'],
   task_status: [taskStatus, 'notification'],
+  compact_file_reference: [(a) => fileName(a) === undefined ? undefined : systemReminder(
+    `Note: ${fileName(a)} was read before the last conversation was summarized, but the contents are too large to include. ` +
+      'Use Read tool if you need to access it.',
+  ), 'attachment'],
+  edited_text_file: [(a) => fileName(a) === undefined || typeof a.snippet !== 'string' ? undefined : systemReminder(
+    `Note: ${fileName(a)} was modified, either by the user or by a linter. This change was intentional, so make sure to take ` +
+      "it into account as you proceed (ie. don't revert it unless the user asks you to). Don't tell the user this, since they " +
+      `are already aware. Here are the relevant changes (shown with line numbers):\n${a.snippet}`,
+  ), 'attachment'],
   token_usage: [(a) => systemReminder(`Token usage: ${str(a.used)}/${str(a.total)}; ${str(a.remaining)} remaining`), 'notification'],
   budget_usd: [(a) => systemReminder(`USD budget: $${str(a.used)}/$${str(a.total)}; $${str(a.remaining)} remaining`), 'notification'],
   selected_lines_in_ide: [(a) => typeof a.content !== 'string' ? undefined : systemReminder(
@@ -154,15 +165,6 @@ export function attachmentText(attachment: Json): AttachmentText | undefined {
         (isObject(attachment.content) && isObject(attachment.content.file) ? firstString(attachment.content.file.filePath) : undefined);
       if (body === undefined && name === undefined) return undefined;
       return { text: `Attached file ${name ?? '(unnamed)'}${body !== undefined ? `:\n${body}` : ''}`, artefact: 'attachment' };
-    }
-    case 'compact_file_reference':
-      return path === undefined
-        ? undefined
-        : { text: `File ${path} was read before the conversation was compacted (not re-attached).`, artefact: 'attachment' };
-    case 'edited_text_file': {
-      const snippet = firstString(attachment.snippet);
-      if (path === undefined && snippet === undefined) return undefined;
-      return { text: `File ${path ?? '(unnamed)'} was modified${snippet !== undefined ? `:\n${snippet}` : '.'}`, artefact: 'attachment' };
     }
     default:
       return otherAttachment(attachment, type, path);
@@ -234,6 +236,11 @@ function objects(value: unknown): Json[] {
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '';
+}
+
+/** The file an attachment names, as Claude Code writes it in its text (`filename`, the absolute path). */
+function fileName(a: Json): string | undefined {
+  return firstString(a.filename, a.displayPath, a.path, a.filePath);
 }
 
 function fileBody(content: unknown): string | undefined {

@@ -88,6 +88,7 @@ test('attachments that carry text are in the context as Claude Code renders them
     'x05 artefact:notification',
     'x06 artefact:notification',
     'x08 artefact:attachment',
+    'x10 artefact:attachment',
     'x09 assistant-text',
   ]);
   const text = (id: string): string => textOf(r.messages.find((m) => m.id === id) as Message);
@@ -120,6 +121,13 @@ test('attachments that carry text are in the context as Claude Code renders them
   assert.equal(
     text('x08'),
     '<system-reminder>\nfrobnicate_notice:\nnotice.title: Heads up\nnotice.body: The staging database is read-only today.\n</system-reminder>',
+  );
+  assert.equal(
+    text('x10'),
+    '<system-reminder>\nNote: /home/dev/app/cart.ts was modified, either by the user or by a linter. This change was ' +
+      "intentional, so make sure to take it into account as you proceed (ie. don't revert it unless the user asks you to). " +
+      "Don't tell the user this, since they are already aware. Here are the relevant changes (shown with line numbers):\n" +
+      '    12→export const TAX = 0.2;\n</system-reminder>',
   );
   assert.deepEqual(r.warnings, [
     `${name}:7: skipped 1 attachment line(s) of type command_permissions with no text for the model (lines 7)`,
