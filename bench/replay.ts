@@ -37,7 +37,7 @@ export async function benchReplay(_ctx: BenchContext): Promise<SectionResult> {
     const cell = (c: ReplayConfigResult | undefined) => {
       if (!c) return 'n/a';
       const stopped = c.stoppedAt !== null ? `, stopped at call ${c.stoppedAt}` : '';
-      return `${usd(c.costUSD)} (${c.compactions} comp., recall ${(c.ledgerRecall * 100).toFixed(0)}%${stopped})`;
+      return `${usd(c.costUSD)} (${c.compactions} comp., paths ${(c.pathRecall * 100).toFixed(0)}%, prompts ${(c.promptRecall * 100).toFixed(0)}%${stopped})`;
     };
     costRows.push([f, report.recorded ? usd(report.recorded.costUSD) : 'n/a', ...configs.map((c) => cell(by.get(c.name)))]);
     const own = by.get(DEFAULT);

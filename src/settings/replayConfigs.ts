@@ -8,9 +8,12 @@
 //
 // Replay-only keys: name, description; autoCompact.headroomTokens (compact when the window minus
 // the request is at most this many tokens: the budget trigger's headroom form, instead of threshold);
-// microCompact.enabled (layer 1 on or off; on in the extension).
+// microCompact.enabled (layer 1 on or off; on in the extension); ledger (Splitpoint's artifact ledger
+// carried through compactions: true in the extension; Claude Code and Codex have none); replay
+// ("as-recorded": the recording's own compactions, TTL and sizes instead of a pipeline).
 import claudeCodeLike from '../../replay-configs/claude-code-like.json';
 import codexLike from '../../replay-configs/codex-like.json';
+import asRecorded from '../../replay-configs/as-recorded.json';
 import noCompaction from '../../replay-configs/no-compaction.json';
 import splitpointDefault from '../../replay-configs/splitpoint-default.json';
 import { pipelineSettingsFor } from './engineSettings';
@@ -32,6 +35,7 @@ export class ReplayConfigError extends SplitpointError {
 
 /** The built-in configurations, in the order the replay shows them. */
 export const BUILTIN_REPLAY_CONFIGS: ReadonlyArray<{ name: string; json: unknown }> = [
+  { name: 'as-recorded', json: asRecorded },
   { name: 'no-compaction', json: noCompaction },
   { name: 'claude-code-like', json: claudeCodeLike },
   { name: 'codex-like', json: codexLike },
@@ -97,6 +101,15 @@ function validated(file: string, flat: Map<string, unknown>): Map<string, unknow
         throw new ReplayConfigError(file, key, 'must be a non-empty string');
       continue;
     }
+    if (key === 'ledger') {
+      if (typeof value !== 'boolean') throw new ReplayConfigError(file, key, 'must be true or false');
+      continue;
+    }
+    if (key === 'replay') {
+      if (value !== 'as-recorded' && value !== 'pipeline')
+        throw new ReplayConfigError(file, key, `must be "as-recorded" or "pipeline", got ${JSON.stringify(value)}`);
+      continue;
+    }
     if (key === 'autoCompact.headroomTokens' || key === 'microCompact.enabled') {
       if (key === 'autoCompact.headroomTokens' && !(Number.isInteger(value) && (value as number) > 0))
         throw new ReplayConfigError(file, key, `must be a positive integer, got ${JSON.stringify(value)}`);
@@ -110,7 +123,7 @@ function validated(file: string, flat: Map<string, unknown>): Map<string, unknow
       throw new ReplayConfigError(
         file,
         key,
-        `${schema ? 'is not a compaction setting' : 'is not a setting'} (a replay takes name, description, ` +
+        `${schema ? 'is not a compaction setting' : 'is not a setting'} (a replay takes name, description, ledger, replay, ` +
           `autoCompact.headroomTokens, microCompact.enabled and ${known.join(', ')})`,
       );
     }
@@ -166,12 +179,16 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
   if (micro === false) pipeline.microCompact.enabled = false;
   const name = (json as { name?: string }).name?.trim() || file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
   const description = (json as { description?: string }).description;
+  const ledger = (json as { ledger?: boolean }).ledger ?? true;
+  const mode = (json as { replay?: 'as-recorded' | 'pipeline' }).replay ?? 'pipeline';
   return {
     name,
     ...(description ? { description } : {}),
     pipeline,
     maxOutputTokens: host.maxOutputTokens,
     promptCaching: host.promptCaching,
+    ledger,
+    mode,
   };
 }
 

@@ -55,6 +55,7 @@ function config(name: string, cacheAware: boolean, promptCaching: ReplayConfig['
   return {
     name,
     maxOutputTokens: 1_000,
+    ledger: true,
     promptCaching,
     pipeline: {
       microCompact: { enabled: true, keepRecent: 2, minChars: 100, cacheAware, horizonTurns: 10 },

@@ -14,6 +14,7 @@ import {
   type ReplayConfig,
 } from '../../src/core/index';
 import type { ReplayConfigResult } from '../../src/core/replay';
+import { PrefixCache } from '../../src/core/cost/cost';
 
 const MODEL = 'claude-sonnet-4-5';
 const PREFIX = 2_000;
@@ -43,6 +44,7 @@ function config(name: string, over: Partial<ReplayConfig> = {}, auto?: Partial<R
   return {
     name,
     maxOutputTokens: 1_000,
+    ledger: true,
     promptCaching: '5m',
     pipeline: {
       microCompact: { enabled: false, keepRecent: 3, minChars: 100 },
@@ -134,7 +136,7 @@ test('no-compaction stops where the request and the answer reserve overflow the 
   );
 });
 
-test('an auto-compaction before a call: the summary is its own uncached call, the history after it is written again, recall counts the ledger', async () => {
+test('an auto-compaction: the summary is a call on the cached prefix, the history after it is written again, recall counts the ledger', async () => {
   // Eight turns of 1,018 tokens; compact when the window minus the request is at most 4,000 tokens of 12,000.
   const rec = recording([10, 10, 10, 10, 10, 10, 10, 10], undefined, 4_000);
   const cfg = config('compact', {}, { enabled: true, trigger: budgetTrigger({ headroomTokens: 4_000 }) });
@@ -148,10 +150,16 @@ test('an auto-compaction before a call: the summary is its own uncached call, th
   // The rewritten history is not in the cache: only the system prompt + tools prefix is read.
   assert.equal(at.cacheReadTokens, PREFIX);
   assert.equal(at.cacheWriteTokens, at.contextTokens - PREFIX);
-  // The summary call: uncached input, and the stand-in's output beside the call's own recorded output.
+  // The summary call, sent as the agents send it: the conversation as last sent (read from the cache)
+  // with the instruction appended (written), and the stand-in's output beside the call's own output.
   assert.ok(at.outputTokens === 10);
   assert.ok(r.outputTokens > 8 * 10, 'the summary output is billed');
-  assert.ok(r.inputTokens > 0, 'the summarizer prompt is billed as uncached input');
+  assert.equal(r.inputTokens, 0, 'no uncached input: the summary call reuses the cached prefix');
+  const previous = r.points[first - 1].contextTokens;
+  assert.ok(
+    r.summaryCostUSD > 0 && r.summaryCostUSD < (previous * 3) / 1e6,
+    `summary call $${r.summaryCostUSD} < the conversation at full input price`,
+  );
   // Every archived prompt is still in the request (the ledger quotes short prompts verbatim).
   assert.ok(r.archivedArtifacts > 0);
   assert.equal(r.ledgerRecall, 1);
@@ -185,7 +193,31 @@ test('micro-compaction rewrites an older tool result: the next call reads the ca
   const p = r.points[3];
   const before = r.points[2];
   assert.ok(p.cacheReadTokens < before.contextTokens, 'the rewritten result breaks the cached prefix');
-  assert.ok(p.contextTokens < before.contextTokens + 600, 'the view is smaller than the full history');
+  assert.ok(p.contextTokens < PREFIX + 5_000, 'the view is smaller than the full history (its recorded size)');
   assert.ok(p.cacheReadTokens >= PREFIX);
   assert.equal(p.cacheReadTokens + p.cacheWriteTokens + p.inputTokens, p.contextTokens);
+});
+
+test('the prompt cache: reading a longer prefix past the system breakpoint keeps the system entry warm', () => {
+  const cache = new PrefixCache(1_024);
+  const system = { key: 'system', tokens: 2_000 };
+  const minute = 60_000;
+  cache.call([system], [0], 0, '5m');
+  // Every 4 minutes a request reads a longer prefix that ends past the system breakpoint.
+  for (let k = 1; k <= 3; k++) {
+    const history = Array.from({ length: k }, (_, i) => ({ key: `m${i}`, tokens: 500 }));
+    cache.call([system, ...history], [0, k], k * 4 * minute, '5m');
+  }
+  // 16 minutes after the system entry was written, 4 after its last use: still served.
+  const out = cache.call([system, { key: 'other', tokens: 500 }], [0, 1], 16 * minute, '5m');
+  assert.equal(out.cacheReadTokens, 2_000);
+});
+
+test('as-recorded on a recording that used no prompt cache bills every token as input, as recorded', async () => {
+  const rec = recording([10, 20, 30]);
+  const r = await replaySession(rec, [{ ...config('as'), mode: 'as-recorded' }], { tokenizer });
+  const c = r.configs[0];
+  assert.equal(c.cacheReadTokens + c.cacheWriteTokens, 0);
+  assert.ok(c.costErrorVsRecorded !== null && Math.abs(c.costErrorVsRecorded) < 1e-9, `off by ${c.costErrorVsRecorded}`);
+  assert.equal(r.cacheServedRatio, 1);
 });

@@ -194,6 +194,10 @@ export class PrefixCache {
     const read = hit >= 0 ? cumulative[hit] : 0;
     let written = read;
     for (const b of marks) {
+      // A breakpoint inside the prefix read is used too: its entry is refreshed (a request's system
+      // breakpoint stays warm while longer prefixes are read past it).
+      const inside = b <= hit ? this.entries.get(prefixKeys[b]) : undefined;
+      if (inside && inside.expiresAt >= now) inside.expiresAt = now + inside.ttlMs;
       if (b <= hit || cumulative[b] < this.minTokens) continue;
       const ms = TTL_MS[ttlOf.get(b) ?? '5m'];
       this.entries.set(prefixKeys[b], { expiresAt: now + ms, ttlMs: ms });

@@ -1,20 +1,28 @@
 // Replay: the cost of a compaction configuration on a recorded session. See run.ts for the walk and
-// the pricing, recording.ts for what is taken from the recording, standInSummarizer.ts for summaries.
+// the pricing, asRecorded.ts for the recording replayed as it happened, sizes.ts for the recorded
+// sizes and the per-segment calibration, recording.ts for what else is taken from the recording, and
+// standInSummarizer.ts for summaries.
 import type { ImportResult } from '../importers';
+import { sessionWindow } from '../importers/window';
 import { DEFAULT_PLAN_CONTEXT } from '../pipeline/plan';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../counting/tokenizers';
 import { MemoizedMessageCounter } from '../counting/tokens';
+import { fallbackPriceWarning, priceLookup } from '../cost/prices';
 import type { Message } from '../conversation/conversation';
+import { replayAsRecorded } from './asRecorded';
+import { artifactsOf } from './recall';
 import {
   calibratedForRecording,
   recordedSummaryTokens,
   recordedTimeline,
   recordedTotals,
+  recordedTtl,
   recordingContexts,
   recordingModel,
-  recordingWindow,
 } from './recording';
 import { MAX_SUMMARY_OUTPUT, replayConfig } from './run';
+import { RecordedSizes } from './sizes';
+import type { RecordedSummary } from './standInSummarizer';
 import type { ReplayConfig, ReplayOptions, ReplayReport } from './types';
 
 export { fittedOverhead, recordedWindow, recordedTimeline, recordingWindow, type RecordedTimeline } from './recording';
@@ -30,35 +38,79 @@ export async function replaySession(
 ): Promise<ReplayReport> {
   const tokenizer = options.tokenizer ?? createTokenizer(DEFAULT_TOKENIZER);
   const raw = new MemoizedMessageCounter(tokenizer);
+  const contexts = recordingContexts(result);
   // A host waits on nothing long: the first (o200k) counts, the slow part, are taken a few messages at a time.
-  if (options.yieldEvery) await precount(recordingContexts(result), raw, options.yieldEvery);
+  if (options.yieldEvery) await precount(contexts, raw, options.yieldEvery);
   const { counter, overhead } = calibratedForRecording(result, raw);
-  const window = options.contextWindow ?? recordingWindow(result);
+  const sizes = RecordedSizes.of(contexts, raw, counter.factor);
+  const win = sessionWindow(result, options.contextWindow);
+  const window = win.window;
   const model = recordingModel(result);
   const recordedSummary = recordedSummaryTokens(result, raw);
   // The summary's output: the recorded size when the agent wrote one, else the plan's estimate.
   const summaryTokens = recordedSummary ?? DEFAULT_SUMMARY_ESTIMATE;
   const timeline = recordedTimeline(result);
   const prices = options.prices ?? {};
+  const recorded = recordedTotals(result, prices);
+  const ttl = recordedTtl(result);
+  const artifacts = artifactsOf(timeline.messages, sizes);
+  const warnings: string[] = [];
+  if (win.note) warnings.push(win.note);
+  const fallback = fallbackPriceWarning(model, priceLookup(model, prices));
+  if (fallback) warnings.push(fallback);
+  // The recording replayed as it happened: the cost model's check, and the provider's cache hit ratio.
+  const asRecorded = await replayAsRecorded(
+    { name: configs.find((c) => c.mode === 'as-recorded')?.name ?? 'as-recorded' },
+    {
+      contexts,
+      compactions: result.compactions,
+      sizes,
+      tokenizer,
+      window,
+      model,
+      ttl,
+      prices,
+      summaryTokens: Math.round(summaryTokens * counter.factor),
+      artifacts,
+      recordedCostUSD: recorded?.costUSD ?? null,
+      yieldEvery: options.yieldEvery,
+    },
+  );
+  // A provider never serves more than the model can reach for a counterfactual: the ratio scales reads down only.
+  // A recording that read nothing from a cache ran without one: it says nothing about the provider's misses.
+  const cacheServedRatio =
+    asRecorded.modelledReads > 0 && asRecorded.servedReads > 0 ? Math.min(1, asRecorded.servedReads / asRecorded.modelledReads) : 1;
   const report: ReplayReport = {
     window,
+    windowSource: win.source,
+    warnings,
+    cacheServedRatio,
+    recordedTtl: ttl,
     model: model ?? null,
-    overheadTokens: overhead,
-    factor: counter.factor,
+    overheadTokens: sizes.contexts[0]?.overhead ?? overhead,
+    factor: sizes.contexts[0]?.factor ?? counter.factor,
+    segments: sizes.contexts.map((c) => ({ calls: c.calls.length, overheadTokens: c.overhead, factor: c.factor })),
     summaryTokens: { tokens: summaryTokens, source: recordedSummary === null ? 'estimate' : 'recorded' },
-    recorded: recordedTotals(result, prices),
+    recorded,
     configs: [],
   };
+  const recordedSummaries = summariesOf(result);
   for (const config of configs) {
+    if (config.mode === 'as-recorded') {
+      report.configs.push(asRecorded.result);
+      continue;
+    }
     const r = await replayConfig(config, {
       timeline,
-      counter,
+      sizes,
       tokenizer,
-      overheadTokens: overhead,
       window,
       model,
       summaryTokens,
+      recordedSummaries,
       prices,
+      cacheServedRatio,
+      artifacts,
       yieldEvery: options.yieldEvery,
     });
     // The summarizer is asked for at most min(max output, 4,096) tokens, as the agent's is.
@@ -67,11 +119,26 @@ export async function replaySession(
       r.notes.push(
         recordedSummary === null
           ? `summaries: ${size}-token stand-ins (an estimate: the recording has no summary text)`
-          : `summaries: ${size}-token stand-ins (the size of the recording's own summaries)`,
+          : `summaries: the recording's own summary where the split is the same, else ${size}-token stand-ins (its size)`,
       );
     report.configs.push(r);
   }
   return report;
+}
+
+/** The recording agent's summaries with the ids of what each replaced (Codex records none: its history only repeats prompts). */
+function summariesOf(result: ImportResult): RecordedSummary[] {
+  const out: RecordedSummary[] = [];
+  for (const c of result.compactions) {
+    const before = new Set(c.before.map((m) => JSON.stringify(m.content)));
+    const fresh = c.summary.filter((m) => !before.has(JSON.stringify(m.content)));
+    if (fresh.length === 0) continue;
+    const text = fresh
+      .map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n')))
+      .join('\n\n');
+    out.push({ replaced: new Set(c.before.map((m) => m.id)), text });
+  }
+  return out;
 }
 
 /** Output tokens of a summary when the recording has none to measure: the plans' own estimate. */

@@ -28,21 +28,45 @@ export function requestText(messages: readonly Message[]): string {
   return squash(parts.join('\n'));
 }
 
+/** The file paths and genuine prompts of `messages` (deduplicated; prompts as their first PROMPT_PROBE_CHARS). */
+export function artifactsOf(messages: readonly Message[], counter: MessageTokenCounter): { paths: Set<string>; prompts: Set<string> } {
+  const real = messages.filter((m) => m.synthetic === undefined);
+  const ledger = extractLedger(real, { budgetTokens: Number.MAX_SAFE_INTEGER, counter });
+  const paths = new Set(ledger.files.map((f) => f.path));
+  const prompts = new Set(real.filter(isTurnStart).map((m) => squash(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
+  prompts.delete('');
+  return { paths, prompts };
+}
+
 /** Paths and prompts archived (deduplicated), and how many of them the final request still has. */
 export function ledgerRecall(
   archived: readonly Message[],
   finalRequest: readonly Message[],
   counter: MessageTokenCounter,
 ): { archived: number; found: number; recall: number } {
-  const real = archived.filter((m) => m.synthetic === undefined);
-  const ledger = extractLedger(real, { budgetTokens: Number.MAX_SAFE_INTEGER, counter });
-  const paths = new Set(ledger.files.map((f) => f.path));
-  const prompts = new Set(real.filter(isTurnStart).map((m) => squash(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
-  prompts.delete('');
+  const { paths, prompts } = artifactsOf(archived, counter);
   const text = requestText(finalRequest);
   let found = 0;
   for (const p of paths) if (text.includes(p)) found++;
   for (const p of prompts) if (text.includes(p)) found++;
   const total = paths.size + prompts.size;
   return { archived: total, found, recall: total === 0 ? 1 : found / total };
+}
+
+/**
+ * Of every path and every genuine prompt of the whole session, the fraction the final request still
+ * has (in a kept message, a summary or a ledger): what a configuration's own request remembers.
+ */
+export function sessionRecall(
+  artifacts: { paths: ReadonlySet<string>; prompts: ReadonlySet<string> },
+  finalRequest: readonly Message[],
+): { pathRecall: number; promptRecall: number } {
+  const text = requestText(finalRequest);
+  const share = (all: ReadonlySet<string>) => {
+    if (all.size === 0) return 1;
+    let found = 0;
+    for (const a of all) if (text.includes(a)) found++;
+    return found / all.size;
+  };
+  return { pathRecall: share(artifacts.paths), promptRecall: share(artifacts.prompts) };
 }

@@ -2,7 +2,9 @@
 // agent's own compactions taken out), the model calls among them with their recorded usage, the
 // calibration of local counts to the recording's model, the window, and the recorded summary size.
 import { recordedInputTokens, textOf, type Message, type RecordedUsage } from '../conversation/conversation';
-import { callCostUSD, contextWindowFor, priceFor, type PriceOverrides } from '../cost/cost';
+import { contextWindowFor, type CacheTtl, type PriceOverrides } from '../cost/cost';
+import { recordedCallCostUSD } from '../cost/recordedCost';
+import type { PriceSource } from '../cost/prices';
 import { CalibratedCounter } from '../counting/calibration';
 import type { ImportResult } from '../importers';
 import { InputFit } from '../counting/inputFit';
@@ -16,8 +18,11 @@ export const FALLBACK_WINDOW = 200_000;
 export interface RecordedTimeline {
   /** Every message the conversation produced, in order, without the recording agent's summaries and their copies. */
   messages: Message[];
-  /** Indices in `messages` of the first assistant message of each recorded call, with its usage. */
-  calls: Array<{ index: number; usage: RecordedUsage; at: number | undefined }>;
+  /**
+   * Indices in `messages` of the first assistant message of each recorded call, with its usage, its time
+   * and its segment (the recorded context it belongs to: 0 before the first recorded compaction).
+   */
+  calls: Array<{ index: number; usage: RecordedUsage; at: number | undefined; segment: number }>;
 }
 
 /** The contexts of a recording, oldest first: each compaction's `before`, then the current context. */
@@ -27,20 +32,28 @@ export function recordingContexts(result: Pick<ImportResult, 'messages' | 'compa
 
 /**
  * The messages as they happened: the first context whole, then each later context without the
- * summary (or replacement history) that opens it. The calls are the assistant messages with recorded
- * usage (one response recorded as several messages with the same usage is one call; input 0 is no call).
+ * summary (or replacement history) that opens it, and without messages an earlier context already
+ * had (a segment a compaction kept). The calls are the assistant messages with recorded usage (one
+ * response recorded as several messages with the same usage is one call; input 0 is no call).
  */
 export function recordedTimeline(result: Pick<ImportResult, 'messages' | 'compactions'>): RecordedTimeline {
   const contexts = recordingContexts(result);
   const messages: Message[] = [];
+  const segmentOf: number[] = [];
+  const seen = new Set<string>();
   contexts.forEach((context, k) => {
     const opened = k === 0 ? 0 : result.compactions[k - 1].summary.length;
-    for (let i = opened; i < context.length; i++) messages.push(context[i]);
+    for (let i = opened; i < context.length; i++) {
+      if (k > 0 && seen.has(context[i].id)) continue;
+      seen.add(context[i].id);
+      messages.push(context[i]);
+      segmentOf.push(k);
+    }
   });
   const callIds = new Set(recordedCalls(contexts).map((c) => c.messageId));
   const calls: RecordedTimeline['calls'] = [];
   messages.forEach((m, index) => {
-    if (callIds.has(m.id) && m.usage) calls.push({ index, usage: m.usage, at: m.createdAt });
+    if (callIds.has(m.id) && m.usage) calls.push({ index, usage: m.usage, at: m.createdAt, segment: segmentOf[index] });
   });
   return { messages, calls };
 }
@@ -115,19 +128,62 @@ export function recordedSummaryTokens(result: ImportResult, raw: MessageTokenCou
   return sizes.length === 0 ? null : Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
 }
 
-/** The recorded usage summed over every call, priced with the same table (null without recorded usage). */
+/** The TTL most of the recording's cache writes used ('5m' when it wrote none or says nothing). */
+export function recordedTtl(result: Pick<ImportResult, 'messages' | 'compactions'>): CacheTtl {
+  let hour = 0;
+  let all = 0;
+  for (const c of recordedCalls(recordingContexts(result))) {
+    hour += c.usage.cacheWrite1hTokens ?? 0;
+    all += c.usage.cacheCreationTokens;
+  }
+  return all > 0 && hour * 2 > all ? '1h' : '5m';
+}
+
+/**
+ * The recorded usage summed over every call, priced as billed (each write at its recorded TTL), and
+ * the recording agent's compactions with the call they come before (null without recorded usage).
+ */
 export function recordedTotals(result: ImportResult, prices: PriceOverrides = {}): RecordedTotals | null {
-  const calls = recordedCalls(recordingContexts(result));
+  const contexts = recordingContexts(result);
+  const calls = recordedCalls(contexts);
   if (calls.length === 0) return null;
-  const t: RecordedTotals = { calls: calls.length, inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 0, costUSD: 0 };
+  const t: RecordedTotals = {
+    calls: calls.length,
+    inputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
+    cacheWrite1hTokens: 0,
+    costUSD: 0,
+    costUSDAt5m: 0,
+    priceSource: 'table',
+    compactions: [],
+  };
+  const sources = new Set<PriceSource>();
   for (const c of calls) {
     const u = c.usage;
     t.inputTokens += u.inputTokens;
     t.cacheReadTokens += u.cacheReadTokens;
     t.cacheWriteTokens += u.cacheCreationTokens;
+    t.cacheWrite1hTokens += u.cacheWrite1hTokens ?? 0;
     t.outputTokens += u.outputTokens;
-    const callTokens = { inputTokens: u.inputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheCreationTokens };
-    t.costUSD += callCostUSD({ ...callTokens, outputTokens: u.outputTokens }, priceFor(u.model, prices));
+    const billed = recordedCallCostUSD(u, prices);
+    t.costUSD += billed.costUSD;
+    sources.add(billed.priceSource);
+    const { cacheWrite1hTokens: _hour, ...at5m } = u;
+    t.costUSDAt5m += recordedCallCostUSD(at5m, prices).costUSD;
   }
+  t.priceSource = worstSource(sources);
+  let before = 0;
+  result.compactions.forEach((compaction, k) => {
+    before += recordedCalls([contexts[k]]).length;
+    t.compactions.push({ call: before + 1, preTokens: compaction.preTokens ?? null, trigger: compaction.trigger ?? null });
+  });
   return t;
+}
+
+/** The least certain of the sources used: a fallback anywhere makes the whole figure a fallback. */
+export function worstSource(sources: Iterable<PriceSource>): PriceSource {
+  const all = new Set(sources);
+  return all.has('family-fallback') ? 'family-fallback' : all.has('user') ? 'user' : 'table';
 }

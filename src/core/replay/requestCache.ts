@@ -1,10 +1,11 @@
 // A request as the prompt cache sees it: the system prompt + tool definitions as one segment, then
 // one segment per message as sent. A segment's key names its exact content (the message id and a hash
 // of its content), so a message rewritten by micro-compaction or a compaction is a different segment.
-// Breakpoints are placed like the agent's: on the system + tools segment and on the last message.
+// Breakpoints are placed like the agents': on the system prompt segment and on the last message.
 import type { Message } from '../conversation/conversation';
 import { prefixHashes, type CacheSegment } from '../cost/cost';
 import type { MessageTokenCounter } from '../counting/tokens';
+import { currentTurnStart, RecordedSizes } from './sizes';
 
 const keys = new WeakMap<Message, string>();
 
@@ -19,18 +20,48 @@ export function messageKey(m: Message): string {
   return key;
 }
 
-/** The segments of a request and where its breakpoints go. */
+/** The part of a request before its messages: its size, and how much of it the cache held before the replay began. */
+export interface RequestPrefix {
+  overheadTokens: number;
+  /** The warm part (what the recording's first call read from the cache), 0 when the cache started cold. */
+  warmTokens: number;
+  /** Names the prefix's content: prefixes of different recorded contexts are different content. */
+  key?: string;
+}
+
+/**
+ * The segments of a request and where its breakpoints go: the system prompt (the warm part, with its
+ * breakpoint, as the agents mark it) and the rest of the prefix, then one segment per message.
+ */
 export function requestSegments(
-  overheadTokens: number,
+  prefix: RequestPrefix,
   messages: readonly Message[],
-  counter: MessageTokenCounter,
+  counter: MessageTokenCounter | RecordedSizes,
 ): { segments: CacheSegment[]; breakpoints: number[]; tokens: number } {
-  const segments: CacheSegment[] = [{ key: 'system+tools', tokens: overheadTokens }];
-  let tokens = overheadTokens;
-  for (const m of messages) {
-    const t = counter.countMessage(m);
+  const key = prefix.key ?? 'system+tools';
+  const warm = Math.min(prefix.warmTokens, prefix.overheadTokens);
+  const segments: CacheSegment[] =
+    warm > 0
+      ? [
+          { key: `${key}:warm`, tokens: warm },
+          { key: `${key}:rest`, tokens: prefix.overheadTokens - warm },
+        ]
+      : [{ key, tokens: prefix.overheadTokens }];
+  let tokens = prefix.overheadTokens;
+  // Recorded sizes: the current turn's messages as they were sent during it, earlier ones as settled.
+  const sizes = counter instanceof RecordedSizes ? counter : null;
+  const live = sizes ? currentTurnStart(messages) : messages.length;
+  messages.forEach((m, i) => {
+    const t = sizes ? sizes.sizeIn(m, i >= live) : counter.countMessage(m);
     tokens += t;
-    segments.push({ key: messageKey(m), tokens: t });
-  }
+    const version = sizes !== null && i < live ? sizes.version(m) : 0;
+    segments.push({ key: version > 0 ? `${messageKey(m)}:v${version}` : messageKey(m), tokens: t });
+  });
   return { segments, breakpoints: [0, segments.length - 1], tokens };
+}
+
+/** The warm part of a prefix as a request of its own (to seed a cache with what the recording shows warm). */
+export function warmSegments(prefix: RequestPrefix): CacheSegment[] | null {
+  const warm = Math.min(prefix.warmTokens, prefix.overheadTokens);
+  return warm > 0 ? [{ key: `${prefix.key ?? 'system+tools'}:warm`, tokens: warm }] : null;
 }

@@ -1,22 +1,28 @@
 // One configuration over one recording, call by call, the way the agent would have run it: before
 // every recorded call the pipeline (micro-compaction view, auto-compact trigger and strategy, pins and
-// the ledger) prepares the request; the request is priced with the prompt cache (breakpoints on the
-// system + tools and the end of the history; recorded timestamps drive the TTL); the call's output is
-// the recorded one, and the recorded messages up to the next call are appended. A compaction's summary
-// is a call of its own (the summarizer's prompt in, the summary out), priced uncached.
+// the ledger where the configuration carries one) prepares the request; the request is priced with the
+// prompt cache (breakpoints on the system prompt and the end of the history; recorded timestamps drive
+// the TTL; the cache starts as warm as the recording's first call shows it; the provider's observed
+// misses are applied); the call's output is the recorded one, and the recorded messages up to the next
+// call are appended. Every recorded message has its recorded size (sizes.ts); what the replay writes is
+// counted with its segment's factor. A compaction's summary is a call of its own, priced the way the
+// agents send it: the conversation's cached prefix with the instruction appended (billing.ts).
 import type { Message } from '../conversation/conversation';
-import { callCostUSD, minCacheableTokens, PrefixCache, priceFor, type CallTokens } from '../cost/cost';
+import { minCacheableTokens, PrefixCache, type PriceOverrides } from '../cost/cost';
+import { priceLookup } from '../cost/prices';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../pipeline/plan';
 import { CompactionPipeline } from '../pipeline/pipeline';
 import { ReplacementCache } from '../pipeline/replacementCache';
+import { SUMMARY_SYSTEM_PROMPT } from '../pipeline/summarize';
 import { SessionLog } from '../session/session';
-import type { CalibratedCounter } from '../counting/calibration';
 import { TranscriptStore, type SavedTranscript } from '../transcripts/transcripts';
 import type { TextTokenizer } from '../counting/tokens';
-import { ledgerRecall } from './recall';
+import { Bill, emptyResult, served, summaryCallTokens } from './billing';
+import { ledgerRecall, sessionRecall } from './recall';
 import type { RecordedTimeline } from './recording';
-import { requestSegments } from './requestCache';
-import { standInSummarizer, type SummaryCall } from './standInSummarizer';
+import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
+import type { RecordedSizes } from './sizes';
+import { standInSummarizer, type RecordedSummary, type SummaryCall } from './standInSummarizer';
 import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
 
 /** The summarizer's max_tokens cap, as the agent's SummaryRunner sets it (min(max output, this)). */
@@ -31,13 +37,19 @@ const MAX_NOTES = 20;
 /** What every configuration of one recording shares. */
 export interface ReplayInputs {
   timeline: RecordedTimeline;
-  counter: CalibratedCounter;
+  /** Recorded sizes of the recording's messages; the counter of everything else. */
+  sizes: RecordedSizes;
   tokenizer: TextTokenizer;
-  overheadTokens: number;
   window: number;
   model: string | undefined;
   summaryTokens: number;
-  prices: NonNullable<ReplayOptions['prices']>;
+  /** The recording agent's own summaries (a configuration summarizing the same split answers with them). */
+  recordedSummaries: readonly RecordedSummary[];
+  prices: PriceOverrides;
+  /** Of the modelled cache reads, the share the provider served on the recorded requests. */
+  cacheServedRatio: number;
+  /** Every path and genuine prompt of the session (the denominators of pathRecall and promptRecall). */
+  artifacts: { paths: ReadonlySet<string>; prompts: ReadonlySet<string> };
   yieldEvery?: ReplayOptions['yieldEvery'];
 }
 
@@ -51,34 +63,40 @@ class ReplayTranscripts extends TranscriptStore {
   }
 }
 
+/** The prefix of a counterfactual request: the first recorded context's, warm as the recording's first call found it. */
+export function counterfactualPrefix(sizes: RecordedSizes): RequestPrefix {
+  const first = sizes.contexts[0];
+  return { overheadTokens: first?.overhead ?? 0, warmTokens: first?.warmTokens ?? 0 };
+}
+
 export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Promise<ReplayConfigResult> {
-  const { timeline, counter } = inp;
-  const clock = { now: 0 };
+  const { timeline, sizes } = inp;
+  const clock = { now: timeline.calls[0]?.at ?? 0 };
   const summaries: SummaryCall[] = [];
-  const { session, pipeline } = replayPipeline(config, inp, clock, summaries);
+  const prefix = counterfactualPrefix(sizes);
+  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens);
   const cache = new PrefixCache(minCacheableTokens(inp.model));
-  const price = priceFor(inp.model, inp.prices);
+  const lookup = priceLookup(inp.model, inp.prices);
   const ttl = config.promptCaching === 'off' ? '5m' : config.promptCaching;
-  const result = emptyResult(config.name);
-  const add = (t: CallTokens): number => {
-    result.inputTokens += t.inputTokens;
-    result.cacheReadTokens += t.cacheReadTokens;
-    result.cacheWriteTokens += t.cacheWriteTokens;
-    result.outputTokens += t.outputTokens;
-    const cost = callCostUSD(t, price, ttl);
-    result.costUSD += cost;
-    return cost;
-  };
+  const result = emptyResult(config.name, lookup.source);
+  const bill = new Bill(result, lookup.price, ttl);
+  const warm = warmSegments(prefix);
+  if (warm && config.promptCaching !== 'off') cache.call(warm, [0], clock.now, ttl);
+  const instruction = () => Math.round(inp.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) * sizes.factor);
+  const maxSummary = Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT);
   const archived = new Map<string, Message>();
   let lastRequest: readonly Message[] = [];
   let appended = 0;
   for (let k = 0; k < timeline.calls.length; k++) {
     const call = timeline.calls[k];
     if (inp.yieldEvery && k % YIELD_CALLS === 0) await inp.yieldEvery();
+    sizes.segment = call.segment;
+    sizes.at = k;
     if (call.index > appended) session.appendAll(timeline.messages.slice(appended, call.index));
     appended = Math.max(appended, call.index);
     if (call.at !== undefined) clock.now = call.at;
     const snapshot = session.messages;
+    const before = requestSegments(prefix, pipeline.effectiveMessages(), sizes);
     const summariesBefore = summaries.length;
     const prepared = await pipeline.beforeModelCall();
     let compaction: ReplayCallPoint['compaction'];
@@ -102,16 +120,27 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     }
     for (const s of summaries.slice(summariesBefore)) {
       result.summaryCalls++;
-      const factor = counter.factor;
-      cost += add({
-        inputTokens: Math.round(s.inputTokens * factor),
-        cacheReadTokens: 0,
-        cacheWriteTokens: 0,
-        outputTokens: Math.round(s.outputTokens * factor),
+      const priced = summaryCallTokens({
+        call: s,
+        before,
+        instructionTokens: instruction(),
+        maxSummaryTokens: maxSummary,
+        window: inp.window,
+        factor: sizes.factor,
+        caching: config.promptCaching,
+        cache,
+        now: clock.now,
+        ratio: inp.cacheServedRatio,
+        index: result.summaryCalls,
       });
+      const c = bill.add(priced.tokens, clock.now);
+      result.summaryCostUSD += c;
+      cost += c;
+      if (!priced.cachedPrefix && result.notes.length < MAX_NOTES)
+        result.notes.push(`call ${k + 1}: the summary request did not fit the window with the conversation; sent standalone, uncached`);
     }
     const messages = pipeline.effectiveMessages();
-    const request = requestSegments(inp.overheadTokens, messages, counter);
+    const request = requestSegments(prefix, messages, sizes);
     if (request.tokens + config.maxOutputTokens > inp.window) {
       result.stoppedAt = k + 1;
       result.notes.push(
@@ -123,14 +152,14 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     const cached =
       config.promptCaching === 'off'
         ? { inputTokens: request.tokens, cacheReadTokens: 0, cacheWriteTokens: 0 }
-        : cache.call(request.segments, request.breakpoints, clock.now, ttl);
-    const tokens: CallTokens = {
+        : served(cache.call(request.segments, request.breakpoints, clock.now, ttl), inp.cacheServedRatio);
+    const tokens = {
       inputTokens: cached.inputTokens,
       cacheReadTokens: cached.cacheReadTokens,
       cacheWriteTokens: cached.cacheWriteTokens,
       outputTokens: call.usage.outputTokens,
     };
-    cost += add(tokens);
+    cost += bill.add(tokens, clock.now);
     // What the agent does after every call: the call's cache read + write is what the next request can read.
     pipeline.noteCache({ cachedPrefixTokens: cached.cacheReadTokens + cached.cacheWriteTokens, model: inp.model, ttl });
     result.calls++;
@@ -145,9 +174,12 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       ...(compaction ? { compaction } : {}),
     });
   }
-  const recall = ledgerRecall([...archived.values()], lastRequest, counter);
-  result.ledgerRecall = recall.recall;
-  result.archivedArtifacts = recall.archived;
+  if (config.ledger) {
+    const recall = ledgerRecall([...archived.values()], lastRequest, sizes);
+    result.ledgerRecall = recall.recall;
+    result.archivedArtifacts = recall.archived;
+  }
+  Object.assign(result, sessionRecall(inp.artifacts, lastRequest));
   return result;
 }
 
@@ -157,15 +189,16 @@ function replayPipeline(
   inp: ReplayInputs,
   clock: { now: number },
   summaries: SummaryCall[],
+  overheadTokens: number,
 ): { session: SessionLog; pipeline: CompactionPipeline } {
   const session = new SessionLog({ id: 'replay', title: config.name, createdAt: 0, updatedAt: 0, compactions: [] });
   const ctx: PlanContext = {
     ...DEFAULT_PLAN_CONTEXT,
-    tokens: inp.counter,
+    tokens: inp.sizes,
     contextWindow: inp.window,
     maxOutputTokens: config.maxOutputTokens,
     copies: new ReplacementCache(),
-    ledger: true,
+    ledger: config.ledger,
     ...(inp.model ? { model: inp.model } : {}),
   };
   const pipeline = new CompactionPipeline(
@@ -173,37 +206,18 @@ function replayPipeline(
       session,
       transcripts: new ReplayTranscripts(() => clock.now),
       ctx,
-      overheadTokens: () => inp.overheadTokens,
+      overheadTokens: () => overheadTokens,
       now: () => clock.now,
       summarizer: standInSummarizer({
         tokenizer: inp.tokenizer,
         summaryTokens: inp.summaryTokens,
         contextWindow: inp.window,
         maxSummaryTokens: Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT),
+        recorded: inp.recordedSummaries,
         onCall: (c) => summaries.push(c),
       }),
     },
     config.pipeline,
   );
   return { session, pipeline };
-}
-
-function emptyResult(name: string): ReplayConfigResult {
-  return {
-    name,
-    calls: 0,
-    compactions: 0,
-    peakContextTokens: 0,
-    inputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    outputTokens: 0,
-    costUSD: 0,
-    ledgerRecall: 1,
-    archivedArtifacts: 0,
-    summaryCalls: 0,
-    stoppedAt: null,
-    notes: [],
-    points: [],
-  };
 }

@@ -9,8 +9,11 @@ import type { TextTokenizer } from '../counting/tokens';
 
 /** What one summary call read and wrote, in raw (tokenizer) tokens. */
 export interface SummaryCall {
+  /** The standalone prompt's tokens (what the call reads when it cannot reuse the conversation's cache). */
   inputTokens: number;
   outputTokens: number;
+  /** The answer is the recording agent's own summary of the same split. */
+  recorded: boolean;
 }
 
 const FILLER = ['context', 'files', 'changes', 'tests', 'results', 'decisions', 'errors', 'commands', 'progress', 'next', 'steps', 'notes'];
@@ -29,28 +32,72 @@ export function standInText(tokens: number, tokenizer: TextTokenizer): string {
   return text;
 }
 
-/** A summarizer for the pipeline that answers with a stand-in of `summaryTokens` and records each call. */
+/** A summary the recording agent wrote, and the ids of the messages it replaced. */
+export interface RecordedSummary {
+  replaced: ReadonlySet<string>;
+  text: string;
+}
+
+/** Share of the messages to summarize that a recorded summary must have replaced (and of those it replaced) to stand for it. */
+export const SAME_SPLIT_OVERLAP = 0.9;
+
+/** The recorded summary written at (about) the same split, if any: its text is what that agent wrote there. */
+export function sameSplitSummary(ids: readonly string[], recorded: readonly RecordedSummary[]): RecordedSummary | undefined {
+  if (ids.length === 0) return undefined;
+  return recorded.find((r) => {
+    let shared = 0;
+    for (const id of ids) if (r.replaced.has(id)) shared++;
+    return shared >= SAME_SPLIT_OVERLAP * ids.length && shared >= SAME_SPLIT_OVERLAP * r.replaced.size;
+  });
+}
+
+/** Text cut to at most `tokens` tokens under `tokenizer` (whole words). */
+function clip(text: string, tokens: number, tokenizer: TextTokenizer): string {
+  if (tokenizer.countText(text) <= tokens) return text;
+  const words = text.split(/(\s+)/);
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (tokenizer.countText(words.slice(0, mid).join('')) <= tokens) lo = mid;
+    else hi = mid - 1;
+  }
+  return words.slice(0, lo).join('');
+}
+
+/**
+ * A summarizer for the pipeline that answers with a stand-in of `summaryTokens` and records each call.
+ * Where the recording agent summarized (about) the same messages, its own summary is the answer
+ * (clipped to the summary's token cap): what that agent really kept at that split.
+ */
 export function standInSummarizer(o: {
   tokenizer: TextTokenizer;
   summaryTokens: number;
   contextWindow: number;
   maxSummaryTokens: number;
+  recorded?: readonly RecordedSummary[];
   onCall: (call: SummaryCall) => void;
 }): (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult> {
   const size = Math.max(1, Math.min(o.summaryTokens, o.maxSummaryTokens));
-  const text = standInText(size, o.tokenizer);
-  const client: LlmClient = {
-    complete: (request) => {
-      const prompt = request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
-      o.onCall({
-        inputTokens: o.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) + o.tokenizer.countText(prompt),
-        outputTokens: o.tokenizer.countText(text),
-      });
-      return Promise.resolve({ text });
-    },
-  };
-  return (input, focus, signal) =>
-    summarize(input, {
+  const filler = standInText(size, o.tokenizer);
+  return (input, focus, signal) => {
+    const same = sameSplitSummary(
+      input.toSummarize.map((m) => m.id),
+      o.recorded ?? [],
+    );
+    const text = same ? clip(same.text, o.maxSummaryTokens, o.tokenizer) : filler;
+    const client: LlmClient = {
+      complete: (request) => {
+        const prompt = request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+        o.onCall({
+          inputTokens: o.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) + o.tokenizer.countText(prompt),
+          outputTokens: o.tokenizer.countText(text),
+          recorded: same !== undefined,
+        });
+        return Promise.resolve({ text });
+      },
+    };
+    return summarize(input, {
       client,
       tokenizer: o.tokenizer,
       contextWindow: o.contextWindow,
@@ -58,4 +105,5 @@ export function standInSummarizer(o: {
       focus,
       signal,
     });
+  };
 }

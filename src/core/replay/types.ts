@@ -4,6 +4,11 @@ import type { CacheTtl, PriceOverrides } from '../cost/cost';
 import type { PipelineSettings } from '../pipeline/pipeline';
 import type { TextTokenizer } from '../counting/tokens';
 
+import type { WindowSource } from '../importers/window';
+import type { PriceSource } from '../cost/prices';
+
+export type { PriceSource, WindowSource };
+
 /** Prompt caching as the agent would send it: off (no cache_control), or breakpoints with this TTL. */
 export type PromptCaching = 'off' | CacheTtl;
 
@@ -17,6 +22,17 @@ export interface ReplayConfig {
   /** The answer reserve (max_tokens of every call): plans keep it free, and a request over window − it overflows. */
   maxOutputTokens: number;
   promptCaching: PromptCaching;
+  /**
+   * Splitpoint's artifact ledger carried through compactions (what ships). Claude Code and Codex carry
+   * none, so their configurations say false; ledgerRecall is reported only where this is true.
+   */
+  ledger: boolean;
+  /**
+   * 'pipeline' (default): the configuration's own compactions, run by the engine. 'as-recorded': the
+   * recording's own compactions at their recorded points, with the recorded cache TTL and the recorded
+   * request sizes (the check that the replay reproduces what was billed).
+   */
+  mode?: 'pipeline' | 'as-recorded';
 }
 
 export interface ReplayOptions {
@@ -26,6 +42,8 @@ export interface ReplayOptions {
   prices?: PriceOverrides;
   /** The window to replay against; default the recording's (else its model's, else 200K). */
   contextWindow?: number;
+  /** Where a given contextWindow came from (default 'user' when contextWindow is given). */
+  windowSource?: WindowSource;
   /** Awaited between calls (a host passes one that yields to its event loop, so a long replay never blocks it). */
   yieldEvery?: () => Promise<void>;
 }
@@ -37,8 +55,15 @@ export interface RecordedTotals {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   outputTokens: number;
-  /** The recorded usage priced with the same table (5-minute writes). */
+  /** Of cacheWriteTokens, those the recording says were written with the 1-hour TTL. */
+  cacheWrite1hTokens: number;
+  /** The recorded usage priced as billed: each cache write at its recorded TTL (1h writes 2x, 5m 1.25x). */
   costUSD: number;
+  /** The same usage with every write priced at the 5-minute rate (what earlier versions reported). */
+  costUSDAt5m: number;
+  priceSource: PriceSource;
+  /** The recording agent's own compactions: before which replayed call (1-based), at what size. */
+  compactions: Array<{ call: number; preTokens: number | null; trigger: string | null }>;
 }
 
 /** One replayed model call (charts draw these). */
@@ -70,10 +95,25 @@ export interface ReplayConfigResult {
   cacheWriteTokens: number;
   outputTokens: number;
   costUSD: number;
-  /** Of the file paths and genuine prompts the compactions archived, the fraction still in the final request (1 when none). */
-  ledgerRecall: number;
+  /**
+   * Of the file paths and genuine prompts this configuration's compactions archived, the fraction still
+   * in its final request (1 when none) — only for a configuration that carries Splitpoint's ledger, else null.
+   */
+  ledgerRecall: number | null;
   /** How many paths and prompts the compactions archived (the denominator of ledgerRecall). */
   archivedArtifacts: number;
+  /** Of every file path the whole session touched, the fraction its final request still names. */
+  pathRecall: number;
+  /** Of every prompt a person typed in the session, the fraction its final request still quotes. */
+  promptRecall: number;
+  /** The cost of the summary calls alone (included in costUSD). */
+  summaryCostUSD: number;
+  priceSource: PriceSource;
+  /**
+   * as-recorded only: (cost of the replayed recorded calls − recorded.costUSD) / recorded.costUSD.
+   * The summary calls the recording does not bill (a compaction's own call) are left out of it. Null elsewhere.
+   */
+  costErrorVsRecorded: number | null;
   summaryCalls: number;
   /** The call (1-based) whose request did not fit the window, or null when every call was replayed. */
   stoppedAt: number | null;
@@ -84,11 +124,26 @@ export interface ReplayConfigResult {
 
 export interface ReplayReport {
   window: number;
+  windowSource: WindowSource;
+  /** Sentences a reader must see (a fallback price, a window the recording contradicts). */
+  warnings: string[];
+  /**
+   * Of the cache reads a perfect prefix cache would serve on the recorded requests, the fraction the
+   * provider served (Anthropic ~1; OpenAI's automatic cache misses some). Counterfactual reads are scaled by it.
+   */
+  cacheServedRatio: number;
+  /** The recording's cache TTL (the TTL of most of its cache writes; '5m' when it wrote none). */
+  recordedTtl: CacheTtl;
   model: string | null;
   /** Tokens of the unseen system prompt and tools, fitted from the recorded usage (0 when it cannot be fitted). */
   overheadTokens: number;
-  /** Claude tokens per o200k token on the visible messages (the calibration's factor). */
+  /** Claude tokens per o200k token on the visible messages (the first segment's calibration factor). */
   factor: number;
+  /**
+   * The calibration per segment of the recording (a segment ends at each recorded compaction): the
+   * prefix every request of it carries and the factor fitted on its own calls.
+   */
+  segments: Array<{ calls: number; overheadTokens: number; factor: number }>;
   /** Output size of every replayed summary, and where it came from. */
   summaryTokens: { tokens: number; source: 'recorded' | 'estimate' };
   recorded: RecordedTotals | null;
