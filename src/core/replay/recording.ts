@@ -162,16 +162,18 @@ export function recordedTotals(result: ImportResult, prices: PriceOverrides = {}
   const sources = new Set<PriceSource>();
   for (const c of calls) {
     const u = c.usage;
+    // Priced at the call's time: a long-context premium that has since ended applied then.
+    const at = contexts.find((context) => context[c.input.length]?.id === c.messageId)?.[c.input.length]?.createdAt;
     t.inputTokens += u.inputTokens;
     t.cacheReadTokens += u.cacheReadTokens;
     t.cacheWriteTokens += u.cacheCreationTokens;
     t.cacheWrite1hTokens += u.cacheWrite1hTokens ?? 0;
     t.outputTokens += u.outputTokens;
-    const billed = recordedCallCostUSD(u, prices);
+    const billed = recordedCallCostUSD(u, prices, at);
     t.costUSD += billed.costUSD;
     sources.add(billed.priceSource);
     const { cacheWrite1hTokens: _hour, ...at5m } = u;
-    t.costUSDAt5m += recordedCallCostUSD(at5m, prices).costUSD;
+    t.costUSDAt5m += recordedCallCostUSD(at5m, prices, at).costUSD;
   }
   t.priceSource = worstSource(sources);
   let before = 0;
