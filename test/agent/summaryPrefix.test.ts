@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { LoopbackAnthropic, lastUserText, reply, type ValidRequest, type WireBlock } from '../loopback/anthropic-server';
 import type { AgentController } from '../../src/agent/service/controller';
 import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/settings/hostSettings';
-import { textOf } from '../../src/core/conversation/conversation';
+import { textOf, toApiMessages } from '../../src/core/conversation/conversation';
+import { CachingTextTokenizer } from '../../src/core/counting/textCountCache';
+import { CharEstimateTokenizer } from '../../src/core/counting/tokens';
+import type { ConversationRequest } from '../../src/core/pipeline/summaryRequest';
+import { SummaryRunner } from '../../src/agent/loop/summaryRunner';
+import { assistant, user } from '../helpers/build';
 import { loopbackController } from '../helpers/loopbackController';
 import { isStandaloneSummaryRequest, isSummaryRequest, summaryInstructionOf } from '../helpers/summaryRequest';
 
@@ -174,4 +179,42 @@ test('a history too large for the window with the instruction and the summary: t
     r.logs.some((l) => /^Summary request: standalone \(the conversation with the instruction .* leaves no room for the summary/.test(l)),
     r.logs.join('\n'),
   );
+});
+
+test('SummaryRunner: a conversation sent to another model (its cache is per model) or none cached: the standalone request, logged with why', async (t) => {
+  const server = new LoopbackAnthropic();
+  const { baseURL } = await server.start();
+  t.after(() => server.close());
+  server.responder = () => reply.text(SUMMARY);
+  const logs: string[] = [];
+  const runner = new SummaryRunner({
+    getApiKey: async () => 'sk-test',
+    settings: () => ({ ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL }),
+    tokenizer: new CachingTextTokenizer(new CharEstimateTokenizer()),
+    log: { info: (m) => logs.push(m), warn: (m) => logs.push(`warn: ${m}`) },
+  });
+  const history = [user('u1', 'Fix the bug.'), assistant('a1', 'Fixed.'), user('u2', 'Thanks.')];
+  const input = { priorSummaries: [], toSummarize: history.slice(0, 2), overlap: [], tokens: 0 };
+  const sentTo = (model: string): ConversationRequest => ({
+    model,
+    system: 'You are an agent.',
+    tools: [],
+    messages: toApiMessages(history),
+    messageIndex: new Map(history.map((m, i) => [m.id, i])),
+    tokens: 100,
+  });
+  const cases: Array<[ConversationRequest | { unusable: string }, string]> = [
+    [sentTo('claude-other'), 'the model changed since the last request (claude-other -> claude-test)'],
+    [{ unusable: 'no request has been sent for this history yet' }, 'no request has been sent for this history yet'],
+  ];
+  for (const [conversation, why] of cases) {
+    const r = await runner.run(input, undefined, undefined, { summaryConversation: () => conversation });
+    assert.ok(r.ok && r.request === 'standalone' && r.standaloneReason === why, json(r));
+    assert.ok(isStandaloneSummaryRequest(server.messageRequests.at(-1)!.body));
+    assert.ok(logs.at(-1)!.startsWith(`Summary request: standalone (${why}); input `), logs.at(-1));
+  }
+  // The same conversation sent to the settings' model: the cached-prefix request.
+  const r = await runner.run(input, undefined, undefined, { summaryConversation: () => sentTo('claude-test') });
+  assert.ok(r.ok && r.request === 'cached-prefix', json(r));
+  assert.ok(summaryInstructionOf(server.messageRequests.at(-1)!.body));
 });

@@ -99,6 +99,7 @@ export function summaryConversation(s: SummaryConversationSource): ConversationR
   }
   const sentTokens = sent.inputTokens ?? s.countMessages(head) + s.overheadTokens;
   return {
+    model: sent.params.model,
     system: systemOf(sent.params),
     tools: sent.params.tools ?? [],
     messages,

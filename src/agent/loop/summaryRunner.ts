@@ -56,6 +56,9 @@ export class SummaryRunner {
     let conversation: ConversationRequest | { unusable: string } | undefined;
     try {
       conversation = agent?.summaryConversation();
+      // The prompt cache is per model: another model reads nothing of the conversation's.
+      if (conversation && 'model' in conversation && conversation.model !== settings.model)
+        conversation = { unusable: `the model changed since the last request (${conversation.model} -> ${settings.model})` };
     } catch (e) {
       this.deps.log.warn(`The summary request cannot reuse the conversation (${errorMessage(e)}); sending a standalone one.`);
     }

@@ -20,6 +20,8 @@ export interface SystemTextBlock {
  * appended since (as the next request would carry it).
  */
 export interface ConversationRequest {
+  /** The model the conversation's request went to (its prompt cache is that model's). */
+  model: string;
   system: string | readonly SystemTextBlock[];
   /** The tool definitions as sent; passed through unchanged (byte-equal JSON). */
   tools: readonly unknown[];
