@@ -223,6 +223,18 @@ test('answered without text (a tool call): the standalone request follows; usage
   });
 });
 
+test('a tool call after some text: the text is a preamble, not a summary; the standalone request follows', async () => {
+  await withHarness({}, async (h) => {
+    h.server.queue.toolUse('read_file', { path: 'src/api.ts' }, { text: 'Let me check the file first.' }).text('THE SUMMARY');
+    const history = HISTORY();
+    const r = await summarize(inputOf(history, 4), h.opts({ conversation: conversationOf(history) }));
+    assertOk(r);
+    assert.equal(r.summary, 'THE SUMMARY');
+    assert.equal(r.request, 'standalone');
+    assert.equal(r.standaloneReason, 'the model answered the cached-prefix request with a tool call');
+  });
+});
+
 test('archived messages that cannot be named in the conversation: the standalone request', async () => {
   const history = HISTORY();
   // Not in the conversation at all.

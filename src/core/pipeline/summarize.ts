@@ -373,8 +373,13 @@ export async function summarize(input: SummarizerInput, o: SummarizeOptions): Pr
       );
       usage = addUsage(usage, res);
       const summary = res.text.trim();
-      if (!summary && cached) {
-        prefix = { unusable: `the model answered the cached-prefix request without text (stop reason ${res.stopReason ?? 'unknown'})` };
+      if (cached && (!summary || res.stopReason === 'tool_use')) {
+        // Text before a tool call is a preamble, not a summary.
+        prefix = {
+          unusable: summary
+            ? 'the model answered the cached-prefix request with a tool call'
+            : `the model answered the cached-prefix request without text (stop reason ${res.stopReason ?? 'unknown'})`,
+        };
         continue;
       }
       if (!summary)
