@@ -12,7 +12,7 @@ import type { ImportResult } from '../importers';
 import { SUMMARY_SYSTEM_PROMPT } from '../pipeline/summarize';
 import { recordedCalls } from '../counting/recordedCalls';
 import type { TextTokenizer } from '../counting/tokens';
-import { Bill, emptyResult, summaryCallTokens } from './billing';
+import { Bill, emptyResult, summaryCallTokens, type SentRequest } from './billing';
 import { sessionRecall } from './recall';
 import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
 import type { RecordedSizes } from './sizes';
@@ -56,6 +56,7 @@ export async function replayAsRecorded(config: Pick<ReplayConfig, 'name'>, inp: 
   let servedReads = 0;
   let now = 0;
   let callNo = 0;
+  let lastSent: SentRequest | null = null;
   for (let c = 0; c < inp.contexts.length; c++) {
     const context = inp.contexts[c];
     const cal = sizes.contexts[c];
@@ -64,7 +65,7 @@ export async function replayAsRecorded(config: Pick<ReplayConfig, 'name'>, inp: 
     let compaction: ReplayCallPoint['compaction'];
     let pending = 0;
     if (c > 0) {
-      const priced = recordedSummaryCall(inp, c, cached ? cache : null, now);
+      const priced = recordedSummaryCall(inp, c, cached ? cache : null, now, lastSent);
       pending = bill.add(priced.tokens, now);
       result.summaryCostUSD += pending;
       result.summaryCalls++;
@@ -98,6 +99,7 @@ export async function replayAsRecorded(config: Pick<ReplayConfig, 'name'>, inp: 
       result.calls++;
       result.peakContextTokens = Math.max(result.peakContextTokens, request.tokens);
       if (compaction) compaction.tokensAfter = request.tokens;
+      lastSent = { request, at: now };
       result.points.push({
         call: callNo,
         contextTokens: request.tokens,
@@ -124,7 +126,7 @@ export async function replayAsRecorded(config: Pick<ReplayConfig, 'name'>, inp: 
  * The recording agent's summary call before context `c`: the whole previous context as last sent, the
  * instruction appended, the recorded summary's size as its answer (the estimate when it has no text).
  */
-function recordedSummaryCall(inp: AsRecordedInputs, c: number, cache: PrefixCache | null, now: number) {
+function recordedSummaryCall(inp: AsRecordedInputs, c: number, cache: PrefixCache | null, now: number, lastSent: SentRequest | null) {
   const { sizes } = inp;
   const previous = sizes.contexts[c - 1];
   const prefix: RequestPrefix = { overheadTokens: previous.overhead, warmTokens: previous.warmTokens, key: `context ${c - 1}` };
@@ -147,7 +149,7 @@ function recordedSummaryCall(inp: AsRecordedInputs, c: number, cache: PrefixCach
     cache: cache ?? new PrefixCache(Number.MAX_SAFE_INTEGER),
     now,
     ratio: 1,
-    index: c,
+    lastSent,
   });
   return { tokens: priced.tokens, before: compaction.preTokens ?? before.tokens };
 }

@@ -44,15 +44,31 @@ export interface SegmentedRequest {
   tokens: number;
 }
 
+/** The last request a replay sent: its segments and when (the summary call reuses it while it is cached). */
+export interface SentRequest {
+  request: SegmentedRequest;
+  at: number;
+}
+
+const TTL_MS: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
+
+/** Whether `sent` is a prefix of `now` (same segments, in order): nothing was rewritten since it was sent. */
+function extends_(now: SegmentedRequest, sent: SegmentedRequest): boolean {
+  if (sent.segments.length > now.segments.length) return false;
+  return sent.segments.every((s, i) => s.key === now.segments[i].key && s.tokens === now.segments[i].tokens);
+}
+
 /**
- * The tokens of a summary call. When the conversation as last sent, the instruction and the summary's
- * answer fit the window, the call is that request with the instruction appended as the last user turn
- * (it reads the conversation's cached prefix); otherwise the summarizer's standalone, trimmed prompt,
- * uncached. `factor` scales the summarizer's local counts to the model's tokens.
+ * The tokens of a summary call, sent the way the agents send it (src/core/pipeline/summaryRequest.ts):
+ * the last request exactly as sent, with its breakpoints (read from the cache), then the messages since
+ * and the instruction (uncached input, no new breakpoint). The summarizer's standalone, trimmed prompt,
+ * uncached, instead when that cannot be read: nothing sent yet, a rewrite since, its TTL run out,
+ * caching off, or no room in the window. `factor` scales the summarizer's local counts to the model's tokens.
  */
 export function summaryCallTokens(o: {
   call: SummaryCall;
   before: SegmentedRequest;
+  lastSent: SentRequest | null;
   instructionTokens: number;
   maxSummaryTokens: number;
   window: number;
@@ -61,22 +77,21 @@ export function summaryCallTokens(o: {
   cache: PrefixCache;
   now: number;
   ratio: number;
-  index: number;
 }): { tokens: CallTokens; cachedPrefix: boolean } {
   const output = Math.round(o.call.outputTokens * o.factor);
-  const fits = o.before.tokens + o.instructionTokens + o.maxSummaryTokens <= o.window;
-  if (!fits) {
+  const sent = o.lastSent;
+  const reusable =
+    o.caching !== 'off' &&
+    sent !== null &&
+    o.now - sent.at <= TTL_MS[o.caching] &&
+    extends_(o.before, sent.request) &&
+    o.before.tokens + o.instructionTokens + o.maxSummaryTokens <= o.window;
+  if (!reusable) {
     const input = Math.round(o.call.inputTokens * o.factor);
     return { tokens: { inputTokens: input, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: output }, cachedPrefix: false };
   }
-  if (o.caching === 'off') {
-    return {
-      tokens: { inputTokens: o.before.tokens + o.instructionTokens, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: output },
-      cachedPrefix: true,
-    };
-  }
-  const segments = [...o.before.segments, { key: `summary-instruction:${o.index}`, tokens: o.instructionTokens }];
-  const out = served(o.cache.call(segments, [0, segments.length - 1], o.now, o.caching), o.ratio);
+  const segments = [...o.before.segments, { key: 'summary-instruction', tokens: o.instructionTokens }];
+  const out = served(o.cache.call(segments, sent.request.breakpoints, o.now, o.caching as CacheTtl), o.ratio);
   return {
     tokens: {
       inputTokens: out.inputTokens,

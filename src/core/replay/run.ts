@@ -17,7 +17,7 @@ import { SUMMARY_SYSTEM_PROMPT } from '../pipeline/summarize';
 import { SessionLog } from '../session/session';
 import { TranscriptStore, type SavedTranscript } from '../transcripts/transcripts';
 import type { TextTokenizer } from '../counting/tokens';
-import { Bill, emptyResult, served, summaryCallTokens } from './billing';
+import { Bill, emptyResult, served, summaryCallTokens, type SentRequest } from './billing';
 import { ledgerRecall, sessionRecall } from './recall';
 import type { RecordedTimeline } from './recording';
 import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
@@ -86,6 +86,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   const maxSummary = Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT);
   const archived = new Map<string, Message>();
   let lastRequest: readonly Message[] = [];
+  let lastSent: SentRequest | null = null;
   let appended = 0;
   for (let k = 0; k < timeline.calls.length; k++) {
     const call = timeline.calls[k];
@@ -131,13 +132,15 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
         cache,
         now: clock.now,
         ratio: inp.cacheServedRatio,
-        index: result.summaryCalls,
+        lastSent,
       });
       const c = bill.add(priced.tokens, clock.now);
       result.summaryCostUSD += c;
       cost += c;
       if (!priced.cachedPrefix && result.notes.length < MAX_NOTES)
-        result.notes.push(`call ${k + 1}: the summary request did not fit the window with the conversation; sent standalone, uncached`);
+        result.notes.push(
+          `call ${k + 1}: the summary request could not reuse the cached conversation (none sent, rewritten, expired or no room); sent standalone, uncached`,
+        );
     }
     const messages = pipeline.effectiveMessages();
     const request = requestSegments(prefix, messages, sizes);
@@ -165,6 +168,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     result.calls++;
     result.peakContextTokens = Math.max(result.peakContextTokens, request.tokens);
     lastRequest = messages;
+    lastSent = { request, at: clock.now };
     result.points.push({
       call: k + 1,
       contextTokens: request.tokens,
