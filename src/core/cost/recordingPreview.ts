@@ -27,13 +27,21 @@ export function recordingCalibration(
   result: Pick<ImportResult, 'messages' | 'compactions'>,
   raw: MessageTokenCounter,
 ): RecordingCalibration | null {
-  const calls = recordedCalls([...result.compactions.map((c) => c.before), result.messages]);
+  const contexts = [...result.compactions.map((c) => c.before), result.messages];
+  const calls = recordedCalls(contexts);
   const model = calls.at(-1)?.usage.model;
-  const mine = calls.filter((c) => c.usage.model === model);
-  if (mine.length < 2) return null;
+  const mine = new Set(calls.filter((c) => c.usage.model === model).map((c) => c.messageId));
+  if (mine.size < 2) return null;
   const counter = new CalibratedCounter(raw);
-  for (const c of mine) counter.observe(raw.countMessages(c.input), recordedInputTokens(c.usage));
-  return { counter, overheadTokens: Math.round(counter.prefix), calls: mine.length };
+  // Each call's input is its context before it: a running sum per context (linear, however many calls).
+  for (const context of contexts) {
+    let before = 0;
+    for (const m of context) {
+      if (mine.has(m.id) && m.usage) counter.observe(before, recordedInputTokens(m.usage));
+      before += raw.countMessage(m);
+    }
+  }
+  return { counter, overheadTokens: Math.round(counter.prefix), calls: mine.size };
 }
 
 /**
