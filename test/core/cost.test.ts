@@ -17,9 +17,10 @@ test('cost: Claude prices follow the cache multipliers (read 0.1x, 5m write 1.25
   assert.equal(priceFor('gpt-5-codex').cacheWrite5m, 1.25, 'OpenAI caches without a write premium');
   assert.equal(priceFor(undefined).input, 3);
   assert.equal(priceFor('claude-sonnet-4-5', { claude: { input: 1 }, 'claude-sonnet': { input: 2 } }).input, 2, 'the longest prefix wins');
-  const usd = callCostUSD({ inputTokens: 1e6, cacheReadTokens: 1e6, cacheWriteTokens: 1e6, outputTokens: 1e6 }, p);
+  // A million of each, priced at the standard rates (`rates`: without the long-context tier).
+  const usd = callCostUSD({ inputTokens: 1e6, cacheReadTokens: 1e6, cacheWriteTokens: 1e6, outputTokens: 1e6 }, rates);
   assert.ok(Math.abs(usd - (3 + 0.3 + 3.75 + 15)) < 1e-9);
-  assert.ok(Math.abs(callCostUSD({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 1e6, outputTokens: 0 }, p, '1h') - 6) < 1e-9);
+  assert.ok(Math.abs(callCostUSD({ inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 1e6, outputTokens: 0 }, rates, '1h') - 6) < 1e-9);
 });
 
 test('cost: minimum cacheable length and windows per model', () => {
