@@ -31,6 +31,7 @@ export {
 } from './cost/cost';
 export { costNote, planCostOnView, type CacheState, type PlanCost } from './cost/cacheCost';
 export { fallbackPriceWarning, priceLookup } from './cost/prices';
+export { recordedCallCostUSD } from './cost/recordedCost';
 export {
   calibratedPlan,
   calibratedPlanCost,

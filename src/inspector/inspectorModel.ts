@@ -134,7 +134,7 @@ function buildRows(messages: readonly Message[], effectiveIn: readonly Message[]
     if (mcp.length > 0) row.mcp = mcp;
     const truncated = truncationOf(m, e, tokens, ctx);
     if (truncated) row.truncated = truncated;
-    if (m.usage) row.usage = recordedCallView(m.usage);
+    if (m.usage) row.usage = recordedCallView(m.usage, m.createdAt);
     if (ctx.pinnedIds?.has(m.id)) row.pinned = true;
     if (m.serverContext) row.server = { ...m.serverContext };
     rows[i] = row;

@@ -2,8 +2,7 @@
 // (archived segments, time-travel labels) and which agent wrote it.
 import { previewOf } from './messageText';
 import {
-  callCostUSD,
-  priceFor,
+  recordedCallCostUSD,
   recordedInputTokens,
   type Message,
   type PlanContext,
@@ -13,23 +12,19 @@ import {
 } from '../core';
 import type { RecordedCallView, RecordedCompactionView, UsageBreakdown } from '../protocol';
 
-export function recordedCallView(u: RecordedUsage): RecordedCallView {
+/** A recorded call as the inspector shows it: its usage and its cost as billed (`at`: the call's time, for a premium since ended). */
+export function recordedCallView(u: RecordedUsage, at?: number): RecordedCallView {
+  const cost = recordedCallCostUSD(u, {}, at);
   const view: RecordedCallView = {
     input: recordedInputTokens(u),
     inputTokens: u.inputTokens,
     cacheReadTokens: u.cacheReadTokens,
     cacheCreationTokens: u.cacheCreationTokens,
     outputTokens: u.outputTokens,
-    costUSD: callCostUSD(
-      {
-        inputTokens: u.inputTokens,
-        cacheReadTokens: u.cacheReadTokens,
-        cacheWriteTokens: u.cacheCreationTokens,
-        outputTokens: u.outputTokens,
-      },
-      priceFor(u.model),
-    ),
+    costUSD: cost.costUSD,
+    priceSource: cost.priceSource,
   };
+  if (u.cacheWrite1hTokens !== undefined) view.cacheWrite1hTokens = u.cacheWrite1hTokens;
   if (u.model) view.model = u.model;
   return view;
 }
@@ -38,7 +33,7 @@ export function recordedCallView(u: RecordedUsage): RecordedCallView {
 export function lastRecordedCall(messages: readonly Message[]): UsageBreakdown['recorded'] | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const u = messages[i].usage;
-    if (u) return { call: recordedCallView(u), messageId: messages[i].id };
+    if (u) return { call: recordedCallView(u, messages[i].createdAt), messageId: messages[i].id };
   }
   return undefined;
 }

@@ -225,8 +225,12 @@ export interface RecordedCallView {
   cacheCreationTokens: number;
   outputTokens: number;
   model?: string;
-  /** What the call cost (core's price of its model; cache writes priced as 5-minute writes). */
+  /** The 1-hour part of cacheCreationTokens, when recorded (the rest are 5-minute writes). */
+  cacheWrite1hTokens?: number;
+  /** What the call cost as billed: core's price of its model, each cache write at its recorded TTL (5 minutes when unknown). */
   costUSD?: number;
+  /** Where that price came from: the table's row for the model, a family fallback, or the user's override. */
+  priceSource?: 'table' | 'family-fallback' | 'user';
 }
 
 /** Up to where the last call was served from the prompt cache (see src/inspector/cacheBoundary.ts). */

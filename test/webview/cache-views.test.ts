@@ -108,6 +108,16 @@ test('the inspector marks the cache boundary under the message the last call rea
     await page.locator('[data-stat="call-cost"]').waitFor();
     assert.equal(await page.locator('[data-stat="call-cache-read"]').textContent(), '6,000');
     assert.equal((await page.locator('[data-stat="call-cost"]').textContent())?.trim(), '$0.0026');
+    // The same call with its writes recorded as 1-hour writes: priced at 2x input (not 1.25x), and said so.
+    const hourly = session();
+    hourly[5] = { ...hourly[5], usage: { ...usage(6_000, 120, 3, 25), cacheWrite1hTokens: 120 } };
+    await host.showSession({ messages: hourly, overhead: { system: 1_200, tools: 900 } });
+    await page.locator('.timeline .row').nth(5).click();
+    await page.locator('[data-stat="call-cache-1h"]').waitFor();
+    assert.equal((await page.locator('[data-stat="call-cache-1h"]').textContent())?.trim(), '(120 for 1 hour)');
+    const hourCost = (6_000 * 0.3 + 120 * 6 + 3 * 3 + 25 * 15) / 1e6;
+    assert.equal((await page.locator('[data-stat="call-cost"]').textContent())?.trim(), `$${hourCost.toFixed(4)}`);
+    assert.equal(await page.locator('[data-stat="call-cost"]').getAttribute('data-price-source'), 'table');
 
     // A read that matches no earlier call (after a compaction): placed by estimate, at the top here.
     const compacted = session().slice(3);

@@ -44,6 +44,7 @@ const arrayOf = <T>(v: unknown, check: (v: unknown) => v is T): v is T[] => Arra
 const isStrArray = (v: unknown): v is string[] => arrayOf(v, isStr);
 
 const isRole = isMemberOf<MessageRow['role']>({ user: true, assistant: true });
+const isPriceSource = isMemberOf<NonNullable<RecordedCallView['priceSource']>>({ table: true, 'family-fallback': true, user: true });
 const isServerStrategy = isMemberOf<ServerContextView['strategy']>({ 'server-clear-tool-uses': true, 'server-compact': true });
 const isServerCompaction = isMemberOf<NonNullable<ServerContextView['compaction']>>({ applied: true, failed: true });
 const isBoundarySource = isMemberOf<CacheBoundaryView['source']>({ breakpoint: true, estimate: true });
@@ -97,7 +98,9 @@ function isCall(v: unknown): v is RecordedCallView {
     isRec(v) &&
     allNum(v, ['input', 'inputTokens', 'cacheReadTokens', 'cacheCreationTokens', 'outputTokens']) &&
     isOpt(v.model, isStr) &&
-    isOpt(v.costUSD, isNum)
+    isOpt(v.cacheWrite1hTokens, (n) => isNum(n) && n >= 0 && n <= (v.cacheCreationTokens as number)) &&
+    isOpt(v.costUSD, isNum) &&
+    isOpt(v.priceSource, isPriceSource)
   );
 }
 

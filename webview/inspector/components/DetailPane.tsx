@@ -141,14 +141,32 @@ function RecordedCall({ call }: { call: RecordedCallView }) {
       <dt>cache read</dt>
       <dd data-stat="call-cache-read">{formatInt(call.cacheReadTokens)}</dd>
       <dt>cache creation</dt>
-      <dd data-stat="call-cache-creation">{formatInt(call.cacheCreationTokens)}</dd>
+      <dd data-stat="call-cache-creation">
+        {formatInt(call.cacheCreationTokens)}
+        {call.cacheWrite1hTokens !== undefined && call.cacheCreationTokens > 0 && (
+          <span class="muted" data-stat="call-cache-1h">
+            {' '}
+            ({formatInt(call.cacheWrite1hTokens)} for 1 hour)
+          </span>
+        )}
+      </dd>
       <dt>output</dt>
       <dd data-stat="call-output">{formatInt(call.outputTokens)}</dd>
       {call.costUSD !== undefined && (
         <>
           <dt>cost</dt>
-          <dd data-stat="call-cost" title="At the model's list price; cache writes priced as 5-minute writes">
+          <dd
+            data-stat="call-cost"
+            data-price-source={call.priceSource}
+            title={
+              "At the model's list price, each cache write at its recorded TTL (5 minutes when not recorded)" +
+              (call.priceSource === 'family-fallback'
+                ? "; the model is not in the price table: priced as its family's (or the default) price"
+                : '')
+            }
+          >
             ${call.costUSD < 1 ? call.costUSD.toFixed(4) : call.costUSD.toFixed(2)}
+            {call.priceSource === 'family-fallback' && <span class="muted"> (family price)</span>}
           </dd>
         </>
       )}
