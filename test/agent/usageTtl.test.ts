@@ -17,13 +17,16 @@ const usage = (split: unknown) => ({
   ...(split === undefined ? {} : { cache_creation: split }),
 });
 
-test('validUsage: the split may be absent; present, its counts are whole numbers adding up to the writes', () => {
+test('validUsage: the split may be absent; its counts must be whole numbers; it is recorded when they add up to the writes', () => {
   assert.equal(validUsage(usage(undefined))?.cache_creation_1h_input_tokens, undefined);
   assert.equal(validUsage(usage(null))?.cache_creation_1h_input_tokens, undefined);
   assert.equal(validUsage(usage({ ephemeral_1h_input_tokens: 200, ephemeral_5m_input_tokens: 100 }))?.cache_creation_1h_input_tokens, 200);
   assert.equal(validUsage(usage({ ephemeral_5m_input_tokens: 300 }))?.cache_creation_1h_input_tokens, 0);
+  // Valid counts that do not add up to the writes: the usage is kept, the split is not recorded.
+  const partial = validUsage(usage({ ephemeral_1h_input_tokens: 200, ephemeral_5m_input_tokens: 50 }));
+  assert.equal(partial?.cache_creation_input_tokens, 300);
+  assert.equal(partial?.cache_creation_1h_input_tokens, undefined);
   for (const bad of [
-    { ephemeral_1h_input_tokens: 200, ephemeral_5m_input_tokens: 50 },
     { ephemeral_1h_input_tokens: -1, ephemeral_5m_input_tokens: 301 },
     { ephemeral_1h_input_tokens: '300' },
     { ephemeral_1h_input_tokens: 2e9, ephemeral_5m_input_tokens: 0 },
@@ -56,8 +59,8 @@ test('the agent records the 1-hour writes of its own calls; the cache state and 
       const meter = new UsageTally(r.session.messages).meter(caching, 'claude-loopback')!;
       assert.ok(Math.abs(meter.last.costUSD - expected) < 1e-12, `${caching}: ${meter.last.costUSD} vs ${expected}`);
     }
-    // A reply whose split does not add up: its usage is unknown (not recorded), the reply kept.
-    r.server.queue.text('Second.', { wireUsage: usage({ ephemeral_1h_input_tokens: 250, ephemeral_5m_input_tokens: 100 }) });
+    // A reply whose split is not counts: its usage is unknown (not recorded), the reply kept.
+    r.server.queue.text('Second.', { wireUsage: usage({ ephemeral_1h_input_tokens: 'most', ephemeral_5m_input_tokens: 100 }) });
     const second = await r.agent.run('Again?');
     assert.equal(second.status, 'completed');
     const last = r.session.messages.filter((m) => m.role === 'assistant').at(-1)!;

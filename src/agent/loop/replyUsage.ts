@@ -3,8 +3,8 @@
 // makes "0lots"), fractions, absurd sizes or no usage at all. Each count must be a whole number from
 // 0 to MAX_CALL_TOKENS; the cache counts may be absent (0). The TTL split of the cache writes
 // (`cache_creation.ephemeral_1h_input_tokens` / `ephemeral_5m_input_tokens`) may be absent; when present
-// each is such a count and the two add up to cache_creation_input_tokens. Anything else makes the usage
-// unknown: the reply is kept, nothing is recorded or added to the totals for it.
+// each is such a count, and it is recorded when the two add up to cache_creation_input_tokens. Anything
+// else makes the usage unknown: the reply is kept, nothing is recorded or added to the totals for it.
 
 /** No single model call reads or writes more tokens than this; a larger count is not a count. */
 export const MAX_CALL_TOKENS = 1_000_000_000;
@@ -40,13 +40,17 @@ export function validUsage(usage: unknown): ValidUsage | undefined {
   };
 }
 
-/** The 1-hour writes of a `cache_creation` split: undefined when absent, null when not valid counts adding up to `creation`. */
+/**
+ * The 1-hour writes of a `cache_creation` split: null (the usage is unknown) when it is not an object of
+ * valid counts; undefined (no split recorded, the counts kept) when absent or when its two counts do not
+ * add up to `creation` (an endpoint that reports a partial split says nothing reliable about the TTL).
+ */
 function oneHourWrites(split: unknown, creation: number): number | undefined | null {
   if (split === undefined || split === null) return undefined;
   if (typeof split !== 'object' || Array.isArray(split)) return null;
   const s = split as Record<string, unknown>;
   const oneHour = s.ephemeral_1h_input_tokens ?? 0;
   const fiveMinutes = s.ephemeral_5m_input_tokens ?? 0;
-  if (!isCount(oneHour) || !isCount(fiveMinutes) || oneHour + fiveMinutes !== creation) return null;
-  return oneHour;
+  if (!isCount(oneHour) || !isCount(fiveMinutes)) return null;
+  return oneHour + fiveMinutes === creation ? oneHour : undefined;
 }
