@@ -11,33 +11,11 @@
 // on a segment caches the exact prefix that ends there, if that prefix reaches the model's minimum
 // cacheable length; a later request reads the longest cached prefix found at one of its breakpoints
 // or up to LOOKBACK_SEGMENTS segments before one; an entry lives for its TTL after its last use.
-
-/** USD per million tokens of each kind. */
-export interface ModelPrice {
-  /** Uncached input tokens. */
-  input: number;
-  output: number;
-  cacheWrite5m: number;
-  cacheWrite1h: number;
-  cacheRead: number;
-}
-
-/** A table price: the rates, and those of a long request when the model bills one at a premium. */
-export interface TieredPrice extends ModelPrice {
-  /**
-   * The rates of a request whose whole input (input + cache reads + cache writes) exceeds `aboveTokens`:
-   * every token of that request, output included, is billed at them. `until` (epoch ms): the premium
-   * applied to requests made before then only (a call without a time is priced at today's rates).
-   */
-  longContext?: ModelPrice & { aboveTokens: number; until?: number };
-}
+import type { ModelPrice, TieredPrice } from './prices';
 
 export type CacheTtl = '5m' | '1h';
 
-/** Per-model price overrides: the key is a model id prefix, the longest matching prefix wins. */
-export type PriceOverrides = Readonly<Record<string, Partial<ModelPrice>>>;
-
-export { DEFAULT_PRICE, MODEL_PRICES, priceFor } from './prices';
+export { DEFAULT_PRICE, MODEL_PRICES, priceFor, type ModelPrice, type PriceOverrides, type TieredPrice } from './prices';
 
 /** Token counts of one call, as the API reports them (input excludes cache reads and writes). */
 export interface CallTokens {

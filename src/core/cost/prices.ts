@@ -10,7 +10,28 @@
 // GPT-5.1 and their codex variants $1.25/$10 (cached input $0.125), GPT-5.2 and 5.2/5.3-codex
 // $1.75/$14, GPT-5.4 $2.50/$15, GPT-5.5 $5/$30 (cached 0.1x); GPT-5.4 and 5.5 bill a request over
 // 272K input tokens entirely at 2x input and 1.5x output. OpenAI caches automatically: no write premium.
-import type { ModelPrice, PriceOverrides, TieredPrice } from './cost';
+/** USD per million tokens of each kind. */
+export interface ModelPrice {
+  /** Uncached input tokens. */
+  input: number;
+  output: number;
+  cacheWrite5m: number;
+  cacheWrite1h: number;
+  cacheRead: number;
+}
+
+/** A table price: the rates, and those of a long request when the model bills one at a premium. */
+export interface TieredPrice extends ModelPrice {
+  /**
+   * The rates of a request whose whole input (input + cache reads + cache writes) exceeds `aboveTokens`:
+   * every token of that request, output included, is billed at them. `until` (epoch ms): the premium
+   * applied to requests made before then only (a call without a time is priced at today's rates).
+   */
+  longContext?: ModelPrice & { aboveTokens: number; until?: number };
+}
+
+/** Per-model price overrides: the key is a model id prefix, the longest matching prefix wins. */
+export type PriceOverrides = Readonly<Record<string, Partial<ModelPrice>>>;
 
 /** Where a model's price came from: the table's row for it, a family's (or the default) row, or the user's override. */
 export type PriceSource = 'table' | 'family-fallback' | 'user';
