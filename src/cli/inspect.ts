@@ -2,10 +2,10 @@
 // the model saw last), what it really cost (the recorded usage of its last call beside the calibrated
 // estimate) and the compactions the recording agent did.
 import {
+  genuinePromptCount,
   createTokenizer,
   DEFAULT_TOKENIZER,
   estimateCalls,
-  isTurnStart,
   MemoizedMessageCounter,
   recordedCalls,
   recordedInputTokens,
@@ -45,6 +45,8 @@ export interface InspectSummary {
   recordedCalls: number;
   /** Prompts a person typed in the whole session (archived history and current context; not artefacts, not a summary's copies). */
   genuinePrompts: number;
+  /** Of genuinePrompts, those a rollback (Codex thread rollback, Claude Code rewind or edit) later removed from the conversation. */
+  rolledBackPrompts: number;
   compactions: InspectedCompaction[];
   /** The window: --window, else the recording's, else inferred from the recorded calls, else the model's (see windowSource). */
   contextWindow: number;
@@ -67,6 +69,7 @@ export function inspectSession(session: ImportResult, counter: MessageTokenCount
   const last = calls.at(-1);
   const estimates = calls.length >= 2 ? estimateCalls(calls, counter) : [];
   const w = sessionWindow(session, window);
+  const prompts = genuinePromptCount(session);
   return {
     format: session.format,
     messages: session.messages.length,
@@ -74,7 +77,8 @@ export function inspectSession(session: ImportResult, counter: MessageTokenCount
     estimatedInputTokens: estimates.at(-1)?.estimated ?? null,
     recordedInputTokens: last ? recordedInputTokens(last.usage) : null,
     recordedCalls: calls.length,
-    genuinePrompts: countGenuinePrompts(session),
+    genuinePrompts: prompts.total,
+    rolledBackPrompts: prompts.rolledBack,
     compactions: session.compactions.map((c) => ({
       source: c.source,
       trigger: c.trigger,
@@ -88,20 +92,6 @@ export function inspectSession(session: ImportResult, counter: MessageTokenCount
     model: session.model ?? last?.usage.model ?? null,
     warnings: [...session.warnings],
   };
-}
-
-/**
- * Genuine prompts of the whole session, each counted once: the turn starts of every context, leaving out
- * the copies that a compaction's summary carries into the next context (Codex replacement histories
- * repeat earlier prompts under new ids; a prompt kept under its own id is the same message).
- */
-function countGenuinePrompts(session: Pick<ImportResult, 'messages' | 'compactions'>): number {
-  const seen = new Set<string>();
-  sessionContexts(session).forEach((context, k) => {
-    const carried = new Set(k === 0 ? [] : session.compactions[k - 1].summary.map((m) => m.id));
-    for (const m of context) if (isTurnStart(m) && !carried.has(m.id)) seen.add(m.id);
-  });
-  return seen.size;
 }
 
 export function inspectCommand(rest: string[], args: ParsedArgs, io: CliIO): number {
@@ -146,7 +136,10 @@ export function inspectToText(file: string, s: InspectSummary): string {
           `(${signedPct(s.estimatedInputTokens, s.recordedInputTokens)})`;
     lines.push(`recorded     last call read ${n(s.recordedInputTokens)} input tokens (${pct(s.recordedInputTokens)}); ${estimate}`);
   }
-  lines.push(`prompts      ${n(s.genuinePrompts)} genuine prompt${s.genuinePrompts === 1 ? '' : 's'}`);
+  lines.push(
+    `prompts      ${n(s.genuinePrompts)} genuine prompt${s.genuinePrompts === 1 ? '' : 's'}` +
+      (s.rolledBackPrompts > 0 ? ` (${n(s.rolledBackPrompts)} later removed by a rollback)` : ''),
+  );
   if (s.compactions.length === 0) lines.push('compactions  none recorded');
   s.compactions.forEach((c, i) => {
     lines.push(

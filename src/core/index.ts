@@ -143,6 +143,7 @@ export { type ConversationRequest, type SystemTextBlock } from './pipeline/summa
 
 // Importers
 export {
+  genuinePromptCount,
   importSession,
   importSessionFile,
   ImportError,

@@ -120,3 +120,18 @@ test('inspect: usage errors and malformed files exit 2 with a named error', asyn
   assert.match(flag.stderr, /inspect does not take --strategy/);
   assert.equal(flag.stdout, '');
 });
+
+test('inspect counts a prompt a rollback later removed as typed, and says how many were (JSON and text)', async () => {
+  // Codex: thread_rolled_back removes the last turn(s); Claude Code: a rewind leaves a prompt on an abandoned branch.
+  const cases: Array<[string, number]> = [
+    ['test/fixtures/sessions/codex-rollback.jsonl', 2],
+    ['test/fixtures/import-cases/claude-rewind.jsonl', 1],
+  ];
+  for (const [file, rolledBack] of cases) {
+    const r = await runJson<Inspect>('inspect', file, '--json');
+    assert.equal(r.rolledBackPrompts, rolledBack, file);
+    assert.ok((r.genuinePrompts as number) > rolledBack, `${file}: the rolled-back prompts are among the typed ones`);
+    const text = await runBuilt('inspect', file);
+    assert.match(text.stdout, new RegExp(`${r.genuinePrompts as number} genuine prompts \\(${rolledBack} later removed by a rollback\\)`));
+  }
+});

@@ -18,6 +18,7 @@ export const INSPECT_KEYS = [
   'estimatedInputTokens',
   'recordedInputTokens',
   'genuinePrompts',
+  'rolledBackPrompts',
   'compactions',
   'warnings',
 ] as const;
