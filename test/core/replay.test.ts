@@ -15,6 +15,7 @@ import {
 } from '../../src/core/index';
 import type { ReplayConfigResult } from '../../src/core/replay';
 import { PrefixCache } from '../../src/core/cost/cost';
+import { commonFolder, sessionRecall } from '../../src/core/replay/recall';
 
 const MODEL = 'claude-sonnet-4-5';
 const PREFIX = 2_000;
@@ -222,4 +223,13 @@ test('as-recorded on a recording that used no prompt cache bills every token as 
   assert.equal(c.cacheReadTokens + c.cacheWriteTokens, 0);
   assert.ok(c.costErrorVsRecorded !== null && Math.abs(c.costErrorVsRecorded) < 1e-9, `off by ${c.costErrorVsRecorded}`);
   assert.equal(r.cacheServedRatio, 1);
+});
+
+test('path recall: a path counts as named in full or relative to the session folder, never by a bare prefix', () => {
+  const paths = new Set(['/home/me/project/src/app.ts', '/home/me/project/README.md', '/home/me/project/src/util/x.ts']);
+  assert.equal(commonFolder(paths), '/home/me/project/');
+  const said = (text: string) => sessionRecall({ paths, prompts: new Set() }, [{ id: 's', role: 'user', content: text }]).pathRecall;
+  assert.equal(said('We changed src/app.ts and /home/me/project/README.md.'), 2 / 3);
+  assert.equal(said('Nothing about files.'), 0);
+  assert.equal(commonFolder(['/a.ts', '/b/c.ts']), '', 'no folder deeper than the root');
 });

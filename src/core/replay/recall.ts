@@ -54,19 +54,43 @@ export function ledgerRecall(
 }
 
 /**
+ * The folder every absolute path of `paths` lies in (the workspace, in practice), with its trailing
+ * slash; '' when they share none deeper than the root. A summary names files relative to it.
+ */
+export function commonFolder(paths: Iterable<string>): string {
+  let common: string[] | null = null;
+  for (const p of paths) {
+    if (!p.startsWith('/')) continue;
+    const parts = p.split('/').slice(0, -1);
+    if (common === null) common = parts;
+    else {
+      let i = 0;
+      while (i < common.length && i < parts.length && common[i] === parts[i]) i++;
+      common = common.slice(0, i);
+    }
+  }
+  return common !== null && common.length > 2 ? `${common.join('/')}/` : '';
+}
+
+/**
  * Of every path and every genuine prompt of the whole session, the fraction the final request still
- * has (in a kept message, a summary or a ledger): what a configuration's own request remembers.
+ * has (in a kept message, a summary or a ledger): what a configuration's own request remembers. A path
+ * counts as named in its full form or relative to the session's common folder (summaries write
+ * `src/app.ts` for `/home/me/project/src/app.ts`).
  */
 export function sessionRecall(
   artifacts: { paths: ReadonlySet<string>; prompts: ReadonlySet<string> },
   finalRequest: readonly Message[],
 ): { pathRecall: number; promptRecall: number } {
   const text = requestText(finalRequest);
-  const share = (all: ReadonlySet<string>) => {
+  const root = commonFolder(artifacts.paths);
+  const named = (p: string) =>
+    text.includes(p) || (root !== '' && p.startsWith(root) && p.length > root.length && text.includes(p.slice(root.length)));
+  const share = (all: ReadonlySet<string>, found: (a: string) => boolean) => {
     if (all.size === 0) return 1;
-    let found = 0;
-    for (const a of all) if (text.includes(a)) found++;
-    return found / all.size;
+    let n = 0;
+    for (const a of all) if (found(a)) n++;
+    return n / all.size;
   };
-  return { pathRecall: share(artifacts.paths), promptRecall: share(artifacts.prompts) };
+  return { pathRecall: share(artifacts.paths, named), promptRecall: share(artifacts.prompts, (p) => text.includes(p)) };
 }
