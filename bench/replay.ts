@@ -1,6 +1,7 @@
-// Section 8: replay of the real recorded sessions (issue 14 §3) with the four built-in configurations:
-// the cost of each (priced with the prompt cache as documented), and the ratio of splitpoint-default's
-// cost to each baseline's (below 1: splitpoint-default is cheaper). Same code as `splitpoint replay`.
+// Section 8: replay of the real recorded sessions (issues 14 §3 and 21) with the five built-in
+// configurations: the cost of each (priced as billed, with the prompt cache as documented), as-recorded's
+// error against the recorded bill, and the ratio of splitpoint-default's cost to each baseline's (below 1:
+// splitpoint-default is cheaper). Same code as `splitpoint replay`.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSession, readSessionFile, replaySession } from '../src/core';
@@ -37,7 +38,9 @@ export async function benchReplay(_ctx: BenchContext): Promise<SectionResult> {
     const cell = (c: ReplayConfigResult | undefined) => {
       if (!c) return 'n/a';
       const stopped = c.stoppedAt !== null ? `, stopped at call ${c.stoppedAt}` : '';
-      return `${usd(c.costUSD)} (${c.compactions} comp., paths ${(c.pathRecall * 100).toFixed(0)}%, prompts ${(c.promptRecall * 100).toFixed(0)}%${stopped})`;
+      const error = c.costErrorVsRecorded !== null ? `, ${(100 * c.costErrorVsRecorded).toFixed(2)}% vs recorded` : '';
+      const recall = `paths ${(c.pathRecall * 100).toFixed(0)}%, prompts ${(c.promptRecall * 100).toFixed(0)}%`;
+      return `${usd(c.costUSD)} (${c.compactions} comp., ${recall}${stopped}${error})`;
     };
     costRows.push([f, report.recorded ? usd(report.recorded.costUSD) : 'n/a', ...configs.map((c) => cell(by.get(c.name)))]);
     const own = by.get(DEFAULT);
