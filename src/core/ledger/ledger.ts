@@ -31,6 +31,11 @@ export interface ArtifactLedger {
   errors: LedgerError[];
   /** Genuine prompts: short ones verbatim, long ones clipped with a pointer to the transcript. */
   instructions: string[];
+  /**
+   * Facts the user asked to keep (a missed probe's question and answer, or a short text): added to the
+   * ledger of a compaction after it ran (pipeline/ledgerFacts.ts), carried by every later one, never folded.
+   */
+  facts?: string[];
   /** What the token budget folded away (counts), so the ledger says it is incomplete. */
   folded?: { files: number; commands: number; errors: number; instructions: number };
 }

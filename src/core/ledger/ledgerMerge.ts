@@ -1,11 +1,14 @@
 // The ledger accumulates and stays bounded: merging a previous compaction's ledger with the next one,
 // rendering it as compact markdown (what the model reads), and fitting it to a token budget by folding
 // the oldest entries away (commands first, then resolved errors, errors, files, and instructions last),
-// with counts of what was folded.
+// with counts of what was folded. Facts kept on request (ledger.facts) are carried and never folded.
 import type { ArtifactLedger, LedgerFile } from './ledger';
 import type { MessageTokenCounter } from '../counting/tokens';
 
 export const LEDGER_HEADING = '## Artifact ledger (from the compacted history)';
+
+/** The rendered section of the facts kept on request. */
+export const FACTS_TITLE = 'Facts kept on request:';
 
 const EMPTY_FOLDED = { files: 0, commands: 0, errors: 0, instructions: 0 };
 
@@ -16,7 +19,14 @@ export function emptyLedger(): ArtifactLedger {
 export function isEmptyLedger(l: ArtifactLedger): boolean {
   const f = l.folded ?? EMPTY_FOLDED;
   const folded = f.files + f.commands + f.errors + f.instructions;
-  return l.files.length + l.commands.length + l.errors.length + l.instructions.length + folded === 0;
+  return l.files.length + l.commands.length + l.errors.length + l.instructions.length + (l.facts?.length ?? 0) + folded === 0;
+}
+
+/** `a` then the facts of `b` that `a` does not hold (facts are kept in the order they were asked for). */
+export function mergeFacts(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
+  const out = [...(a ?? [])];
+  for (const f of b ?? []) if (!out.includes(f)) out.push(f);
+  return out;
 }
 
 /** `prev` then `next`: files by path (counts added, last action and position from the newer), the rest appended. */
@@ -47,6 +57,8 @@ export function mergeLedgers(prev: ArtifactLedger | null | undefined, next: Arti
     errors: [...prev.errors, ...next.errors],
     instructions,
   };
+  const facts = mergeFacts(prev.facts, next.facts);
+  if (facts.length > 0) merged.facts = facts;
   const a = prev.folded ?? EMPTY_FOLDED;
   const b = next.folded ?? EMPTY_FOLDED;
   const folded = {
@@ -82,6 +94,10 @@ export function renderLedger(l: ArtifactLedger): string {
   section(
     'User instructions (oldest first):',
     l.instructions.map((i) => `- ${i}`),
+  );
+  section(
+    FACTS_TITLE,
+    (l.facts ?? []).map((f) => `- ${f}`),
   );
   section('Files:', l.files.map(fileLine));
   section(
@@ -134,6 +150,7 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
     commands: [...ledger.commands],
     errors: [...ledger.errors],
     instructions: [...ledger.instructions],
+    ...(ledger.facts && ledger.facts.length > 0 ? { facts: [...ledger.facts] } : {}),
     ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
   };
   let tokens = ledgerTokens(l, counter);
@@ -141,7 +158,8 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
   // Estimate how many entries to fold from the average entry cost, then correct by re-counting.
   while (tokens > budgetTokens) {
     const entries = l.files.length + l.commands.length + l.errors.length + l.instructions.length;
-    if (entries === 0) return emptyLedger();
+    // Facts kept on request are never folded: with nothing else left, they are the ledger.
+    if (entries === 0) return l.facts ? { ...emptyLedger(), facts: l.facts } : emptyLedger();
     const perEntry = tokens / entries;
     const drop = Math.max(1, Math.floor((tokens - budgetTokens) / Math.max(1, perEntry) / 2));
     for (let i = 0; i < drop && foldOne(l); i++);
@@ -178,8 +196,10 @@ export function parseLedger(v: unknown): ArtifactLedger | null {
     (c) => isStr(c.command) && (c.exitCode === null || (typeof c.exitCode === 'number' && Number.isInteger(c.exitCode))),
   );
   const errors = list(l.errors, (e) => isStr(e.text) && typeof e.resolved === 'boolean');
-  const instructions = Array.isArray(l.instructions) && l.instructions.length <= MAX_LEDGER_ENTRIES && l.instructions.every(isStr);
-  if (!files || !commands || !errors || !instructions) return null;
+  const strings = (x: unknown) => Array.isArray(x) && x.length <= MAX_LEDGER_ENTRIES && x.every(isStr);
+  const instructions = strings(l.instructions);
+  const facts = l.facts === undefined || strings(l.facts);
+  if (!files || !commands || !errors || !instructions || !facts) return null;
   const f = l.folded as Record<string, unknown> | undefined;
   if (f !== undefined && !(f && typeof f === 'object' && isNat(f.files) && isNat(f.commands) && isNat(f.errors) && isNat(f.instructions)))
     return null;
@@ -189,6 +209,7 @@ export function parseLedger(v: unknown): ArtifactLedger | null {
     commands: out.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
     errors: out.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
     instructions: [...out.instructions],
+    ...(out.facts && out.facts.length > 0 ? { facts: [...out.facts] } : {}),
     ...(out.folded
       ? {
           folded: {

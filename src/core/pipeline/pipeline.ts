@@ -10,6 +10,7 @@ import { isTurnStart, newMessageId, toApiMessages, type Message } from '../conve
 import { errorMessage } from '../base/errors';
 import { Emitter } from '../base/events';
 import { assertPlanValid } from '../conversation/invariants';
+import { addLedgerFacts, type LedgerFactInput, type LedgerFactsOutcome } from './ledgerFacts';
 import { IncrementalMicroCompactor } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext } from './plan';
 import { withLedger, withSessionPins } from './planContexts';
@@ -31,6 +32,7 @@ import { finalSummaryText } from './summaryDraft';
 import { restoreTranscript } from '../transcripts/transcripts';
 import type { TriggerState } from './triggers';
 
+export type { LedgerFactInput, LedgerFactsOutcome } from './ledgerFacts';
 export type {
   AutoCompactSettings,
   CompactionFailure,
@@ -456,6 +458,12 @@ export class CompactionPipeline {
     session.saveMeta();
     this.didCompact.fire(record);
     return { ok: true, record, undone, messages: next, carriedOver: since.length };
+  }
+
+  /** Add facts to the ledger of the latest compaction and re-apply it, transcript first (ledgerFacts.ts). */
+  addLedgerFacts(facts: readonly LedgerFactInput[]): LedgerFactsOutcome {
+    if (this.running) return { ok: false, reason: 'busy', message: 'A compaction is running: add the fact when it is done.' };
+    return addLedgerFacts(this.deps.session, this.deps.transcripts, facts);
   }
 
   private overhead(): number {
