@@ -157,3 +157,22 @@ export { sessionWindow, type SessionWindow, type WindowSource } from './importer
 
 // Replay: the cost of a configuration on a recorded session
 export { fittedOverhead, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';
+
+// Probes: what a compaction lost, asked as questions (generation, the offline score, the online check)
+export {
+  generateProbes,
+  NoSuchCompactionError,
+  parseProbeAnswers,
+  PROBE_KINDS,
+  probeQuestionsPrompt,
+  recordedCompactionProbes,
+  scorePlan,
+  scoreProbes,
+  type Probe,
+  type ProbeAnswer,
+  type ProbeInput,
+  type ProbeKind,
+  type ProbeOptions,
+  type ProbeScore,
+  type ScoredProbe,
+} from './probes';

@@ -1,0 +1,235 @@
+// The facts probes are made from, read off the archived messages: tool calls paired with their
+// results (files created, edited and deleted; commands and how they ended; error lines), and the
+// text the session wrote (figures and names in tool results and assistant text). Each fact names the
+// messages it comes from. Deterministic: the order is the messages' order.
+import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
+import { commandText, exitCodeOf, fileTouches } from '../ledger/ledgerExtract';
+import { clip, oneLine } from './normalize';
+
+export interface Call {
+  use: ToolUseBlock;
+  useMessage: Message;
+  result?: ToolResultBlock;
+  resultMessage?: Message;
+}
+
+/** Tool calls paired with their results, in order. */
+export function pairCalls(messages: readonly Message[]): Call[] {
+  const calls: Call[] = [];
+  const byId = new Map<string, Call>();
+  for (const m of messages) {
+    if (typeof m.content === 'string') continue;
+    for (const b of m.content) {
+      if (b.type === 'tool_use') {
+        const call: Call = { use: b as ToolUseBlock, useMessage: m };
+        calls.push(call);
+        byId.set(call.use.id, call);
+      } else if (b.type === 'tool_result') {
+        const call = byId.get((b as ToolResultBlock).tool_use_id);
+        if (call) {
+          call.result = b as ToolResultBlock;
+          call.resultMessage = m;
+        }
+      }
+    }
+  }
+  return calls;
+}
+
+export interface FileFact {
+  path: string;
+  action: 'created' | 'edited' | 'deleted';
+  /** A line the change wrote (to ask about the file without naming it), if any. */
+  hint: string | null;
+  sources: string[];
+  /** Position of the last change (message index): later changes matter more at the split. */
+  at: number;
+}
+
+export interface CommandFact {
+  command: string;
+  exitCode: number | null;
+  /** What it was for: 'test', 'build', 'typecheck', 'lint', 'install', 'git' or 'run'. */
+  purpose: string;
+  sources: string[];
+  at: number;
+}
+
+export interface ErrorFact {
+  line: string;
+  /** What printed it: the command, or the tool and its target. */
+  origin: string;
+  sources: string[];
+  at: number;
+}
+
+const DELETE_RE = /(?:^|[;&|]\s*)(?:git\s+rm|rm)\s+(?:-[a-zA-Z]+\s+)*([^\s;&|]+(?:\s+[^\s;&|-][^\s;&|]*)*)/g;
+
+function field(input: unknown, ...keys: string[]): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const rec = input as Record<string, unknown>;
+  for (const k of keys) {
+    const v = rec[k];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return undefined;
+}
+
+/** A distinctive line the change wrote: the first non-trivial line of the new text. */
+function changeHint(use: ToolUseBlock, path: string): string | null {
+  let text = field(use.input, 'new_string', 'content', 'new_str', 'file_text', 'new_source');
+  if (!text && use.input && typeof use.input === 'object' && Array.isArray((use.input as { edits?: unknown }).edits)) {
+    const first = (use.input as { edits: unknown[] }).edits[0];
+    text = field(first, 'new_string');
+  }
+  if (!text && use.name === 'apply_patch') {
+    const patch = typeof use.input === 'string' ? use.input : field(use.input, 'input', 'patch');
+    text = patch
+      ?.split('\n')
+      .filter((l) => l.startsWith('+') && !l.startsWith('+++'))
+      .map((l) => l.slice(1))
+      .join('\n');
+  }
+  if (!text) return null;
+  const base = path.split('/').pop() ?? path;
+  for (const raw of text.split('\n')) {
+    const line = oneLine(raw);
+    if (line.length < 12 || !/[a-zA-Z]{3}/.test(line) || line.includes(base) || /^[{}()[\];,\s]*$/.test(line)) continue;
+    return clip(line, 80);
+  }
+  return null;
+}
+
+function purposeOf(command: string): string {
+  const c = command.toLowerCase();
+  if (/\b(test|tests|jest|vitest|pytest|mocha|ava|spec|run\.mjs|ctest)\b/.test(c)) return 'test';
+  if (/\b(tsc|mypy|pyright|typecheck|type-check)\b/.test(c)) return 'typecheck';
+  if (/\b(eslint|lint|prettier|ruff|clippy|flake8|black)\b/.test(c)) return 'lint';
+  if (/\b(build|make|esbuild|webpack|vite|rollup|compile|cargo\s+b|gradle|mvn|go\s+build)\b/.test(c)) return 'build';
+  if (/\b(npm|pnpm|yarn|pip|cargo)\s+(i|install|add|ci)\b/.test(c)) return 'install';
+  if (/^\s*git\b/.test(c)) return 'git';
+  return 'run';
+}
+
+function msgIndex(messages: readonly Message[]): Map<string, number> {
+  const index = new Map<string, number>();
+  messages.forEach((m, i) => index.set(m.id, i));
+  return index;
+}
+
+function sourcesOf(call: Call): string[] {
+  return call.resultMessage && call.resultMessage.id !== call.useMessage.id
+    ? [call.useMessage.id, call.resultMessage.id]
+    : [call.useMessage.id];
+}
+
+/** Files created, edited and deleted (latest action wins; the path's last change is its position). */
+export function fileFacts(messages: readonly Message[]): FileFact[] {
+  const index = msgIndex(messages);
+  const files = new Map<string, FileFact>();
+  const touch = (path: string, action: FileFact['action'], call: Call, hint: string | null) => {
+    const prev = files.get(path);
+    const at = index.get(call.useMessage.id) ?? 0;
+    const created = prev?.action === 'created' && action === 'edited';
+    files.delete(path);
+    files.set(path, {
+      path,
+      action: created ? 'created' : action,
+      hint: hint ?? prev?.hint ?? null,
+      sources: prev ? [...new Set([call.useMessage.id, ...prev.sources])].slice(0, 3) : [call.useMessage.id],
+      at,
+    });
+  };
+  const known = { has: (p: string) => files.has(p) };
+  for (const call of pairCalls(messages)) {
+    if (call.result?.is_error) continue;
+    if (call.use.name === 'apply_patch') {
+      const patch = typeof call.use.input === 'string' ? call.use.input : field(call.use.input, 'input', 'patch');
+      for (const m of (patch ?? '').matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
+        const path = (m[2] ?? m[3]).trim();
+        const action = m[1] === 'Add' ? 'created' : m[1] === 'Delete' ? 'deleted' : 'edited';
+        if (path) touch(path, action, call, action === 'deleted' ? null : changeHint(call.use, path));
+      }
+      continue;
+    }
+    for (const t of fileTouches(call.use, known)) {
+      if (t.action === 'read') continue;
+      touch(t.path, t.action, call, changeHint(call.use, t.path));
+    }
+    const command = commandText(call.use);
+    if (command && exitCodeOf(call.result) === 0) {
+      for (const m of command.matchAll(DELETE_RE)) for (const p of m[1].split(/\s+/)) if (/[./]/.test(p)) touch(p, 'deleted', call, null);
+    }
+  }
+  return [...files.values()];
+}
+
+/** Commands with how they ended. */
+export function commandFacts(messages: readonly Message[]): CommandFact[] {
+  const index = msgIndex(messages);
+  const out: CommandFact[] = [];
+  for (const call of pairCalls(messages)) {
+    const command = commandText(call.use);
+    if (command === null || command.endsWith('…')) continue;
+    out.push({
+      command,
+      exitCode: exitCodeOf(call.result),
+      purpose: purposeOf(command),
+      sources: sourcesOf(call),
+      at: index.get(call.useMessage.id) ?? 0,
+    });
+  }
+  return out;
+}
+
+const ERROR_LINE =
+  /\b(error|Error|ERROR|failed|FAILED|FAIL|Exception|exception|cannot|Cannot|not found|No such file|undefined is not|Traceback|panicked|denied|refused|TS\d{4}|E\d{4})\b/;
+
+const STRONG_ERROR = /\b(\w*Error|Exception|error(?: TS\d+)?|panicked)\b:|\berror\[|Traceback|No such file|not found|cannot|Cannot/;
+
+/** The first error line of each failed call (is_error, or a non-zero exit). */
+export function errorFacts(messages: readonly Message[]): ErrorFact[] {
+  const index = msgIndex(messages);
+  const out: ErrorFact[] = [];
+  const seen = new Set<string>();
+  for (const call of pairCalls(messages)) {
+    if (!call.result) continue;
+    const command = commandText(call.use);
+    const exit = command !== null ? exitCodeOf(call.result) : null;
+    if (!call.result.is_error && !(exit !== null && exit !== 0)) continue;
+    const text = toolResultText(call.result);
+    const lines = text
+      .split('\n')
+      .map((l) => oneLine(l.replace(/<\/?[a-z_]+>/g, '')))
+      .filter((l) => l.length >= 10 && l.length <= 400 && ERROR_LINE.test(l) && !/^(exit code|process exited)/i.test(l));
+    // The line that states the error ("TypeError: …", "error TS2345: …") over a summary line ("FAIL file").
+    const line = lines.find((l) => STRONG_ERROR.test(l)) ?? lines[0];
+    if (!line) continue;
+    const clipped = clip(line, 160);
+    if (seen.has(clipped)) continue;
+    seen.add(clipped);
+    const target = command ?? field(call.use.input, 'path', 'file_path', 'pattern', 'query', 'url') ?? '';
+    out.push({
+      line: clipped,
+      origin: `${call.use.name}${target ? ` ${clip(oneLine(target), 80)}` : ''}`,
+      sources: sourcesOf(call),
+      at: index.get(call.useMessage.id) ?? 0,
+    });
+  }
+  return out;
+}
+
+/** Genuine prompts (typed by a person), in order. */
+export function genuinePrompts(messages: readonly Message[]): Message[] {
+  return messages.filter((m) => isTurnStart(m) && textOf(m).trim() !== '');
+}
+
+/** The assistant's own text (no thinking, no tool calls) of a message. */
+export function assistantText(m: Message): string {
+  if (m.role !== 'assistant') return '';
+  if (typeof m.content === 'string') return m.content;
+  return m.content
+    .filter((b) => b.type === 'text')
+    .map((b) => String((b as { text?: unknown }).text ?? ''))
+    .join('\n');
+}

@@ -1,0 +1,223 @@
+// Probe generation: from the messages a compaction archives (or a plan would archive), the questions
+// whose answers the work needs after it, of four kinds (artifact, recall, decision, continuation),
+// each with its expected answers and source messages. Pure and deterministic: same input, same
+// probes (ids are hashes of question and sources). Bounded (default 30) and spread over the kinds;
+// within a kind, facts the later conversation refers to again come first.
+import { textOf, type Message } from '../conversation/conversation';
+import { assistantText, commandFacts, errorFacts, fileFacts, genuinePrompts } from './facts';
+import { clip, commonFolder, holds, normalise, oneLine, shortHash } from './normalize';
+import { decisionFacts, recallFacts } from './textFacts';
+import { PROBE_KINDS, type Probe, type ProbeInput, type ProbeKind, type ProbeOptions } from './types';
+
+export const DEFAULT_MAX_PROBES = 30;
+
+/** Share of the budget each kind gets first (what a kind cannot fill goes to the others). */
+const SHARE: Record<ProbeKind, number> = { artifact: 0.35, recall: 0.35, decision: 0.15, continuation: 0.15 };
+
+/** The later conversation, normalised, and the folder the session's paths share. */
+interface Later {
+  text: string;
+  root: string;
+}
+
+interface Candidate {
+  probe: Probe;
+  /** Higher first: referred to later, mentioned often, recent. */
+  rank: number;
+}
+
+function makeProbe(kind: ProbeKind, question: string, expected: string[], exact: boolean, sources: string[], later: Later): Probe | null {
+  const answers = [...new Set(expected.map((e) => e.trim()).filter((e) => normalise(e).length >= 2))];
+  if (answers.length === 0 || sources.length === 0) return null;
+  const q = normalise(question);
+  // A question that states its answer asks nothing.
+  if (answers.some((a) => q.includes(normalise(a)))) return null;
+  const referencedLater = later.text !== '' && answers.some((a) => holds(later.text, a, later.root));
+  return {
+    id: `p-${kind}-${shortHash(`${question}\u0000${sources.join(',')}`)}`,
+    kind,
+    question,
+    expected: answers,
+    exact,
+    sources,
+    referencedLater,
+  };
+}
+
+function candidate(probe: Probe | null, weight: number, at: number): Candidate[] {
+  return probe ? [{ probe, rank: (probe.referencedLater ? 1e9 : 0) + weight * 1e6 + at }] : [];
+}
+
+const ACTION_VERB = { created: 'create', edited: 'edit', deleted: 'delete' } as const;
+
+function artifactCandidates(archived: readonly Message[], later: Later): Candidate[] {
+  const out: Candidate[] = [];
+  for (const f of fileFacts(archived)) {
+    const hint = f.hint ? ` (the change that wrote "${f.hint}")` : '';
+    const question = `Which file did the session ${ACTION_VERB[f.action]}${hint}? Give its path.`;
+    out.push(...candidate(makeProbe('artifact', question, [f.path], true, f.sources, later), f.action === 'edited' ? 2 : 3, f.at));
+  }
+  const lastByPurpose = new Map<string, ReturnType<typeof commandFacts>[number]>();
+  for (const c of commandFacts(archived)) if (c.purpose !== 'run' && c.purpose !== 'git') lastByPurpose.set(c.purpose, c);
+  for (const c of lastByPurpose.values()) {
+    const ended = c.exitCode === null ? '' : ' and what exit code did it end with';
+    const question = `Which command did the session last run to ${c.purpose === 'test' ? 'run the tests' : c.purpose}${ended}?`;
+    out.push(...candidate(makeProbe('artifact', question, [c.command], true, c.sources, later), 4, c.at));
+  }
+  return out;
+}
+
+function recallCandidates(archived: readonly Message[], later: Later): Candidate[] {
+  const out: Candidate[] = [];
+  for (const e of errorFacts(archived)) {
+    const question = `What error did \`${clip(e.origin, 100)}\` report? Quote its error line.`;
+    out.push(...candidate(makeProbe('recall', question, [e.line], true, e.sources, later), 3, e.at));
+  }
+  for (const f of recallFacts(archived)) {
+    const what = f.kind === 'figure' ? 'figure' : 'name';
+    const question = `The session stated: "${f.cloze}". What ${what} goes in the blank?`;
+    out.push(...candidate(makeProbe('recall', question, [f.value], true, f.sources, later), Math.min(f.mentions, 5), f.at));
+  }
+  return out;
+}
+
+function decisionCandidates(archived: readonly Message[], later: Later): Candidate[] {
+  return decisionFacts(archived).flatMap((d) =>
+    candidate(
+      makeProbe(
+        'decision',
+        `The user said: "${d.cloze}". What constraint or choice goes in the blank?`,
+        [d.value],
+        false,
+        d.sources,
+        later,
+      ),
+      1,
+      d.at,
+    ),
+  );
+}
+
+/** The prompt's opening words, whole words up to `max` characters: the open task as the user put it. */
+function openingWords(text: string, max: number): string {
+  const line = oneLine(text);
+  if (line.length <= max) return line;
+  const cut = line.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return space > max / 2 ? cut.slice(0, space) : cut;
+}
+
+const NEXT_RE = /\b(next|now I'?ll|let me|let's|I'?ll|I will|I'm going to|going to|then I|remaining|still need)\b/i;
+
+function continuationCandidates(archived: readonly Message[], later: Later): Candidate[] {
+  const out: Candidate[] = [];
+  const prompts = genuinePrompts(archived);
+  const last = prompts[prompts.length - 1];
+  if (last) {
+    const task = openingWords(textOf(last), 80);
+    out.push(
+      ...candidate(
+        makeProbe(
+          'continuation',
+          'What was the task the user last asked for before the split (the open task)?',
+          [task],
+          false,
+          [last.id],
+          later,
+        ),
+        5,
+        0,
+      ),
+    );
+  }
+  for (let i = archived.length - 1; i >= 0; i--) {
+    const text = assistantText(archived[i]).trim();
+    if (text === '') continue;
+    const sentences = text
+      .split(/\n+|(?<=[.!?])\s+/)
+      .map(oneLine)
+      .filter((s) => s.length >= 12);
+    const next = [...sentences].reverse().find((s) => NEXT_RE.test(s)) ?? sentences[sentences.length - 1];
+    if (next) {
+      const m = NEXT_RE.exec(next);
+      const step = openingWords(m ? next.slice(m.index) : next, 60);
+      out.push(
+        ...candidate(
+          makeProbe('continuation', 'What did the agent say it would do next at the split?', [step], false, [archived[i].id], later),
+          4,
+          0,
+        ),
+      );
+    }
+    break;
+  }
+  const files = fileFacts(archived);
+  const lastFile = files[files.length - 1];
+  if (lastFile) {
+    const q = 'Which file was the agent changing most recently before the split?';
+    out.push(...candidate(makeProbe('continuation', q, [lastFile.path], true, lastFile.sources, later), 3, 0));
+  }
+  const commands = commandFacts(archived);
+  const lastCommand = commands[commands.length - 1];
+  if (lastCommand) {
+    const q = 'What was the last command the agent ran before the split?';
+    out.push(...candidate(makeProbe('continuation', q, [lastCommand.command], true, lastCommand.sources, later), 2, 0));
+  }
+  return out;
+}
+
+/** Up to `max` candidates spread over the kinds: each kind its share first, what a kind cannot fill to the others. */
+function select(byKind: Record<ProbeKind, Candidate[]>, max: number): Probe[] {
+  const sorted = {} as Record<ProbeKind, Candidate[]>;
+  for (const k of PROBE_KINDS) {
+    const seen = new Set<string>();
+    sorted[k] = [...byKind[k]]
+      .sort((a, b) => b.rank - a.rank || (a.probe.id < b.probe.id ? -1 : a.probe.id > b.probe.id ? 1 : 0))
+      .filter((c) => !seen.has(c.probe.id) && seen.add(c.probe.id) !== undefined);
+  }
+  const take: Record<ProbeKind, number> = { artifact: 0, recall: 0, decision: 0, continuation: 0 };
+  let left = max;
+  // Each kind present when the input has any.
+  for (const k of PROBE_KINDS) {
+    if (left > 0 && sorted[k].length > 0) {
+      take[k] = 1;
+      left--;
+    }
+  }
+  for (const k of PROBE_KINDS) {
+    const more = Math.min(sorted[k].length - take[k], Math.max(0, Math.round(max * SHARE[k]) - take[k]), left);
+    take[k] += more;
+    left -= more;
+  }
+  for (const k of PROBE_KINDS) {
+    const more = Math.min(sorted[k].length - take[k], left);
+    take[k] += more;
+    left -= more;
+  }
+  return PROBE_KINDS.flatMap((k) => sorted[k].slice(0, take[k]).map((c) => c.probe));
+}
+
+/** The probes of what `input.archived` holds, at most `options.max` (default 30). */
+export function generateProbes(input: ProbeInput, options: ProbeOptions = {}): Probe[] {
+  const max = Math.max(0, Math.floor(options.max ?? DEFAULT_MAX_PROBES));
+  const archived = input.archived.filter((m) => m.synthetic === undefined);
+  const root = commonFolder(fileFacts(archived).map((f) => f.path));
+  const later = {
+    text: normalise(
+      (input.later ?? [])
+        .filter((m) => m.synthetic === undefined)
+        .map(textOf)
+        .join('\n'),
+    ),
+    root,
+  };
+  return select(
+    {
+      artifact: artifactCandidates(archived, later),
+      recall: recallCandidates(archived, later),
+      decision: decisionCandidates(archived, later),
+      continuation: continuationCandidates(archived, later),
+    },
+    max,
+  );
+}

@@ -1,0 +1,155 @@
+// Facts from what the session wrote: figures (a number with its unit) and names (identifiers, test
+// names, branches, packages) in tool results and assistant text, and the user's constraints and
+// choices in genuine prompts. Each is asked as a cloze: the sentence it was stated in, the fact
+// replaced by a blank, so the question never contains the answer.
+import { textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
+import { assistantText, genuinePrompts } from './facts';
+import { clip, normalise, oneLine } from './normalize';
+
+export interface TextFact {
+  /** The fact as stated. */
+  value: string;
+  /** The sentence with the fact blanked out (`___`). */
+  cloze: string;
+  /** 'figure' | 'name' | 'decision'. */
+  kind: 'figure' | 'name' | 'decision';
+  sources: string[];
+  at: number;
+  /** How many archived messages state it. */
+  mentions: number;
+}
+
+const UNITS = [
+  'ms|milliseconds?|s|sec|seconds?|minutes?|min|h|hours?|KB|kB|MB|GB|TB|KiB|MiB|GiB|%|px|USD|\\$',
+  'tokens?|lines?|bytes?|files?|tests?|chars?|characters?|calls?|requests?|rows?|items?|errors?|warnings?',
+].join('|');
+const FIGURE_RE = new RegExp(`(?<![\\w.])(\\$?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:${UNITS}))(?![\\w])`, 'g');
+const BACKTICK_RE = /`([^`\n]{3,60})`/g;
+const BRANCH_RE = /\bbranch(?:es)?\s+[`'"]?([A-Za-z0-9][\w./-]{2,60})/g;
+const PACKAGE_RE = /(?<![\w/])(@[a-z0-9-]+\/[a-z0-9._-]+)\b/g;
+const TEST_NAME_RE = /(?:✓|✗|✘|×|PASS|FAIL|not ok|ok \d+ -|FAILED)\s+([^\n]{6,80})/g;
+
+/** Sentences of a text (split at line ends and sentence punctuation), one line each. */
+function sentences(text: string): string[] {
+  return text
+    .split(/\n+|(?<=[.!?])\s+(?=[A-Z`"'(])/)
+    .map(oneLine)
+    .filter((s) => s.length >= 12);
+}
+
+function blank(sentence: string, value: string): string | null {
+  const i = sentence.indexOf(value);
+  if (i < 0) return null;
+  const from = Math.max(0, i - 90);
+  const to = Math.min(sentence.length, i + value.length + 60);
+  let cloze = sentence.slice(from, to).split(value).join('___');
+  cloze = `${from > 0 ? '…' : ''}${cloze}${to < sentence.length ? '…' : ''}`;
+  // A blank with nothing around it asks nothing.
+  if (cloze.replace(/___|…/g, '').replace(/[^a-zA-Z]/g, '').length < 12) return null;
+  return cloze;
+}
+
+function isIdentifierLike(v: string): boolean {
+  if (/\s/.test(v) && !/^[\w.-]+(\s[\w.-]+){0,3}$/.test(v)) return false;
+  if (/^\d+$/.test(v)) return false;
+  return /[A-Za-z]/.test(v) && /[A-Z_./:-]|[a-z][A-Z]/.test(v.slice(1));
+}
+
+/** The text of a message that states facts: tool results and the assistant's own text. */
+function factText(m: Message): string {
+  if (m.synthetic) return '';
+  if (m.role === 'assistant') return assistantText(m);
+  if (typeof m.content === 'string') return '';
+  return m.content
+    .filter((b) => b.type === 'tool_result')
+    .map((b) => toolResultText(b as ToolResultBlock))
+    .join('\n');
+}
+
+function collect(
+  messages: readonly Message[],
+  pick: (text: string, role: Message['role']) => Array<[string, TextFact['kind']]>,
+): TextFact[] {
+  const facts = new Map<string, TextFact>();
+  messages.forEach((m, at) => {
+    const text = factText(m);
+    if (text === '') return;
+    for (const s of sentences(text.length > 40_000 ? text.slice(0, 40_000) : text)) {
+      for (const [value, kind] of pick(s, m.role)) {
+        const key = normalise(value);
+        const prev = facts.get(key);
+        if (prev) {
+          if (!prev.sources.includes(m.id)) {
+            prev.mentions++;
+            if (prev.sources.length < 3) prev.sources.push(m.id);
+          }
+          continue;
+        }
+        const cloze = blank(clip(s, 600), value);
+        if (cloze) facts.set(key, { value, cloze, kind, sources: [m.id], at, mentions: 1 });
+      }
+    }
+  });
+  return [...facts.values()];
+}
+
+/** Figures and names the session established (in tool results and assistant text). */
+export function recallFacts(messages: readonly Message[]): TextFact[] {
+  return collect(messages, (s, role) => {
+    const out: Array<[string, TextFact['kind']]> = [];
+    for (const m of s.matchAll(FIGURE_RE)) if (!/^\d{1,2}\s?s$/.test(m[1]) && !/^[01]\s?\w+$/.test(m[1])) out.push([m[1], 'figure']);
+    if (role === 'assistant') for (const m of s.matchAll(BACKTICK_RE)) if (isIdentifierLike(m[1])) out.push([m[1], 'name']);
+    for (const m of s.matchAll(BRANCH_RE)) out.push([m[1].replace(/[.,;:]$/, ''), 'name']);
+    for (const m of s.matchAll(PACKAGE_RE)) out.push([m[1], 'name']);
+    for (const m of s.matchAll(TEST_NAME_RE)) out.push([oneLine(m[1]).replace(/\s*\(\d+(\.\d+)?\s?m?s\)$/, ''), 'name']);
+    return out;
+  });
+}
+
+const DECISION_RE =
+  /\b(don'?t|do not|never|always|must(?: not)?|mustn'?t|should(?: not|n'?t)?|shall not|instead of|rather than|avoid|make sure|only use|we (?:also )?use|use|prefer|keep|no need to|stop)\b/i;
+
+/** The clause a constraint or choice is stated in: from its trigger word, up to ten words or the clause's end. */
+function decisionClause(sentence: string): string | null {
+  const m = DECISION_RE.exec(sentence);
+  if (!m) return null;
+  // "use" alone is only a choice when it opens the sentence or follows a subject ("we use", "please use").
+  if (/^use$/i.test(m[1]) && !/(^|\b(?:please|we|you|just|and|but|then|to)\s+)$/i.test(sentence.slice(0, m.index))) return null;
+  let start = m.index;
+  // "use Y instead of Z": the choice starts at "use".
+  if (/^(instead of|rather than)$/i.test(m[1])) {
+    const before = sentence.slice(0, m.index);
+    const use = /\b(use|prefer|go with|switch to|keep)\b[^,;]*$/i.exec(before);
+    if (use) start = use.index;
+  }
+  const rest = sentence.slice(start).split(/[,;:.!?()]\s|\s[-–—]\s/)[0];
+  const words = rest
+    .split(/\s+/)
+    .slice(0, 10)
+    .join(' ')
+    .replace(/[.,;:!?]+$/, '');
+  return words.split(/\s+/).length >= 3 ? words : null;
+}
+
+/** Constraints and choices the user stated in genuine prompts. */
+export function decisionFacts(messages: readonly Message[]): TextFact[] {
+  const prompts = new Set(genuinePrompts(messages).map((m) => m.id));
+  const facts: TextFact[] = [];
+  const seen = new Set<string>();
+  messages.forEach((m, at) => {
+    if (!prompts.has(m.id)) return;
+    const text = textOf(m);
+    for (const s of sentences(text.length > 20_000 ? text.slice(0, 20_000) : text)) {
+      // Each clause of the sentence may state its own constraint ("don't touch X; use Y instead of Z").
+      for (const part of s.split(/[;]\s+|,\s+(?:and|but)\s+/)) {
+        const clause = decisionClause(part);
+        if (!clause || seen.has(normalise(clause))) continue;
+        const cloze = blank(clip(s, 400), clause);
+        if (!cloze) continue;
+        seen.add(normalise(clause));
+        facts.push({ value: clause, cloze, kind: 'decision', sources: [m.id], at, mentions: 1 });
+      }
+    }
+  });
+  return facts;
+}
