@@ -11,6 +11,7 @@ import type { RestorePlanShown } from './checkpointRestore';
 import { composerHandlers } from './composerRouting';
 import { Disposable } from './lifecycle';
 import { pinHandlers, pinnedIdsOf } from './pinRouting';
+import { probeHandlers } from './probeRouting';
 import { pendingEditsOf, reviewHandlers, type ChatReview } from './reviewRouting';
 import { createRouter, reportFailure, type FailureSink, type MessageHandlers } from './router';
 import { compactAndReport } from './sessionCommands';
@@ -127,6 +128,7 @@ function chatHandlers(
       sendProposals();
     },
     ...pinHandlers(controller, () => sendPins(false)),
+    ...probeHandlers(controller),
     ...reviewHandlers(controller, actions.review),
     stop: () => controller.stop(),
     retry: () => controller.retry(),

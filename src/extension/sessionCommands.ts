@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/service/controller';
 import { Disposable } from './lifecycle';
+import { checkCompactionCommand } from './probeRouting';
 import type { TranscriptOpener } from './transcriptOpener';
 
 /** Compacts the current chat now (with an optional focus for the summary) and says how it went. */
@@ -32,6 +33,7 @@ export class SessionCommands extends Disposable {
     command('splitpoint.openTranscript', (path?: string) => transcripts.open(typeof path === 'string' ? path : undefined));
     command('splitpoint.undoCompaction', () => controller.undo());
     command('splitpoint.stop', () => controller.stop());
+    command('splitpoint.checkCompaction', (id?: string) => checkCompactionCommand(controller, chat, id));
   }
 
   private async newChat(): Promise<void> {

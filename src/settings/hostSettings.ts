@@ -43,6 +43,13 @@ export interface HostSettings {
   checkpoints?: { enabled: boolean; maxCount: number; maxFileKB: number; maxStorageMB: number };
   /** Prompt-cache breakpoints on every model call: their TTL, or 'off'. */
   promptCaching: PromptCaching;
+  /** "Check this compaction" (issue 22): when it runs, and the model asked ('' = the cheapest of the session's family). Absent: the defaults. */
+  probes?: ProbeSettings;
+}
+
+export interface ProbeSettings {
+  afterCompaction: 'off' | 'ask' | 'always';
+  model: string;
 }
 
 /** The controller's settings from `c`; a workspace value of a sensitive setting is passed to `onIgnored`. */
@@ -91,6 +98,17 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
       maxStorageMB: positive(c.get<number>('checkpoints.maxStorageMB'), shippedDefault('checkpoints.maxStorageMB')),
     },
     promptCaching: promptCachingOf(c.get<unknown>('promptCaching', shippedDefault('promptCaching'))),
+    probes: probeSettingsOf(c),
+  };
+}
+
+/** `splitpoint.probes.*`: an unknown afterCompaction is the default; the model trimmed ('' = the family's cheapest). */
+function probeSettingsOf(c: SettingsSource): ProbeSettings {
+  const after = c.get<unknown>('probes.afterCompaction', shippedDefault('probes.afterCompaction'));
+  const model = c.get<unknown>('probes.model', shippedDefault('probes.model'));
+  return {
+    afterCompaction: after === 'off' || after === 'ask' || after === 'always' ? after : (shippedDefault('probes.afterCompaction') as 'ask'),
+    model: typeof model === 'string' ? model.trim() : '',
   };
 }
 

@@ -53,6 +53,8 @@ const READ_AS: Record<string, (r: Read) => unknown> = {
   'microCompact.horizonTurns': (r) => r.host.microCompact.horizonTurns,
   transcriptFolder: (r) => r.host.transcriptFolder,
   promptCaching: (r) => r.host.promptCaching,
+  'probes.afterCompaction': (r) => r.host.probes?.afterCompaction,
+  'probes.model': (r) => r.host.probes?.model,
   commandTimeoutSeconds: (r) => r.host.commandTimeoutMs / 1000,
   // User-only settings: unset is "no servers".
   'mcp.servers': (r) => r.mcp.servers ?? {},

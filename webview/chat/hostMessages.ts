@@ -9,6 +9,10 @@ import {
   type ContextMeter,
   type HostToChat,
   type PendingEdit,
+  type ProbeCheckItem,
+  type ProbeCheckOffer,
+  type ProbeKindView,
+  type ProbeMissView,
   type RawMessage,
   type RestoreFileView,
   type ValidatorsByType,
@@ -34,7 +38,65 @@ export function isItem(v: unknown): v is ChatItem {
     typeof r.id === 'string' &&
     isItemKind(r.kind) &&
     (r.messageId === undefined || typeof r.messageId === 'string') &&
-    (r.pinned === undefined || typeof r.pinned === 'boolean')
+    (r.pinned === undefined || typeof r.pinned === 'boolean') &&
+    (r.kind !== 'probes' || isProbeCard(r)) &&
+    (r.kind !== 'compaction' || r.check === undefined || isCheckOffer(r.check))
+  );
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+const isProbeKind = isMemberOf<ProbeKindView>({ artifact: true, recall: true, decision: true, continuation: true });
+const isVerdict = isMemberOf<ProbeMissView['verdict']>({ wrong: true, unanswered: true, uncertain: true });
+const isCheckStatus = isMemberOf<ProbeCheckItem['status']>({ running: true, done: true, failed: true });
+
+function isCheckOffer(v: unknown): v is ProbeCheckOffer {
+  const r = v as Record<string, unknown> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.model === 'string' &&
+    isNum(r.probes) &&
+    isNum(r.inputTokens) &&
+    isNum(r.estimateUSD) &&
+    typeof r.offer === 'boolean'
+  );
+}
+
+function isMiss(v: unknown): v is ProbeMissView {
+  const r = v as Record<string, unknown> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.probeId === 'string' &&
+    isProbeKind(r.kind) &&
+    typeof r.question === 'string' &&
+    Array.isArray(r.expected) &&
+    r.expected.every((e) => typeof e === 'string') &&
+    typeof r.answer === 'string' &&
+    isVerdict(r.verdict) &&
+    (r.sourceId === null || typeof r.sourceId === 'string') &&
+    (r.done === undefined || r.done === 'pinned' || r.done === 'added')
+  );
+}
+
+/** A check's card: the fields the card renders, each of its shape (the model's answers are text the card sanitizes). */
+function isProbeCard(r: Record<string, unknown>): boolean {
+  const byKind = r.byKind as Record<string, { correct?: unknown; total?: unknown }> | null;
+  return (
+    typeof r.compactionId === 'string' &&
+    typeof r.model === 'string' &&
+    isCheckStatus(r.status) &&
+    (r.error === undefined || typeof r.error === 'string') &&
+    isNum(r.correct) &&
+    isNum(r.total) &&
+    typeof byKind === 'object' &&
+    byKind !== null &&
+    Object.keys(byKind).length === 4 &&
+    Object.entries(byKind).every(([k, n]) => isProbeKind(k) && isNum(n?.correct) && isNum(n?.total)) &&
+    Array.isArray(r.missed) &&
+    r.missed.every(isMiss) &&
+    (r.costUSD === undefined || isNum(r.costUSD)) &&
+    (r.undoable === undefined || typeof r.undoable === 'boolean')
   );
 }
 
@@ -44,6 +106,7 @@ const isItemKind = isMemberOf<ChatItem['kind']>({
   thinking: true,
   tool: true,
   compaction: true,
+  probes: true,
   error: true,
   notice: true,
 });

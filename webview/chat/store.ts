@@ -3,7 +3,16 @@
 // immutable: an item object changes identity only when that item changed, so memoized item
 // components skip everything else. Each user action is a method here: components call it, it posts
 // the intent to the host and updates what the view keeps.
-import type { ChatItem, ChatState, ChatToHost, HostToChat, ImageAttachment, PendingEdit, RestoreFileView } from '../../src/protocol';
+import type {
+  ChatItem,
+  ChatState,
+  ChatToHost,
+  HostToChat,
+  ImageAttachment,
+  PendingEdit,
+  ProbeAction,
+  RestoreFileView,
+} from '../../src/protocol';
 import { frameScheduler } from '../shared/frame';
 import type { WebviewStore } from '../shared/storeContext';
 import { isItem } from './hostMessages';
@@ -175,6 +184,13 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
 
   undoCompaction = (): void => this.post({ type: 'undoCompaction' });
 
+  /** "Check this compaction": the host asks the probes and answers with the result card. */
+  checkCompaction = (compactionId: string): void => this.post({ type: 'checkCompaction', compactionId });
+
+  /** An action of a check's card on one missed probe. */
+  probeAction = (checkId: string, probeId: string, action: ProbeAction): void =>
+    this.post({ type: 'probeAction', checkId, probeId, action });
+
   /** Opens the model picker (a QuickPick on the host). */
   pickModel = (): void => this.post({ type: 'pickModel' });
 
@@ -298,6 +314,10 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
       this.announce(`Tool ${item.name} needs your approval.`);
     } else if (item.kind === 'error' && before === undefined) {
       this.announce(`Error: ${item.message}`);
+    } else if (item.kind === 'probes' && item.status !== 'running' && before?.kind === 'probes' && before.status === 'running') {
+      this.announce(
+        item.status === 'done' ? `Compaction check: ${item.correct} of ${item.total} answered correctly.` : `Compaction check failed.`,
+      );
     } else if (item.kind === 'compaction' && before === undefined) {
       this.announce(`Context compacted from ${item.tokensBefore} to ${item.tokensAfter} tokens.`);
     }

@@ -73,6 +73,12 @@ export class AgentFactory {
     return countRequestTokens(this.client(apiKey, settings), request, { signal });
   }
 
+  /** What the agent sends besides its messages (client, system prompt, tool definitions): a probe check sends the same. */
+  requestParts(apiKey: string, settings: HostSettings): { client: Anthropic; system: string; tools: Anthropic.Tool[] } {
+    const { tools, system } = this.toolsAndSystem(settings);
+    return { client: this.client(apiKey, settings), system, tools: tools.definitions() as Anthropic.Tool[] };
+  }
+
   private client(apiKey: string, settings: HostSettings): Anthropic {
     return this.deps.createClient
       ? this.deps.createClient(apiKey, settings.baseUrl)

@@ -35,6 +35,7 @@ import type { HostSettings } from '../../settings/hostSettings';
 import { FileReview } from './fileReview';
 import { InspectorService, type InspectedRecording, type InspectorTarget } from './inspectorService';
 import { MissingApiKeyError } from '../loop/missingApiKeyError';
+import { ProbeChecks } from './probeChecks';
 import { promptContent, type PromptAttachments } from './promptAttachments';
 import { RequestCount } from '../loop/requestCount';
 import { SessionScope } from './sessionScope';
@@ -57,6 +58,7 @@ export class AgentController implements Disposable {
   /** Summary drafts waiting for review (events: opened, closed). */
   readonly drafts = new SummaryDrafts();
   readonly review: FileReview; // edits pending review (diff editor) and file checkpoints
+  readonly probes: ProbeChecks; // "Check this compaction": probe questions asked of the compacted context (issue 22)
   private calibration: CalibratedCounter;
   private settings: HostSettings;
   private scope: SessionScope;
@@ -109,6 +111,8 @@ export class AgentController implements Disposable {
       overheadParts: () => this.agents.overheadParts(this.settings),
     });
     this.review = new FileReview(deps, { settings: () => this.settings, current: () => this.scope, busy: () => this.busy });
+    const probeDeps = { current: () => this.scope, settings: () => this.settings, busy: () => this.busy, undo: () => this.undo() };
+    this.probes = new ProbeChecks({ ...deps, ...probeDeps, agents: this.agents, tokenizer: this.counting.tokenizer });
     this.scope = this.openScope(this.store.list()[0]?.id);
   }
 
@@ -383,6 +387,7 @@ export class AgentController implements Disposable {
       return;
     }
     this.scope.chat.compacted(r);
+    this.probes.compacted(r); // the divider's check, priced; run at once with probes.afterCompaction = always
     this.deps.log.info(
       `Compaction ${r.strategy} (${r.trigger}): ${r.tokensBefore} -> ${r.tokensAfter} tokens; transcript ${r.transcriptPath}`,
     );
@@ -484,15 +489,7 @@ export class AgentController implements Disposable {
     this.approvals.rejectAll('The extension is shutting down.');
     this.scope.dispose();
     this.counting.dispose();
-    const emitters = [
-      this.busyChanged,
-      this.contextChanged,
-      this.sessionChanged,
-      this.chatReset,
-      this.chatChanged,
-      this.noticed,
-      this.compactionProgress,
-    ];
-    for (const e of emitters) e.dispose();
+    for (const e of [this.busyChanged, this.contextChanged, this.sessionChanged, this.chatReset]) e.dispose();
+    for (const e of [this.chatChanged, this.noticed, this.compactionProgress]) e.dispose();
   }
 }

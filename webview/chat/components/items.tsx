@@ -10,6 +10,7 @@ import { useStore } from '../context';
 import type { RestorePanel } from '../store';
 import { RestoreButton, RestorePreview } from './FileReview';
 import { PinButton } from './PinButton';
+import { CheckCompaction, ProbeCard } from './ProbeCard';
 import { ToolCard } from './ToolCard';
 
 type Of<K extends ChatItem['kind']> = Extract<ChatItem, { kind: K }>;
@@ -40,6 +41,8 @@ export const ItemView = memo(function ItemView({ item, live, retry, pinned = fal
       return <ToolCard item={item} />;
     case 'compaction':
       return <CompactionDivider item={item} undoable={undoable} />;
+    case 'probes':
+      return <ProbeCard item={item} />;
     case 'error':
       return <ErrorItem item={item} retry={retry} />;
     case 'notice':
@@ -51,7 +54,12 @@ export const ItemView = memo(function ItemView({ item, live, retry, pinned = fal
 
 function UserMessage({ item, pinned, restore }: { item: Of<'user'>; pinned: boolean; restore: RestorePanel | null }) {
   return (
-    <article class={`item user${pinned ? ' is-pinned' : ''}`} aria-label={pinned ? 'You (pinned)' : 'You'}>
+    <article
+      class={`item user${pinned ? ' is-pinned' : ''}`}
+      aria-label={pinned ? 'You (pinned)' : 'You'}
+      id={item.messageId ? domId('msg', item.messageId) : undefined}
+      tabIndex={item.messageId ? -1 : undefined}
+    >
       <div class="who" aria-hidden="true">
         You
       </div>
@@ -70,6 +78,8 @@ function AssistantMessage({ item, live, pinned }: { item: Of<'assistant'>; live:
       class={`item assistant${live ? ' streaming' : ''}${pinned ? ' is-pinned' : ''}`}
       aria-label={pinned ? 'Splitpoint (pinned)' : 'Splitpoint'}
       aria-busy={live}
+      id={item.messageId ? domId('msg', item.messageId) : undefined}
+      tabIndex={item.messageId ? -1 : undefined}
     >
       {item.messageId && !item.streaming ? <PinButton messageId={item.messageId} pinned={pinned} who="the assistant’s" /> : null}
       <Markdown text={item.text} streaming={item.streaming} />
@@ -141,7 +151,14 @@ function CompactionDivider({ item, undoable }: { item: Of<'compaction'>; undoabl
             </button>
           </>
         ) : null}
+        {item.check && !item.undone && !item.check.offer ? (
+          <>
+            {' · '}
+            <CheckCompaction compactionId={item.id} check={item.check} />
+          </>
+        ) : null}
       </div>
+      {item.check && !item.undone && item.check.offer ? <CheckCompaction compactionId={item.id} check={item.check} /> : null}
     </section>
   );
 }
