@@ -79,9 +79,63 @@ export type ChatItem =
       transcriptPath: string;
       archivedCount: number;
       undone?: boolean;
+      /** "Check this compaction" (issue 22): what the check would cost, priced before it runs (absent: not offered). */
+      check?: ProbeCheckOffer;
     }
+  | ProbeCheckItem
   | { kind: 'error'; id: string; message: string; retryable: boolean }
   | { kind: 'notice'; id: string; message: string };
+
+/** What "Check this compaction" would send and cost, computed by the host before anything is sent. */
+export interface ProbeCheckOffer {
+  /** The model the probes are asked of (splitpoint.probes.model, or the cheapest of the session's family). */
+  model: string;
+  probes: number;
+  /** Estimated input tokens (the compacted context + the questions) and the estimated cost in USD. */
+  inputTokens: number;
+  estimateUSD: number;
+  /** splitpoint.probes.afterCompaction = 'ask': the divider offers the check (else a plain link). */
+  offer: boolean;
+}
+
+/** The kinds of probe (core's ProbeKind, restated as a literal union the webview can check). */
+export type ProbeKindView = 'artifact' | 'recall' | 'decision' | 'continuation';
+
+/** One probe the model did not answer right: its question, what was expected, what it said. */
+export interface ProbeMissView {
+  probeId: string;
+  kind: ProbeKindView;
+  question: string;
+  expected: string[];
+  /** The model's answer (untrusted model output: rendered as sanitized text). */
+  answer: string;
+  /** wrong / unanswered: missed; uncertain: not an exact fact, the answer could not be scored. */
+  verdict: 'wrong' | 'unanswered' | 'uncertain';
+  /** The session message the fact comes from (the one to pin), if any. */
+  sourceId: string | null;
+  /** What the user already did about it from the card. */
+  done?: 'pinned' | 'added';
+}
+
+/** The result card of "Check this compaction". */
+export interface ProbeCheckItem {
+  kind: 'probes';
+  id: string;
+  compactionId: string;
+  model: string;
+  status: 'running' | 'done' | 'failed';
+  /** failed: why (no JSON, an error of the API…). */
+  error?: string;
+  correct: number;
+  total: number;
+  byKind: Record<ProbeKindView, { correct: number; total: number }>;
+  /** Wrong and unanswered probes, then the uncertain ones. */
+  missed: ProbeMissView[];
+  /** What the request cost (from the usage the API reported), when done. */
+  costUSD?: number;
+  /** The checked compaction is the one Undo would undo. */
+  undoable?: boolean;
+}
 
 export interface ContextMeter {
   used: number;
@@ -158,6 +212,8 @@ export interface RestoreFileView {
   since: 'created' | 'deleted' | 'modified';
 }
 
+export type ProbeAction = 'pin' | 'addToLedger' | 'undo';
+
 export type ChatToHost =
   | { type: 'ready' }
   /** mentions: workspace-relative paths whose content goes with the prompt; images: pasted or dropped images. */
@@ -184,6 +240,10 @@ export type ChatToHost =
   | { type: 'openRestoreDiff'; messageId: string; path: string }
   | { type: 'restoreFiles'; messageId: string }
   | { type: 'undoCompaction' }
+  /** "Check this compaction" (its id): ask the probes of what it archived of the probes model (issue 22). */
+  | { type: 'checkCompaction'; compactionId: string }
+  /** An action on a missed probe of a check's card: pin its source, add its fact to the ledger, undo the compaction. */
+  | { type: 'probeAction'; checkId: string; probeId: string; action: ProbeAction }
   /** Open the model picker (the model name in the header). */
   | { type: 'pickModel' };
 

@@ -2,8 +2,8 @@
 // webviews; this module is host-only). Webviews are untrusted: a compromised webview must not be
 // able to make the host do anything outside the protocol's shapes. Each union has a table with one
 // validator per message type (byType.ts): a type without its validator does not compile.
-import { parseByType, type RawMessage, type ValidatorsByType } from './byType';
-import type { ChatToHost, ImageAttachment, InspectorToHost } from './index';
+import { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
+import type { ChatToHost, ImageAttachment, InspectorToHost, ProbeAction } from './index';
 
 const MAX_TEXT = 200_000;
 const MAX_ID = 200;
@@ -30,6 +30,8 @@ function withId<T extends string, K extends string>(v: RawMessage, type: T, key:
 }
 const openTranscript = (v: RawMessage): { type: 'openTranscript'; path: string } | null =>
   onlyKeys(v, ['type', 'path']) && nonEmpty(v.path, 4_096) ? { type: 'openTranscript', path: v.path } : null;
+
+const isProbeAction = isMemberOf<ProbeAction>({ pin: true, addToLedger: true, undo: true });
 
 const CHAT_TO_HOST: ValidatorsByType<ChatToHost> = {
   ready: (v) => bare(v, 'ready'),
@@ -64,6 +66,11 @@ const CHAT_TO_HOST: ValidatorsByType<ChatToHost> = {
   openTranscript,
   pin: (v) => withId(v, 'pin', 'id'),
   unpin: (v) => withId(v, 'unpin', 'id'),
+  checkCompaction: (v) => withId(v, 'checkCompaction', 'compactionId'),
+  probeAction: (v) =>
+    onlyKeys(v, ['type', 'checkId', 'probeId', 'action']) && nonEmpty(v.checkId) && nonEmpty(v.probeId) && isProbeAction(v.action)
+      ? { type: 'probeAction', checkId: v.checkId, probeId: v.probeId, action: v.action }
+      : null,
 };
 
 /** A chat message from the webview, or null if it is not exactly one of the protocol's shapes. */
