@@ -19,7 +19,9 @@ type FieldSpec =
   | { kind: 'params' }
   | { kind: 'compactionAt' }
   /** An optional flag that is either absent or exactly true. */
-  | { kind: 'trueFlag' };
+  | { kind: 'trueFlag' }
+  /** One of these strings exactly. */
+  | { kind: 'oneOf'; values: readonly string[] };
 
 interface MessageSpec {
   /** A valid message with every field, optional ones included. */
@@ -73,6 +75,11 @@ const CHAT: Record<ChatToHost['type'], MessageSpec> = {
   },
   pin: { full: { type: 'pin', id: 'u_01' }, fields: { id: id() } },
   unpin: { full: { type: 'unpin', id: 'u_01' }, fields: { id: id() } },
+  checkCompaction: { full: { type: 'checkCompaction', compactionId: 'cmp_01' }, fields: { compactionId: id() } },
+  probeAction: {
+    full: { type: 'probeAction', checkId: 'probes_cmp_01_1', probeId: 'p-artifact-1a2b', action: 'addToLedger' },
+    fields: { checkId: id(), probeId: id(), action: { kind: 'oneOf', values: ['pin', 'addToLedger', 'undo'] } },
+  },
 };
 
 /** Every inspector message type. */
@@ -153,6 +160,8 @@ function wrongValues(spec: FieldSpec): Array<[string, unknown]> {
         return !(v === null || v === 1);
       case 'trueFlag':
         return !(v === undefined || v === true);
+      case 'oneOf':
+        return !spec.values.includes(v as string);
     }
   });
 }
@@ -217,6 +226,17 @@ function edgeValues(spec: FieldSpec): { rejected: Array<[string, unknown]>; acce
         ],
       };
     }
+    case 'oneOf':
+      return {
+        rejected: [
+          ['another case', spec.values[0]!.toUpperCase()],
+          ['with a space', `${spec.values[0]} `],
+          ['an inherited name', 'toString'],
+          ['__proto__', '__proto__'],
+          ['absent', undefined],
+        ],
+        accepted: spec.values.map((v) => [JSON.stringify(v), v] as [string, unknown]),
+      };
     case 'trueFlag':
       return {
         rejected: [

@@ -32,7 +32,10 @@
  *     the last compaction block) and a compaction (summary from `compactionSummaries`) opens the reply.
  *  4. prompt size: input tokens > the model's context window → 400 "prompt is too long: N tokens >
  *     M maximum".
- *  5. the script: the next queued reply, else `options.responder(request)`, else the fallback
+ *  5. a probe request of "Check this compaction" (probeAnswers.ts: the last user turn is core's probe
+ *     questions prompt) is answered from the request's own text, the queue untouched (`probes: 'script'`
+ *     turns that off);
+ *  6. the script: the next queued reply, else `options.responder(request)`, else the fallback
  *     (`whenEmpty: 'error'` (default) → 500 `api_error` with `x-should-retry: false`, so the SDK
  *     fails at once with a message naming the request; `whenEmpty: 'echo'` → a text reply
  *     "echo: <last user text>"). Invalid requests never consume a queued reply.
@@ -108,6 +111,8 @@ export class LoopbackAnthropic {
   readonly countQueue = new ReplyQueue();
   /** Consulted when the queue is empty; may be replaced at any time. */
   responder: LoopbackOptions['responder'];
+  /** Probe requests: answered from their own text ('answer', the default; see probeAnswers.ts) or scripted. May be changed at any time. */
+  probes: 'answer' | 'script';
   /** Summaries for the next server-side compactions, in order (null: a failed compaction); then a default one. */
   readonly compactionSummaries: Array<string | null> = [];
 
@@ -123,6 +128,7 @@ export class LoopbackAnthropic {
   constructor(options: LoopbackOptions = {}) {
     this.options = options;
     this.responder = options.responder;
+    this.probes = options.probes ?? 'answer';
     this.promptCache = new ServerPromptCache(
       (model) => this.minCacheableTokensFor(model),
       () => this.options.promptCache?.now?.() ?? Date.now(),
@@ -368,6 +374,7 @@ export class LoopbackAnthropic {
       responder: this.responder,
       compactionSummaries: this.compactionSummaries,
       whenEmpty: this.options.whenEmpty ?? 'error',
+      probes: this.probes,
       tokenScale: this.options.tokenScale ?? 1,
       ping: this.options.ping ?? true,
       countTokens: (body) => this.countTokens(body),

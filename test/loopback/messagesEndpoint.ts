@@ -10,6 +10,7 @@ import type { Responder } from './options';
 import { playReply, type ReplyPlayer } from './playReply';
 import type { CacheLayout } from './promptCache';
 import { reply, type ReplyQueue, type ScriptBlock, type ScriptedReply } from './replies';
+import { probePrompt, probeReplyText } from './probeAnswers';
 import { lastUserText } from './tokens';
 import type { MessagesRequestBody, RecordedRequest, ValidRequest } from './wire';
 
@@ -19,6 +20,8 @@ export interface MessagesServer extends ReplyPlayer {
   responder: Responder | undefined;
   compactionSummaries: Array<string | null>;
   whenEmpty: 'error' | 'echo';
+  /** 'answer': a probe request (probeAnswers.ts) is answered from its own text, before the queue; 'script': like any other. */
+  probes: 'answer' | 'script';
   countTokens(body: MessagesRequestBody): number;
   contextWindowFor(model: string): number;
   cacheLayout(body: MessagesRequestBody): CacheLayout | { error: string };
@@ -59,6 +62,11 @@ export async function answerMessages(server: MessagesServer, ex: Exchange, manag
 
 /** The reply to play (`paused`: a pause_after_compaction reply, which takes the queue's place); records its source. */
 async function chooseScript(server: MessagesServer, valid: ValidRequest, paused: ScriptedReply | undefined): Promise<ScriptedReply> {
+  const probes = paused || server.probes !== 'answer' ? undefined : probePrompt(valid.body);
+  if (probes !== undefined) {
+    valid.source = 'probes';
+    return reply.text(probeReplyText(valid.body, probes));
+  }
   let script = paused ?? server.queue.shift();
   let source: RecordedRequest['source'] = 'queue';
   if (!script && server.responder) {

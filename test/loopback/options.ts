@@ -22,6 +22,11 @@ export interface LoopbackOptions {
   responder?: Responder;
   /** With nothing queued and no responder answer: 'error' (default, a 500 naming the request) or 'echo'. */
   whenEmpty?: 'error' | 'echo';
+  /**
+   * Probe requests of "Check this compaction" (probeAnswers.ts): 'answer' (default) answers them from the
+   * request's own text before the queue is consulted; 'script' treats them as any other request.
+   */
+  probes?: 'answer' | 'script';
   /** 'merge' (default, documented API behaviour) or 'reject' consecutive same-role messages. */
   consecutiveRoles?: 'merge' | 'reject';
   /** Require the first (non-system) message to be `user` (default true). */

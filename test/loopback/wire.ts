@@ -71,7 +71,7 @@ export interface RecordedRequest {
   /** HTTP status sent, once headers are written. */
   status?: number;
   /** What answered: 'validation' (a 4xx from checks), 'queue', 'responder', 'fallback', 'count_tokens'. */
-  source?: 'validation' | 'queue' | 'responder' | 'fallback' | 'count_tokens' | 'models';
+  source?: 'validation' | 'queue' | 'responder' | 'probes' | 'fallback' | 'count_tokens' | 'models';
   /** True when the client went away before the response was complete (abort, timeout, drop). */
   aborted: boolean;
 }
