@@ -2,7 +2,8 @@
 // compacted context before it), and the model's JSON answers scored: an exact probe is correct when
 // an expected answer is in the answer (normalised), else wrong; any other probe is correct when an
 // expected answer is there, else uncertain. Missing answers are unanswered.
-import { commonFolder, holds, normalise } from './normalize';
+import { holds, normalise } from './normalize';
+import { probeRoot } from './score';
 import type { Probe, ProbeAnswer } from './types';
 
 /** The last user turn of an online check: the probe questions by id, answers asked as JSON. */
@@ -49,7 +50,7 @@ export function parseProbeAnswers(text: string, probes: readonly Probe[]): Probe
     if (typeof id !== 'string' || given.has(id)) continue;
     given.set(id, typeof answer === 'string' ? answer : answer === undefined || answer === null ? '' : JSON.stringify(answer));
   }
-  const root = commonFolder(probes.flatMap((p) => p.expected.filter((e) => e.startsWith('/'))));
+  const root = probeRoot(probes);
   return probes.map((p) => {
     const answer = given.get(p.id);
     if (answer === undefined || answer.trim() === '') return { id: p.id, answer: answer ?? '', verdict: 'unanswered' };

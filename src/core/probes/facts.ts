@@ -4,6 +4,7 @@
 // messages it comes from. Deterministic: the order is the messages' order.
 import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
 import { commandText, exitCodeOf, fileTouches } from '../ledger/ledgerExtract';
+import { commandHead, commandVerb, mainSegment, type CommandPurpose } from './commands';
 import { clip, oneLine } from './normalize';
 
 export interface Call {
@@ -48,9 +49,12 @@ export interface FileFact {
 
 export interface CommandFact {
   command: string;
+  /** The words a summary would quote (see commandHead). */
+  head: string;
+  /** The words naming what it does ("git commit", "gh issue close"). */
+  verb: string;
   exitCode: number | null;
-  /** What it was for: 'test', 'build', 'typecheck', 'lint', 'install', 'git' or 'run'. */
-  purpose: string;
+  purpose: CommandPurpose;
   sources: string[];
   at: number;
 }
@@ -98,17 +102,6 @@ function changeHint(use: ToolUseBlock, path: string): string | null {
     return clip(line, 80);
   }
   return null;
-}
-
-function purposeOf(command: string): string {
-  const c = command.toLowerCase();
-  if (/\b(test|tests|jest|vitest|pytest|mocha|ava|spec|run\.mjs|ctest)\b/.test(c)) return 'test';
-  if (/\b(tsc|mypy|pyright|typecheck|type-check)\b/.test(c)) return 'typecheck';
-  if (/\b(eslint|lint|prettier|ruff|clippy|flake8|black)\b/.test(c)) return 'lint';
-  if (/\b(build|make|esbuild|webpack|vite|rollup|compile|cargo\s+b|gradle|mvn|go\s+build)\b/.test(c)) return 'build';
-  if (/\b(npm|pnpm|yarn|pip|cargo)\s+(i|install|add|ci)\b/.test(c)) return 'install';
-  if (/^\s*git\b/.test(c)) return 'git';
-  return 'run';
 }
 
 function msgIndex(messages: readonly Message[]): Map<string, number> {
@@ -170,11 +163,14 @@ export function commandFacts(messages: readonly Message[]): CommandFact[] {
   const out: CommandFact[] = [];
   for (const call of pairCalls(messages)) {
     const command = commandText(call.use);
-    if (command === null || command.endsWith('…')) continue;
+    if (command === null) continue;
+    const { segment, purpose } = mainSegment(command);
     out.push({
       command,
+      head: commandHead(segment),
+      verb: commandVerb(segment),
       exitCode: exitCodeOf(call.result),
-      purpose: purposeOf(command),
+      purpose,
       sources: sourcesOf(call),
       at: index.get(call.useMessage.id) ?? 0,
     });

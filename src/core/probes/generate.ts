@@ -4,7 +4,7 @@
 // probes (ids are hashes of question and sources). Bounded (default 30) and spread over the kinds;
 // within a kind, facts the later conversation refers to again come first.
 import { textOf, type Message } from '../conversation/conversation';
-import { assistantText, commandFacts, errorFacts, fileFacts, genuinePrompts } from './facts';
+import { assistantText, commandFacts, errorFacts, fileFacts, genuinePrompts, type CommandFact } from './facts';
 import { clip, commonFolder, holds, normalise, oneLine, shortHash } from './normalize';
 import { decisionFacts, recallFacts } from './textFacts';
 import { PROBE_KINDS, type Probe, type ProbeInput, type ProbeKind, type ProbeOptions } from './types';
@@ -44,8 +44,14 @@ function makeProbe(kind: ProbeKind, question: string, expected: string[], exact:
   };
 }
 
-function candidate(probe: Probe | null, weight: number, at: number): Candidate[] {
-  return probe ? [{ probe, rank: (probe.referencedLater ? 1e9 : 0) + weight * 1e6 + at }] : [];
+/**
+ * Rank: the fact's tier (how surely it is the session's own: stated by the agent, an error, a change)
+ * first, then whether the later conversation refers to it again, then its weight (mentions), then recency.
+ */
+function candidate(probe: Probe | null, weight: number, at: number, tier = 1): Candidate[] {
+  return probe
+    ? [{ probe, rank: tier * 1e13 + (probe.referencedLater ? 1e12 : 0) + Math.min(weight, 99) * 1e9 + Math.min(at, 1e9 - 1) }]
+    : [];
 }
 
 const ACTION_VERB = { created: 'create', edited: 'edit', deleted: 'delete' } as const;
@@ -57,12 +63,49 @@ function artifactCandidates(archived: readonly Message[], later: Later): Candida
     const question = `Which file did the session ${ACTION_VERB[f.action]}${hint}? Give its path.`;
     out.push(...candidate(makeProbe('artifact', question, [f.path], true, f.sources, later), f.action === 'edited' ? 2 : 3, f.at));
   }
-  const lastByPurpose = new Map<string, ReturnType<typeof commandFacts>[number]>();
-  for (const c of commandFacts(archived)) if (c.purpose !== 'run' && c.purpose !== 'git') lastByPurpose.set(c.purpose, c);
-  for (const c of lastByPurpose.values()) {
-    const ended = c.exitCode === null ? '' : ' and what exit code did it end with';
-    const question = `Which command did the session last run to ${c.purpose === 'test' ? 'run the tests' : c.purpose}${ended}?`;
-    out.push(...candidate(makeProbe('artifact', question, [c.command], true, c.sources, later), 4, c.at));
+  out.push(...commandCandidates(commandFacts(archived), later));
+  return out;
+}
+
+const PURPOSE_TEXT: Partial<Record<CommandFact['purpose'], string>> = {
+  test: 'run the tests',
+  build: 'build',
+  typecheck: 'typecheck',
+  lint: 'lint or format',
+  install: 'install dependencies',
+};
+
+/** The expected forms of a command: its head, and the whole line when it is short and not clipped. */
+function commandAnswers(c: CommandFact): string[] {
+  return c.command.length <= 120 && !c.command.endsWith('…') ? [c.head, c.command] : [c.head];
+}
+
+/** The last command of each purpose (test, build, …) and of each verb that changed something (git commit, gh issue close, …). */
+function commandCandidates(commands: readonly CommandFact[], later: Later): Candidate[] {
+  const out: Candidate[] = [];
+  const last = new Map<string, { c: CommandFact; count: number }>();
+  for (const c of commands) {
+    if (c.purpose === 'inspect') continue;
+    const key = c.purpose === 'change' ? `change ${c.verb}` : c.purpose;
+    last.set(key, { c, count: (last.get(key)?.count ?? 0) + 1 });
+  }
+  for (const { c, count } of last.values()) {
+    const purpose = PURPOSE_TEXT[c.purpose];
+    const ended = c.exitCode === null ? '' : ', and what exit code did it end with';
+    if (purpose) {
+      const question = `Which command did the session last run to ${purpose}${ended}?`;
+      out.push(...candidate(makeProbe('artifact', question, commandAnswers(c), true, c.sources, later), 4, c.at));
+      continue;
+    }
+    const message = /^git commit\b/.test(c.verb) ? /\s-(?:a?m)\s+(["'])(.+?)\1/.exec(c.command)?.[2] : undefined;
+    if (message) {
+      const question = 'What commit message did the session use for its last commit?';
+      out.push(...candidate(makeProbe('artifact', question, [oneLine(message).slice(0, 80)], true, c.sources, later), 3, c.at));
+    } else if (c.head !== c.verb) {
+      const times = count > 1 ? ` (${count} times; the last one)` : '';
+      const question = `The session ran \`${c.verb} …\`${times}. What exactly did it run (its target: branch, issue, file or id)?`;
+      out.push(...candidate(makeProbe('artifact', question, commandAnswers(c), true, c.sources, later), 2, c.at));
+    }
   }
   return out;
 }
@@ -71,12 +114,13 @@ function recallCandidates(archived: readonly Message[], later: Later): Candidate
   const out: Candidate[] = [];
   for (const e of errorFacts(archived)) {
     const question = `What error did \`${clip(e.origin, 100)}\` report? Quote its error line.`;
-    out.push(...candidate(makeProbe('recall', question, [e.line], true, e.sources, later), 3, e.at));
+    out.push(...candidate(makeProbe('recall', question, [e.line], true, e.sources, later), 3, e.at, 2));
   }
   for (const f of recallFacts(archived)) {
     const what = f.kind === 'figure' ? 'figure' : 'name';
     const question = `The session stated: "${f.cloze}". What ${what} goes in the blank?`;
-    out.push(...candidate(makeProbe('recall', question, [f.value], true, f.sources, later), Math.min(f.mentions, 5), f.at));
+    const tier = f.origin === 'assistant' ? 2 : f.kind === 'name' ? 1 : 0;
+    out.push(...candidate(makeProbe('recall', question, [f.value], true, f.sources, later), Math.min(f.mentions, 5), f.at, tier));
   }
   return out;
 }
@@ -105,6 +149,20 @@ function openingWords(text: string, max: number): string {
   const cut = line.slice(0, max);
   const space = cut.lastIndexOf(' ');
   return space > max / 2 ? cut.slice(0, space) : cut;
+}
+
+/** The exact terms of a sentence (backticked code, paths, identifiers with digits, dots, slashes or inner capitals, numbers of 3+ digits). */
+export function keyTerms(sentence: string): string[] {
+  const terms = new Set<string>();
+  for (const m of sentence.matchAll(/`([^`]{2,80})`/g)) terms.add(m[1]);
+  const plain = sentence.replace(/`[^`]*`/g, ' ');
+  const re =
+    /(?<![\w/.-])((?:[\w.-]*[/][\w./-]+)|(?:[A-Za-z_][\w-]*(?:\.[\w-]+)+)|(?:[a-z]+[A-Z]\w*)|(?:[A-Za-z]+[_-][\w-]+)|(?:\d{3,}))(?![\w/])/g;
+  for (const m of plain.matchAll(re)) {
+    const t = m[1].replace(/[.,;:]+$/, '');
+    if (t.length >= 3) terms.add(t);
+  }
+  return [...terms].slice(0, 4);
 }
 
 const NEXT_RE = /\b(next|now I'?ll|let me|let's|I'?ll|I will|I'm going to|going to|then I|remaining|still need)\b/i;
@@ -140,14 +198,11 @@ function continuationCandidates(archived: readonly Message[], later: Later): Can
     const next = [...sentences].reverse().find((s) => NEXT_RE.test(s)) ?? sentences[sentences.length - 1];
     if (next) {
       const m = NEXT_RE.exec(next);
-      const step = openingWords(m ? next.slice(m.index) : next, 60);
-      out.push(
-        ...candidate(
-          makeProbe('continuation', 'What did the agent say it would do next at the split?', [step], false, [archived[i].id], later),
-          4,
-          0,
-        ),
-      );
+      const step = m ? next.slice(m.index) : next;
+      const terms = keyTerms(step);
+      const expected = terms.length > 0 ? terms : [openingWords(step, 60)];
+      const q = 'What did the agent say it would do next at the split?';
+      out.push(...candidate(makeProbe('continuation', q, expected, false, [archived[i].id], later), 4, 0));
     }
     break;
   }
@@ -161,7 +216,7 @@ function continuationCandidates(archived: readonly Message[], later: Later): Can
   const lastCommand = commands[commands.length - 1];
   if (lastCommand) {
     const q = 'What was the last command the agent ran before the split?';
-    out.push(...candidate(makeProbe('continuation', q, [lastCommand.command], true, lastCommand.sources, later), 2, 0));
+    out.push(...candidate(makeProbe('continuation', q, commandAnswers(lastCommand), true, lastCommand.sources, later), 2, 0));
   }
   return out;
 }

@@ -14,9 +14,12 @@ export interface ScoreOptions {
   ignore?: (m: Message) => boolean;
 }
 
-/** The folder the probes' absolute paths share (a summary names files relative to it). */
+/** The folder the file paths the probes ask for share (a summary names files relative to it). */
 export function probeRoot(probes: readonly Probe[]): string {
-  return commonFolder(probes.filter((p) => p.kind === 'artifact' || p.exact).flatMap((p) => p.expected.filter((e) => e.startsWith('/'))));
+  const paths = probes
+    .filter((p) => p.kind === 'artifact' || (p.kind === 'continuation' && p.exact))
+    .flatMap((p) => p.expected.filter((e) => e.startsWith('/') && !/\s/.test(e)));
+  return commonFolder(paths);
 }
 
 /** Answerable rate of scored probes, overall and by kind (null where there are none). */

@@ -17,6 +17,8 @@ export interface TextFact {
   at: number;
   /** How many archived messages state it. */
   mentions: number;
+  /** Where it is stated: the agent's own text, or only tool results (and prompts, for decisions). */
+  origin: 'assistant' | 'tool' | 'user';
 }
 
 const UNITS = [
@@ -24,8 +26,11 @@ const UNITS = [
   'tokens?|lines?|bytes?|files?|tests?|chars?|characters?|calls?|requests?|rows?|items?|errors?|warnings?',
 ].join('|');
 const FIGURE_RE = new RegExp(`(?<![\\w.])(\\$?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:${UNITS}))(?![\\w])`, 'g');
+/** Terminal colour codes (ESC [ … letter). */
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g');
 const BACKTICK_RE = /`([^`\n]{3,60})`/g;
-const BRANCH_RE = /\bbranch(?:es)?\s+[`'"]?([A-Za-z0-9][\w./-]{2,60})/g;
+// A branch name is quoted, or has a slash, dash, underscore or digit, or is a usual trunk name.
+const BRANCH_RE = /\bbranch\s+(?:[`'"]([A-Za-z0-9][\w./-]{1,60})[`'"]|((?:main|master|develop|trunk)\b|[A-Za-z0-9][\w.]*[/_\d-][\w./-]*))/g;
 const PACKAGE_RE = /(?<![\w/])(@[a-z0-9-]+\/[a-z0-9._-]+)\b/g;
 const TEST_NAME_RE = /(?:✓|✗|✘|×|PASS|FAIL|not ok|ok \d+ -|FAILED)\s+([^\n]{6,80})/g;
 
@@ -57,6 +62,17 @@ function isIdentifierLike(v: string): boolean {
 
 /** The text of a message that states facts: tool results and the assistant's own text. */
 function factText(m: Message): string {
+  return (
+    rawFactText(m)
+      .replace(ANSI_ESCAPE, '')
+      .split('\n')
+      // Accessibility snapshots and numbered file listings state no fact of the session's own.
+      .filter((l) => !/\[ref=e\d+\]/.test(l) && !/^\s*\d+(→|\t)/.test(l))
+      .join('\n')
+  );
+}
+
+function rawFactText(m: Message): string {
   if (m.synthetic) return '';
   if (m.role === 'assistant') return assistantText(m);
   if (typeof m.content === 'string') return '';
@@ -81,12 +97,14 @@ function collect(
         if (prev) {
           if (!prev.sources.includes(m.id)) {
             prev.mentions++;
+            if (m.role === 'assistant') prev.origin = 'assistant';
             if (prev.sources.length < 3) prev.sources.push(m.id);
           }
           continue;
         }
         const cloze = blank(clip(s, 600), value);
-        if (cloze) facts.set(key, { value, cloze, kind, sources: [m.id], at, mentions: 1 });
+        if (cloze)
+          facts.set(key, { value, cloze, kind, sources: [m.id], at, mentions: 1, origin: m.role === 'assistant' ? 'assistant' : 'tool' });
       }
     }
   });
@@ -99,8 +117,8 @@ export function recallFacts(messages: readonly Message[]): TextFact[] {
     const out: Array<[string, TextFact['kind']]> = [];
     for (const m of s.matchAll(FIGURE_RE)) if (!/^\d{1,2}\s?s$/.test(m[1]) && !/^[01]\s?\w+$/.test(m[1])) out.push([m[1], 'figure']);
     if (role === 'assistant') for (const m of s.matchAll(BACKTICK_RE)) if (isIdentifierLike(m[1])) out.push([m[1], 'name']);
-    for (const m of s.matchAll(BRANCH_RE)) out.push([m[1].replace(/[.,;:]$/, ''), 'name']);
-    for (const m of s.matchAll(PACKAGE_RE)) out.push([m[1], 'name']);
+    for (const m of s.matchAll(BRANCH_RE)) out.push([(m[1] ?? m[2]).replace(/[.,;:]$/, ''), 'name']);
+    if (role === 'assistant') for (const m of s.matchAll(PACKAGE_RE)) out.push([m[1], 'name']);
     for (const m of s.matchAll(TEST_NAME_RE)) out.push([oneLine(m[1]).replace(/\s*\(\d+(\.\d+)?\s?m?s\)$/, ''), 'name']);
     return out;
   });
@@ -147,7 +165,7 @@ export function decisionFacts(messages: readonly Message[]): TextFact[] {
         const cloze = blank(clip(s, 400), clause);
         if (!cloze) continue;
         seen.add(normalise(clause));
-        facts.push({ value: clause, cloze, kind: 'decision', sources: [m.id], at, mentions: 1 });
+        facts.push({ value: clause, cloze, kind: 'decision', sources: [m.id], at, mentions: 1, origin: 'user' });
       }
     }
   });
