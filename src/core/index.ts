@@ -124,7 +124,7 @@ export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
 export { canUndo, compactionInEffect } from './pipeline/compactionHistory';
-export { TranscriptStore } from './transcripts/transcripts';
+export { restoreTranscript, TranscriptStore } from './transcripts/transcripts';
 export { writeFileAtomic } from './base/fsAtomic';
 
 // Summarization
