@@ -5,6 +5,7 @@
 //                   [--pin ID[,ID...]] [--split-at ID] [--json]
 //   splitpoint import FILE            (print any supported session as Splitpoint JSONL, losing nothing)
 //   splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
+//   splitpoint probe FILE [--at N] [--strategy NAME] [--param k=v ...] [--window TOKENS] [--json]
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
 // Nothing from a session file reaches the terminal as a control sequence: all output goes through
 // terminalSafe (JSON stays valid JSON with the same meaning).
@@ -22,6 +23,7 @@ import {
 import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
 import { inspectCommand } from './inspect';
 import { planCommand } from './plan';
+import { probeCommand } from './probe';
 import { replayCommand } from './replay';
 import { BUILTIN_REPLAY_CONFIG_NAMES, ReplayConfigError } from '../settings/replayConfigs';
 import { terminalSafe } from './terminal';
@@ -57,6 +59,15 @@ Usage:
                           built-ins: ${BUILTIN_REPLAY_CONFIG_NAMES.join(', ')}
       --prices FILE       price overrides by model id prefix (USD per million tokens)
       --json              the report as JSON (keys in docs/replay-and-cost.md)
+  splitpoint probe FILE [--at N] [--strategy NAME] [--param k=v ...] [--window TOKENS] [--json]
+      What a compaction lost, asked as questions (artifact, recall, decision, continuation) with their
+      expected answers, and which are answerable from what the model would receive (no model runs).
+      --at N alone: the probes of what recorded compaction N archived, scored on what the recording kept
+      (its summary or replacement history, and what followed). --at N --strategy NAME: the same probes
+      scored on that strategy's plan just before compaction N. --strategy NAME alone: the strategy's plan
+      on the current context. A summarizing plan has no summary offline: its ledger and kept messages
+      count. --json: probes[{id, kind, question, expected, sources, answerable}], recall, recallByKind
+      (keys in docs/probes.md).
 
 FILE may be Splitpoint session JSONL, Anthropic Messages JSON (an array of messages or
 { "messages": [...] }), a Claude Code session JSONL, or a Codex CLI rollout JSONL.`;
@@ -81,8 +92,10 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
         return importCommand(rest, args, io);
       case 'replay':
         return await replayCommand(rest, args, io);
+      case 'probe':
+        return probeCommand(rest, args, io);
       default:
-        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay)`);
+        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay, probe)`);
     }
   } catch (e) {
     if (
