@@ -90,6 +90,7 @@ const INSPECTOR: Record<InspectorToHost['type'], MessageSpec> = {
   showCurrent: { full: { type: 'showCurrent' }, fields: {} },
   replay: { full: { type: 'replay' }, fields: {} },
   restoreFiles: { full: { type: 'restoreFiles', id: 'u_01' }, fields: { id: id() } },
+  checkCompaction: { full: { type: 'checkCompaction', compactionId: 'cmp_01' }, fields: { compactionId: id() } },
   preview: {
     full: { type: 'preview', requestId: 7, strategy: 'recent-turns', params: { turns: 2, perTurnFraction: 0.25 }, splitAtId: 'a_07' },
     fields: {

@@ -179,6 +179,8 @@ export class InspectorFeature extends Disposable {
       openTranscript: (msg) => transcripts.open(msg.path),
       // Files, not the history: the chat previews the restore of that prompt's checkpoint, then confirms.
       restoreFiles: async (msg) => void (await vscode.commands.executeCommand('splitpoint.restoreFiles', msg.id)),
+      // "Check this compaction": the probes command (registered with the chat's check) runs it.
+      checkCompaction: async (msg) => void (await vscode.commands.executeCommand('splitpoint.checkCompaction', msg.compactionId)),
       inspectFile: () => this.inspectFile(),
       replay: () => this.replay(),
       showCurrent: () => this.showCurrentSession(),

@@ -18,7 +18,7 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from '../core';
-import type { ArchivedSegment, InspectorSession, MessageRow, TimeTravelPoint, UsageBreakdown } from '../protocol';
+import type { ArchivedSegment, InspectorSession, MessageRow, ProbeScoreView, TimeTravelPoint, UsageBreakdown } from '../protocol';
 
 export interface InspectorSessionInput {
   /** "Current session" or the path of an inspected file. */
@@ -52,6 +52,8 @@ export interface InspectorSessionInput {
   windowNote?: string;
   /** Recorded compactions whose archived contexts are shown above the rows, oldest first (numbered from 1). */
   archived?: readonly RecordedCompaction[];
+  /** The probes of each recorded compaction (index k: compaction k + 1), shown on its marker; absent: not scored. */
+  archivedProbes?: readonly ProbeScoreView[];
   /** The past compaction points to preview at, and the one shown (null: the current context). */
   timeTravel?: { at: number | null; points: TimeTravelPoint[] };
 }
@@ -100,7 +102,7 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
     strategies: strategyViews(a.strategyParams),
     canUndo: a.canUndo && !a.readOnly,
   };
-  if (a.archived && a.archived.length > 0) session.archived = archivedSegments(a.archived, ctx);
+  if (a.archived && a.archived.length > 0) session.archived = archivedSegments(a.archived, ctx, a.archivedProbes);
   if (a.timeTravel && a.timeTravel.points.length > 0) session.timeTravel = a.timeTravel;
   return session;
 }
@@ -145,10 +147,16 @@ function buildRows(messages: readonly Message[], effectiveIn: readonly Message[]
   return { rows, total, toolResults, summaries };
 }
 
-function archivedSegments(compactions: readonly RecordedCompaction[], ctx: PlanContext): ArchivedSegment[] {
+function archivedSegments(
+  compactions: readonly RecordedCompaction[],
+  ctx: PlanContext,
+  probes: readonly ProbeScoreView[] = [],
+): ArchivedSegment[] {
   return compactions.map((c, k) => {
     const built = buildRows(c.before, c.before, ctx);
-    return { compaction: recordedCompactionView(c, k + 1, ctx, built.total), rows: built.rows };
+    const compaction = recordedCompactionView(c, k + 1, ctx, built.total);
+    if (probes[k]) compaction.probes = probes[k];
+    return { compaction, rows: built.rows };
   });
 }
 

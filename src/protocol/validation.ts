@@ -169,6 +169,7 @@ const INSPECTOR_TO_HOST: ValidatorsByType<InspectorToHost> = {
       : null,
   pin: (v) => withId(v, 'pin', 'id'),
   unpin: (v) => withId(v, 'unpin', 'id'),
+  checkCompaction: (v) => withId(v, 'checkCompaction', 'compactionId'),
 };
 
 /** An inspector message from the webview, or null if it is not exactly one of the protocol's shapes. */

@@ -16,6 +16,8 @@ import {
   type MicroDecisionView,
   type PlanCostView,
   type PlanView,
+  type ProbeScoreView,
+  type ProbeView,
   type RawMessage,
   type RecordedCallView,
   type RecordedCompactionView,
@@ -131,12 +133,44 @@ function isRecordedCompaction(v: unknown): v is RecordedCompactionView {
     isStr(v.trigger) &&
     (v.preTokens === null || isNum(v.preTokens)) &&
     isOpt(v.at, isNum) &&
-    isStr(v.summaryPreview)
+    isStr(v.summaryPreview) &&
+    isOpt(v.probes, isProbeScore)
+  );
+}
+
+const isProbeKind = isMemberOf<ProbeView['kind']>({ artifact: true, recall: true, decision: true, continuation: true });
+const PROBE_KINDS = ['artifact', 'recall', 'decision', 'continuation'] as const;
+/** Most probes a score may carry (the engine makes about 20–40). */
+const MAX_PROBES = 200;
+
+const isProbe = (v: unknown): v is ProbeView =>
+  isRec(v) &&
+  isStr(v.id) &&
+  isProbeKind(v.kind) &&
+  isStr(v.question) &&
+  isStrArray(v.expected) &&
+  isBool(v.exact) &&
+  isStrArray(v.sources) &&
+  isBool(v.referencedLater) &&
+  isBool(v.answerable);
+
+/** A probe score: counts that agree with its probes, rates from 0 to 1, every kind's rate. */
+export function isProbeScore(v: unknown): v is ProbeScoreView {
+  if (!isRec(v) || !arrayOf(v.probes, isProbe) || v.probes.length > MAX_PROBES) return false;
+  const byKind = v.recallByKind;
+  return (
+    v.total === v.probes.length &&
+    v.answerable === v.probes.filter((p) => p.answerable).length &&
+    (v.recall === null ? v.total === 0 : isFraction(v.recall)) &&
+    isRec(byKind) &&
+    PROBE_KINDS.every((k) => byKind[k] === null || isFraction(byKind[k])) &&
+    isBool(v.summaryCounted)
   );
 }
 
 const isSegment = (v: unknown): v is ArchivedSegment => isRec(v) && isRecordedCompaction(v.compaction) && arrayOf(v.rows, isRow);
-const isPoint = (v: unknown): v is TimeTravelPoint => isRec(v) && allNum(v, ['at', 'messages']) && isStr(v.label);
+const isPoint = (v: unknown): v is TimeTravelPoint =>
+  isRec(v) && allNum(v, ['at', 'messages']) && isStr(v.label) && isOpt(v.probes, isProbeScore);
 
 function isTimeTravel(v: unknown): boolean {
   return isRec(v) && (v.at === null || isNum(v.at)) && arrayOf(v.points, isPoint);
@@ -206,6 +240,7 @@ export function isPlanView(v: unknown): v is PlanView {
     isOpt(v.ledger, (l) => l === null || isLedger(l)) &&
     isOpt(v.lost, (l) => l === null || isLoss(l)) &&
     isOpt(v.cost, isPlanCost) &&
+    isOpt(v.probes, isProbeScore) &&
     isOpt(v.microCompaction, isMicroDecision)
   );
 }
@@ -256,6 +291,7 @@ export function isLedger(v: unknown): v is LedgerView {
     arrayOf(v.commands, isLedgerCommand) &&
     arrayOf(v.errors, isLedgerError) &&
     isStrArray(v.instructions) &&
+    isOpt(v.facts, isStrArray) &&
     isOpt(v.folded, (f) => isRec(f) && allNum(f, ['files', 'commands', 'errors', 'instructions']))
   );
 }

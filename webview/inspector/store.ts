@@ -181,6 +181,17 @@ export class InspectorStore implements WebviewStore<InspectorSnapshot, HostToIns
     this.host.post({ type: 'showMessage', id });
   };
 
+  /** A probe's source message: its row opened and scrolled to, or (archived by a recorded compaction) its detail. */
+  showSource = (id: string): void => {
+    const i = this.snapshot.sessionIndex?.indexById.get(id);
+    if (i === undefined) return this.openArchived(id);
+    this.open(i);
+    this.viewport.scrollToIndex(i, 'center');
+  };
+
+  /** "Check this compaction": the host runs the command splitpoint.checkCompaction on it. */
+  checkCompaction = (compactionId: string): void => this.host.post({ type: 'checkCompaction', compactionId });
+
   /** Shows (and previews on) the context as it stood just before past compaction `at`; null: the current context. */
   timeTravel = (at: number | null): void => this.host.post({ type: 'timeTravel', at });
 

@@ -41,8 +41,9 @@ import {
 import { buildInspectorSession, type InspectorSessionInput } from '../../inspector/inspectorModel';
 import { messageDetail } from '../../inspector/messageText';
 import { planToView } from '../../inspector/planViews';
+import { planProbeView, recordedProbeViews } from '../../inspector/probeViews';
 import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
-import type { InspectorSession, MessageDetail, PlanView, TimeTravelPoint, UsageBreakdown } from '../../protocol';
+import type { InspectorSession, MessageDetail, PlanView, ProbeScoreView, TimeTravelPoint, UsageBreakdown } from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
 
 /** The parts of the current session the inspector reads. */
@@ -99,6 +100,7 @@ export class InspectorService {
   private readonly transcripts = new Map<string, Message[]>();
   private readonly fits = new WeakMap<ImportResult, number | null>();
   private readonly calibrations = new WeakMap<ImportResult, RecordingCalibration | null>();
+  private readonly recordedProbes = new WeakMap<ImportResult, ProbeScoreView[]>();
 
   constructor(private readonly deps: InspectorServiceDeps) {}
 
@@ -137,7 +139,8 @@ export class InspectorService {
   /** A recording (a transcript, or another agent's session) as recorded, read-only; `at` as in InspectorTarget. */
   sessionFor(file: InspectedRecording, at: number | null = null): InspectorSession {
     const { result } = file;
-    const points = recordedPoints(result);
+    const probes = this.probesOf(result);
+    const points = recordedPoints(result, probes);
     const chosen = validAt(at, points);
     const fit = file.counter ? null : this.fitted(result);
     const ctx = this.recordingCtx(file, fit);
@@ -157,6 +160,7 @@ export class InspectorService {
       canUndo: false,
       tailStartId: null,
       archived: result.compactions.slice(0, chosen === null ? undefined : chosen - 1),
+      archivedProbes: probes,
     };
     if (points.length > 0) input.timeTravel = { at: chosen, points };
     return buildInspectorSession(input);
@@ -184,6 +188,9 @@ export class InspectorService {
       if (plan.strategy !== 'micro-compact' && !plan.noop)
         viewCost(view, planCostOnView(plan.output, c.messages, c.effective, totals, c.ctx));
     }
+    // Tokens, cost and what the request still answers, side by side (issue 22).
+    const probes = planProbeView(c.messages, plan);
+    if (probes) view.probes = probes;
     view.computeMs = performance.now() - started;
     return view;
   }
@@ -269,6 +276,16 @@ export class InspectorService {
     return calibration;
   }
 
+  /** Each recorded compaction's probes, scored on what the recording kept (computed once per import). */
+  private probesOf(result: ImportResult): ProbeScoreView[] {
+    let probes = this.recordedProbes.get(result);
+    if (!probes) {
+      probes = recordedProbeViews(result);
+      this.recordedProbes.set(result, probes);
+    }
+    return probes;
+  }
+
   private fitted(result: ImportResult): number | null {
     let fit = this.fits.get(result);
     if (fit === undefined) {
@@ -320,11 +337,12 @@ function ownPoint(c: CompactionRecord, at: number): TimeTravelPoint {
   return { at, label: timeTravelLabel(at, `Splitpoint ${c.strategy}`, c.trigger, c.tokensBefore), messages: c.archivedCount };
 }
 
-function recordedPoints(result: ImportResult): TimeTravelPoint[] {
+function recordedPoints(result: ImportResult, probes: readonly ProbeScoreView[] = []): TimeTravelPoint[] {
   return result.compactions.map((c, k) => ({
     at: k + 1,
     label: timeTravelLabel(k + 1, agentOf(c.source), c.trigger, c.preTokens),
     messages: c.before.length,
+    ...(probes[k] ? { probes: probes[k] } : {}),
   }));
 }
 

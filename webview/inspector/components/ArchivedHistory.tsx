@@ -6,6 +6,7 @@ import { barScale } from '../derive';
 import { formatInt, formatTokens, plural } from '../../shared/format';
 import { KIND_LABEL } from '../kinds';
 import { ROW_HEIGHT } from '../layout';
+import { probeRateText } from './ProbeList';
 
 export interface ArchivedHistoryProps {
   items: readonly ArchiveItem[];
@@ -69,6 +70,14 @@ function Item({ item, top, maxTokens, detailId }: { item: ArchiveItem; top: numb
         <span class="archive-marker-line" aria-hidden="true" />
         <span class="archive-marker-label">
           Compaction {c.index} · {c.agent} · <span class="tag">{c.trigger}</span> · {pre} · summary {formatTokens(c.summaryTokens)} below
+          {c.probes && (
+            <>
+              {' · '}
+              <span class="probe-rate" data-stat="probes" data-answerable={c.probes.answerable} data-total={c.probes.total}>
+                {probeRateText(c.probes)}
+              </span>
+            </>
+          )}
         </span>
       </div>
     );

@@ -4,7 +4,8 @@ import type { CompactionView } from '../../../src/protocol';
 import { formatDelta, formatInt, formatTime, plural } from '../../shared/format';
 import { useStore } from '../context';
 
-export function CompactionHistory({ compactions }: { compactions: readonly CompactionView[] }) {
+/** `canCheck`: the current session's own compactions (not a recording's or a past context's) offer "Check this compaction". */
+export function CompactionHistory({ compactions, canCheck = false }: { compactions: readonly CompactionView[]; canCheck?: boolean }) {
   const store = useStore();
   return (
     <section class="panel history" aria-labelledby="sp-history-title">
@@ -43,6 +44,17 @@ export function CompactionHistory({ compactions }: { compactions: readonly Compa
               <button type="button" class="link" onClick={() => store.openTranscript(c.transcriptPath)} title={c.transcriptPath}>
                 Open transcript
               </button>
+              {canCheck && c.trigger !== 'undo' && (
+                <button
+                  type="button"
+                  class="link"
+                  data-action="check-compaction"
+                  title="Ask the model the probes of what this compaction archived (the cost is shown before it runs)"
+                  onClick={() => store.checkCompaction(c.id)}
+                >
+                  Check this compaction
+                </button>
+              )}
             </li>
           ))}
         </ol>

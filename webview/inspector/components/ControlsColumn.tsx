@@ -39,7 +39,9 @@ export function ControlsColumn({ session, snapshot, planTitle }: ControlsColumnP
       <ReplayPanel session={session} replay={state.replay} busy={state.busy.busy} />
       {travel && <RecordedCompactions timeTravel={travel} />}
       {/* A recording's compactions are its agent's (listed above), not Splitpoint's. */}
-      {!(session.readOnly && travel && session.compactions.length === 0) && <CompactionHistory compactions={session.compactions} />}
+      {!(session.readOnly && travel && session.compactions.length === 0) && (
+        <CompactionHistory compactions={session.compactions} canCheck={!session.readOnly && (travel?.at ?? null) === null} />
+      )}
     </aside>
   );
 }

@@ -42,6 +42,15 @@ export function LedgerCard({ ledger, label, which }: { ledger: LedgerView; label
           ))}
         </LedgerList>
       )}
+      {ledger.facts && ledger.facts.length > 0 && (
+        <LedgerList title="Facts kept on request" field="facts">
+          {ledger.facts.map((t, i) => (
+            <li key={i} class="ledger-fact">
+              {t}
+            </li>
+          ))}
+        </LedgerList>
+      )}
       {ledger.files.length > 0 && (
         <LedgerList title="Files" field="files">
           {ledger.files.map((file) => (

@@ -5,6 +5,7 @@ import { formatDelta, formatInt, formatMs, formatTokens, plural } from '../../sh
 import { useStore } from '../context';
 import { countsText, LedgerCard, ledgerCounts } from './LedgerCard';
 import { MicroDecisionCard, PlanCostCard } from './PlanCost';
+import { ProbeList, ProbeRate, SUMMARY_NOT_COUNTED } from './ProbeList';
 
 export interface PlanSummaryProps {
   plan: PlanView | null;
@@ -55,7 +56,18 @@ export function PlanSummary({ plan, title, pending, stale, error }: PlanSummaryP
                 >
                   ({formatDelta(plan.tokensBefore, plan.tokensAfter)})
                 </strong>
+                {plan.probes && (
+                  <>
+                    {' · '}
+                    <ProbeRate score={plan.probes} />
+                  </>
+                )}
               </p>
+              {plan.probes && !plan.probes.summaryCounted && (
+                <p class="muted probe-note" data-stat="probes-note">
+                  * {SUMMARY_NOT_COUNTED}
+                </p>
+              )}
               <dl class="plan-counts">
                 <div>
                   <dt>Archived</dt>
@@ -149,19 +161,28 @@ function lostText(plan: PlanView): string {
 /** "What is lost": the list of what the previewed plan drops without it surviving anywhere. */
 export function LossSection({ plan }: { plan: PlanView }) {
   const lost = plan.lost;
-  if (!lost || plan.noop) return null;
-  const empty = lostText(plan) === '';
+  const missed = plan.probes?.probes.filter((p) => !p.answerable) ?? [];
+  if ((!lost && missed.length === 0) || plan.noop) return null;
+  const empty = !lost || lostText(plan) === '';
   return (
     <section class="panel loss-section" aria-labelledby="sp-lost-title" data-section="lost">
       <header class="panel-head">
         <h2 id="sp-lost-title">What is lost</h2>
       </header>
-      {empty ? (
+      {missed.length > 0 && (
+        <div class="probe-missed" data-section="probes-missed">
+          <h4>
+            Not answerable from the request: {missed.length} of {plan.probes!.total} probes
+          </h4>
+          <ProbeList probes={missed} label="Probes the compacted request does not answer" />
+        </div>
+      )}
+      {lost && empty ? (
         <p class="muted" data-stat="lost-none">
           Nothing: everything archived survives in the summary, the ledger, the pins or the tail.
         </p>
       ) : (
-        <LedgerCard ledger={lost} label="What leaves the model's view without surviving anywhere" which="lost" />
+        lost && <LedgerCard ledger={lost} label="What leaves the model's view without surviving anywhere" which="lost" />
       )}
     </section>
   );

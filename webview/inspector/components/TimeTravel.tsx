@@ -4,6 +4,7 @@
 import type { InspectorSession, TimeTravelPoint } from '../../../src/protocol';
 import { formatInt, plural } from '../../shared/format';
 import { useStore } from '../context';
+import { ProbeList, ProbeRate } from './ProbeList';
 
 type TimeTravel = NonNullable<InspectorSession['timeTravel']>;
 
@@ -65,6 +66,14 @@ export function RecordedCompactions({ timeTravel }: { timeTravel: TimeTravel }) 
               <button type="button" class="link" data-action="travel" onClick={() => store.timeTravel(p.at)}>
                 Preview strategies here
               </button>
+            )}
+            {p.probes && (
+              <details class="recorded-probes" data-section="recorded-probes">
+                <summary>
+                  Its summary: <ProbeRate score={p.probes} />
+                </summary>
+                <ProbeList probes={p.probes.probes} label={`Probes of compaction ${p.at}`} />
+              </details>
             )}
           </li>
         ))}

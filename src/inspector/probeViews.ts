@@ -1,0 +1,36 @@
+// Probes in the inspector (issue 22): every plan preview carries the answerable rate of what it would
+// archive (scorePlan: the probes scored on the request the plan leaves), and each compaction a
+// recording's agent made carries the rate of what it archived, scored on what the recording kept
+// (recordedCompactionProbes). Tokens, cost and the answerable rate side by side.
+import { recordedCompactionProbes, scorePlan, type CompactionPlan, type ImportResult, type Message, type ProbeScore } from '../core';
+import type { ProbeScoreView } from '../protocol';
+
+/** The webview's copy of a score: counts, rates by kind, and every probe (plain data, no shared references). */
+export function probeScoreView(score: ProbeScore, summaryCounted: boolean): ProbeScoreView {
+  const probes = score.probes.map((p) => ({ ...p, expected: [...p.expected], sources: [...p.sources] }));
+  return {
+    answerable: probes.filter((p) => p.answerable).length,
+    total: probes.length,
+    recall: score.recall,
+    recallByKind: { ...score.recallByKind },
+    summaryCounted,
+    probes,
+  };
+}
+
+/** The probes of what `plan` archives of `history`, scored on the request it leaves; undefined for a no-op plan. */
+export function planProbeView(history: readonly Message[], plan: CompactionPlan): ProbeScoreView | undefined {
+  if (plan.noop || plan.archived.length === 0) return undefined;
+  const { score, summaryCounted } = scorePlan(history, plan);
+  return probeScoreView(score, summaryCounted);
+}
+
+/** Each recorded compaction's probes (index k: compaction k + 1), scored on what the recording kept. */
+export function recordedProbeViews(result: Pick<ImportResult, 'messages' | 'compactions'>): ProbeScoreView[] {
+  return result.compactions.map((_, k) => probeScoreView(recordedCompactionProbes(result, k + 1).score, true));
+}
+
+/** "answerable 24/30 (80%)". */
+export function probeRateText(v: Pick<ProbeScoreView, 'answerable' | 'total'>): string {
+  return v.total === 0 ? 'no probes' : `answerable ${v.answerable}/${v.total} (${Math.round((100 * v.answerable) / v.total)}%)`;
+}
