@@ -82,6 +82,7 @@ function ledgerView(l: ArtifactLedger): LedgerView {
     errors: l.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
     instructions: [...l.instructions],
   };
+  if (l.facts && l.facts.length > 0) view.facts = [...l.facts];
   if (l.folded) view.folded = { ...l.folded };
   return view;
 }
