@@ -59,8 +59,12 @@ export interface ReplayJson {
     priceSource: ConfigResult['priceSource'];
     /** as-recorded only: (its cost − recorded.costUSD) / recorded.costUSD; null for every other configuration. */
     costErrorVsRecorded: number | null;
+    /** Answerable rate of the probes of what its compactions archived, on its request right after each (null: none made). */
+    probeRecall: number | null;
     [extra: string]: unknown;
   }>;
+  /** What probeRecall measures; says that stand-in summaries count for nothing. */
+  probeNote: string;
   [extra: string]: unknown;
 }
 
@@ -126,6 +130,7 @@ export function replayToJson(file: string, report: ReplayReport): ReplayJson {
       compactions: r.compactions.map((c) => ({ ...c })),
     },
     configs: report.configs.map(({ points: _points, ...c }) => c),
+    probeNote: report.probeNote,
   };
 }
 
@@ -154,7 +159,7 @@ export async function replayCommand(rest: string[], args: ParsedArgs, io: CliIO)
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const usd = (x: number) => `$${x.toFixed(2)}`;
 const percent = (x: number) => `${(100 * x).toFixed(0)}%`;
-/** A recall; null (the configuration carries no ledger) as "—". */
+/** A recall; null (the configuration carries no ledger, or made no compaction) as "—". */
 const recall = (x: number | null) => (x === null ? '—' : percent(x));
 /** The as-recorded row's error against the recorded cost: "+0.4% vs recorded". */
 const vsRecorded = (x: number | null) => (x === null ? '' : `${x < 0 ? '-' : '+'}${Math.abs(100 * x).toFixed(1)}% vs recorded`);
@@ -221,6 +226,7 @@ export function replayToText(json: ReplayJson, report: ReplayReport): string {
     'path recall',
     'prompt recall',
     'ledger recall',
+    'probe recall',
     '',
   ];
   const rows: string[][] = [];
@@ -240,6 +246,7 @@ export function replayToText(json: ReplayJson, report: ReplayReport): string {
       '',
       '',
       '',
+      '',
     ]);
   for (const c of report.configs) rows.push(configRow(c));
   const widths = head.map((h, i) => rows.reduce((widest, row) => Math.max(widest, row[i].length), h.length));
@@ -251,6 +258,7 @@ export function replayToText(json: ReplayJson, report: ReplayReport): string {
       .trimEnd();
   const out = [...headerLines(json, report), '', line(head), ...rows.map(line), ''];
   for (const c of report.configs) for (const note of c.notes) out.push(`${oneLine(c.name)}: ${oneLine(note)}`);
+  out.push(oneLine(report.probeNote));
   return out.join('\n') + '\n';
 }
 
@@ -268,6 +276,7 @@ function configRow(c: ConfigResult): string[] {
     percent(c.pathRecall),
     percent(c.promptRecall),
     recall(c.ledgerRecall),
+    recall(c.probeRecall),
     vsRecorded(c.costErrorVsRecorded),
   ];
 }

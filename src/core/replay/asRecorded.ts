@@ -13,6 +13,7 @@ import { SUMMARY_SYSTEM_PROMPT } from '../pipeline/summarize';
 import { recordedCalls } from '../counting/recordedCalls';
 import type { TextTokenizer } from '../counting/tokens';
 import { Bill, emptyResult, summaryCallTokens, type SentRequest } from './billing';
+import { recordedProbeRecall } from './probeRecall';
 import { sessionRecall } from './recall';
 import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
 import type { RecordedSizes } from './sizes';
@@ -113,6 +114,8 @@ export async function replayAsRecorded(config: Pick<ReplayConfig, 'name'>, inp: 
   }
   const last = inp.contexts[inp.contexts.length - 1] ?? [];
   Object.assign(result, sessionRecall(inp.artifacts, last));
+  // The recorded summaries (or replacement histories) are what each compaction kept.
+  result.probeRecall = recordedProbeRecall({ messages: [...(inp.contexts[inp.contexts.length - 1] ?? [])], compactions: inp.compactions });
   if (inp.recordedCostUSD !== null && inp.recordedCostUSD > 0)
     result.costErrorVsRecorded = (result.costUSD - result.summaryCostUSD - inp.recordedCostUSD) / inp.recordedCostUSD;
   result.notes.push(

@@ -118,6 +118,7 @@ export function emptyResult(name: string, priceSource: ReplayConfigResult['price
     archivedArtifacts: 0,
     pathRecall: 1,
     promptRecall: 1,
+    probeRecall: null,
     summaryCostUSD: 0,
     priceSource,
     costErrorVsRecorded: null,

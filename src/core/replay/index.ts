@@ -10,6 +10,7 @@ import { MemoizedMessageCounter } from '../counting/tokens';
 import { fallbackPriceWarning, priceLookup } from '../cost/prices';
 import type { Message } from '../conversation/conversation';
 import { replayAsRecorded } from './asRecorded';
+import { PROBE_NOTE } from './probeRecall';
 import { artifactsOf } from './recall';
 import {
   calibratedForRecording,
@@ -92,6 +93,7 @@ export async function replaySession(
     segments: sizes.contexts.map((c) => ({ calls: c.calls.length, overheadTokens: c.overhead, factor: c.factor })),
     summaryTokens: { tokens: summaryTokens, source: recordedSummary === null ? 'estimate' : 'recorded' },
     recorded,
+    probeNote: PROBE_NOTE,
     configs: [],
   };
   const recordedSummaries = summariesOf(result);

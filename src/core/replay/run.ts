@@ -18,6 +18,7 @@ import { SessionLog } from '../session/session';
 import { TranscriptStore, type SavedTranscript } from '../transcripts/transcripts';
 import type { TextTokenizer } from '../counting/tokens';
 import { Bill, emptyResult, served, summaryCallTokens, type SentRequest } from './billing';
+import { ProbeRecallTally } from './probeRecall';
 import { ledgerRecall, sessionRecall } from './recall';
 import type { RecordedTimeline } from './recording';
 import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
@@ -85,6 +86,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   const instruction = () => Math.round(inp.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) * sizes.factor);
   const maxSummary = Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT);
   const archived = new Map<string, Message>();
+  const probes = new ProbeRecallTally();
   let lastRequest: readonly Message[] = [];
   let lastSent: SentRequest | null = null;
   let appended = 0;
@@ -105,10 +107,14 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     if (prepared.compaction?.ok) {
       const { plan, record } = prepared.compaction;
       const byId = new Map(snapshot.map((m) => [m.id, m]));
+      const now: Message[] = [];
       for (const e of plan.archived) {
         const m = byId.get(e.id);
         if (m) archived.set(m.id, m);
+        if (m && m.synthetic === undefined) now.push(m);
       }
+      // Scored on the request right after the compaction (stand-in filler left out).
+      probes.add(now, pipeline.effectiveMessages(), timeline.messages.slice(call.index));
       result.compactions++;
       compaction = {
         strategy: record.strategy,
@@ -184,6 +190,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     result.archivedArtifacts = recall.archived;
   }
   Object.assign(result, sessionRecall(inp.artifacts, lastRequest));
+  result.probeRecall = probes.value;
   return result;
 }
 

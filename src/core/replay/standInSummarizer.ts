@@ -19,8 +19,11 @@ export interface SummaryCall {
 const FILLER = ['context', 'files', 'changes', 'tests', 'results', 'decisions', 'errors', 'commands', 'progress', 'next', 'steps', 'notes'];
 
 /** Deterministic text of about `tokens` tokens under `tokenizer` (never more). */
+/** How every stand-in summary begins: probe scoring finds (and leaves out) the filler by it. */
+export const STAND_IN_HEAD = '[Replay stand-in summary: no model ran; this filler has the size of a real summary.]';
+
 export function standInText(tokens: number, tokenizer: TextTokenizer): string {
-  const head = '[Replay stand-in summary: no model ran; this filler has the size of a real summary.]';
+  const head = STAND_IN_HEAD;
   const words: string[] = [head];
   for (let i = 0; words.length < tokens; i++) words.push(FILLER[i % FILLER.length]);
   let text = words.join(' ');

@@ -106,6 +106,12 @@ export interface ReplayConfigResult {
   pathRecall: number;
   /** Of every prompt a person typed in the session, the fraction its final request still quotes. */
   promptRecall: number;
+  /**
+   * Of the probes (artifact, recall, decision, continuation) of what each compaction archived, the share
+   * its request right after the compaction answers, averaged over the compactions; null when it made none.
+   * Stand-in summaries count for nothing (see ReplayReport.probeNote).
+   */
+  probeRecall: number | null;
   /** The cost of the summary calls alone (included in costUSD). */
   summaryCostUSD: number;
   priceSource: PriceSource;
@@ -147,5 +153,7 @@ export interface ReplayReport {
   /** Output size of every replayed summary, and where it came from. */
   summaryTokens: { tokens: number; source: 'recorded' | 'estimate' };
   recorded: RecordedTotals | null;
+  /** What probeRecall measures, and that the replay's stand-in summaries count for nothing in it. */
+  probeNote: string;
   configs: ReplayConfigResult[];
 }
