@@ -81,7 +81,19 @@ function answerFrom(lines: readonly string[], words: readonly string[]): string 
 function contextLines(body: MessagesRequestBody, prompt: string): string[] {
   const out: string[] = [];
   const push = (text: string) => {
-    for (const l of text.split('\n')) if (l.trim() !== '' && l !== prompt) out.push(l);
+    // A heading line ("Files:") and the bullets under it are one line: the bullets answer what the heading names.
+    let heading = false;
+    for (const l of text.split('\n')) {
+      if (l.trim() === '') {
+        heading = false;
+        continue;
+      }
+      if (heading && /^\s*[-*] /.test(l)) out[out.length - 1] = `${out[out.length - 1]!} ${l.trim()}`;
+      else {
+        out.push(l);
+        heading = /:\s*$/.test(l);
+      }
+    }
   };
   for (const m of (Array.isArray(body.messages) ? body.messages : []) as WireMessage[]) {
     if (typeof m.content === 'string') push(m.content);

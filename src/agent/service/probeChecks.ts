@@ -4,12 +4,11 @@
 // chat, and the card's actions on a missed probe: pin its source, add its fact to the ledger, undo.
 // splitpoint.probes.afterCompaction: 'always' checks every compaction at once, 'ask' has the divider
 // offer it, 'off' leaves the link and the command. Free of `vscode`.
-import { readFileSync } from 'node:fs';
 import {
   errorMessage,
   generateProbes,
-  importSession,
   PROBE_KINDS,
+  restoreTranscript,
   probeQuestionsPrompt,
   type CompactionRecord,
   type Message,
@@ -84,9 +83,9 @@ export class ProbeChecks {
     const session = this.deps.current().session;
     const records = session.meta.compactions;
     const next = records[records.findIndex((c) => c.id === r.id) + 1];
-    const after = (next ? this.transcript(next.transcriptPath) : session.messages).slice(0, r.resultLength);
+    const after = (next ? this.transcript(next) : session.messages).slice(0, r.resultLength);
     const kept = new Set(after.map((m) => m.id));
-    const archived = this.transcript(r.transcriptPath).filter((m) => !kept.has(m.id));
+    const archived = this.transcript(r).filter((m) => !kept.has(m.id));
     return generateProbes({ archived, later: after.filter((m) => !m.synthetic) });
   }
 
@@ -193,12 +192,12 @@ export class ProbeChecks {
     return r;
   }
 
-  private transcript(path: string): Message[] {
-    if (this.deps.readTranscript) return this.deps.readTranscript(path);
+  private transcript(r: CompactionRecord): Message[] {
+    if (this.deps.readTranscript) return this.deps.readTranscript(r.transcriptPath);
     try {
-      return importSession(readFileSync(path, 'utf8'), path).messages;
+      return restoreTranscript(r.transcriptPath, r.transcriptSha256);
     } catch (e) {
-      throw new Error(`Could not read the transcript ${path}: ${errorMessage(e)}`, { cause: e });
+      throw new Error(`Could not read the transcript ${r.transcriptPath}: ${errorMessage(e)}`, { cause: e });
     }
   }
 }

@@ -20,7 +20,8 @@ export function checkLabel(check: ProbeCheckOffer): string {
 /** The divider's check: a plain link, or (splitpoint.probes.afterCompaction = ask) an offer under the line. */
 export function CheckCompaction({ compactionId, check }: { compactionId: string; check: ProbeCheckOffer }) {
   const store = useStore();
-  const title = `Ask ${check.probes} questions about what this compaction archived of ${check.model} (about ${check.inputTokens.toLocaleString()} input tokens)`;
+  const tokens = check.inputTokens.toLocaleString();
+  const title = `Ask ${check.probes} questions about what this compaction archived of ${check.model} (about ${tokens} input tokens)`;
   const button = (
     <button
       type="button"
