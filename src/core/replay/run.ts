@@ -106,13 +106,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     let cost = 0;
     if (prepared.compaction?.ok) {
       const { plan, record } = prepared.compaction;
-      const byId = new Map(snapshot.map((m) => [m.id, m]));
-      const now: Message[] = [];
-      for (const e of plan.archived) {
-        const m = byId.get(e.id);
-        if (m) archived.set(m.id, m);
-        if (m && m.synthetic === undefined) now.push(m);
-      }
+      const now = archivedBy(plan.archived, snapshot, archived);
       // Scored on the request right after the compaction (stand-in filler left out).
       probes.add(now, pipeline.effectiveMessages(), timeline.messages.slice(call.index));
       result.compactions++;
@@ -192,6 +186,18 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   Object.assign(result, sessionRecall(inp.artifacts, lastRequest));
   result.probeRecall = probes.value;
   return result;
+}
+
+/** The real messages a compaction archived (also added to `all`, every message the configuration archived). */
+function archivedBy(entries: ReadonlyArray<{ id: string }>, snapshot: readonly Message[], all: Map<string, Message>): Message[] {
+  const byId = new Map(snapshot.map((m) => [m.id, m]));
+  const now: Message[] = [];
+  for (const e of entries) {
+    const m = byId.get(e.id);
+    if (m) all.set(m.id, m);
+    if (m && m.synthetic === undefined) now.push(m);
+  }
+  return now;
 }
 
 /** A session and the pipeline the agent would run on it, with the stand-in summarizer. */
