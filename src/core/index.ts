@@ -161,7 +161,6 @@ export { fittedOverhead, replaySession, type PromptCaching, type ReplayConfig, t
 // Probes: what a compaction lost, asked as questions (generation, the offline score, the online check)
 export {
   generateProbes,
-  NoSuchCompactionError,
   parseProbeAnswers,
   PROBE_KINDS,
   probeQuestionsPrompt,
@@ -170,9 +169,7 @@ export {
   scoreProbes,
   type Probe,
   type ProbeAnswer,
-  type ProbeInput,
   type ProbeKind,
-  type ProbeOptions,
   type ProbeScore,
   type ScoredProbe,
 } from './probes';
