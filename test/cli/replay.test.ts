@@ -155,7 +155,10 @@ test('replay on a Claude Code recording: 1-hour writes priced as billed, its com
   const row = text.stdout.split('\n').find((l) => l.startsWith('as-recorded '))!;
   assert.ok(row.endsWith(pct(asRecorded.costErrorVsRecorded!)), row);
   const cc = text.stdout.split('\n').find((l) => l.startsWith('claude-code-like '))!;
-  assert.match(cc, /\d+%\s+\d+%\s+—$/, 'path and prompt recall, no ledger recall');
+  const probe = out.configs.find((c) => c.name === 'claude-code-like')!.probeRecall;
+  const probeCell = probe === null ? '—' : `${(100 * probe).toFixed(0)}%`;
+  assert.ok(cc.endsWith(probeCell), `path and prompt recall, no ledger recall, the JSON's probe recall: ${cc}`);
+  assert.match(cc, /\d+%\s+\d+%\s+—\s+(\d+%|—)$/, 'path and prompt recall, no ledger recall, probe recall');
   assert.match(text.stdout, /^\(recorded\)\s/m);
 });
 
