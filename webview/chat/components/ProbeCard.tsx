@@ -4,7 +4,7 @@
 // sanitizer) and its source message (a link that scrolls to it when the chat shows it), and one click
 // to pin the source, add the fact to the ledger, or undo the compaction.
 import type { ChatItem, ProbeCheckOffer, ProbeKindView, ProbeMissView } from '../../../src/protocol';
-import { domId, formatUSD } from '../../shared/format';
+import { domId, formatInt, formatUSD } from '../../shared/format';
 import { Markdown } from '../../shared/MarkdownView';
 import { useStore } from '../context';
 
@@ -20,7 +20,7 @@ export function checkLabel(check: ProbeCheckOffer): string {
 /** The divider's check: a plain link, or (splitpoint.probes.afterCompaction = ask) an offer under the line. */
 export function CheckCompaction({ compactionId, check }: { compactionId: string; check: ProbeCheckOffer }) {
   const store = useStore();
-  const tokens = check.inputTokens.toLocaleString();
+  const tokens = formatInt(check.inputTokens);
   const title = `Ask ${check.probes} questions about what this compaction archived of ${check.model} (about ${tokens} input tokens)`;
   const button = (
     <button
