@@ -29,8 +29,3 @@ export function planProbeView(history: readonly Message[], plan: CompactionPlan)
 export function recordedProbeViews(result: Pick<ImportResult, 'messages' | 'compactions'>): ProbeScoreView[] {
   return result.compactions.map((_, k) => probeScoreView(recordedCompactionProbes(result, k + 1).score, true));
 }
-
-/** "answerable 24/30 (80%)". */
-export function probeRateText(v: Pick<ProbeScoreView, 'answerable' | 'total'>): string {
-  return v.total === 0 ? 'no probes' : `answerable ${v.answerable}/${v.total} (${Math.round((100 * v.answerable) / v.total)}%)`;
-}

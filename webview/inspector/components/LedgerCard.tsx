@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { LedgerView, LossView } from '../../../src/protocol';
 import { formatInt, plural } from '../../shared/format';
 
-type Counts = { files: number; commands: number; errors: number; instructions: number };
+type Counts = { files: number; commands: number; errors: number; instructions: number; facts?: number };
 
 /** "3 files · 2 commands · 1 error · 4 instructions" (empty parts left out). */
 export function countsText(n: Counts): string {
@@ -14,13 +14,20 @@ export function countsText(n: Counts): string {
     n.commands > 0 ? plural(n.commands, 'command') : '',
     n.errors > 0 ? plural(n.errors, 'error') : '',
     n.instructions > 0 ? plural(n.instructions, 'instruction') : '',
+    n.facts ? plural(n.facts, 'fact') : '',
   ];
   return parts.filter(Boolean).join(' · ') || 'empty';
 }
 
 /** The counts of a ledger's lists. */
 export function ledgerCounts(l: LedgerView): Counts {
-  return { files: l.files.length, commands: l.commands.length, errors: l.errors.length, instructions: l.instructions.length };
+  return {
+    files: l.files.length,
+    commands: l.commands.length,
+    errors: l.errors.length,
+    instructions: l.instructions.length,
+    facts: l.facts?.length ?? 0,
+  };
 }
 
 /** Nothing is lost: no item in any list and no image or thinking block. */

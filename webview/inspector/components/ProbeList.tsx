@@ -2,18 +2,19 @@
 // 24/30 (80%)"), and the probes themselves (question, expected answer, a link to the message the fact
 // comes from). All text is rendered as text.
 import type { ProbeScoreView, ProbeView } from '../../../src/protocol';
+import { formatPercent } from '../../shared/format';
 import { useStore } from '../context';
 
 /** "answerable 24/30 (80%)" ("no probes" when there are none). */
 export function probeRateText(v: Pick<ProbeScoreView, 'answerable' | 'total'>): string {
-  return v.total === 0 ? 'no probes' : `answerable ${v.answerable}/${v.total} (${Math.round((100 * v.answerable) / v.total)}%)`;
+  return v.total === 0 ? 'no probes' : `answerable ${v.answerable}/${v.total} (${formatPercent(v.answerable / v.total)})`;
 }
 
 /** "artifact 0% · recall 47% · decision 100% · continuation 25%" (kinds without probes left out). */
 export function byKindText(v: ProbeScoreView): string {
   return (Object.entries(v.recallByKind) as Array<[string, number | null]>)
     .filter(([, r]) => r !== null)
-    .map(([k, r]) => `${k} ${Math.round((r as number) * 100)}%`)
+    .map(([k, r]) => `${k} ${formatPercent(r as number)}`)
     .join(' · ');
 }
 
