@@ -124,6 +124,15 @@ test('inspector probes: a preview carries the answerable rate of what it archive
   assert.ok(split.probes!.probes.every((p) => split.archivedIds.includes(p.sources[0])));
 });
 
+test('inspector probes: the first, estimated paint of a recording goes without probes; the exact one has them', () => {
+  const rec = open('claude-code-cipher-box-a.jsonl');
+  const s = service();
+  const estimated = s.sessionFor({ ...rec, counter: new MemoizedMessageCounter(new CharEstimateTokenizer()) });
+  assert.equal(estimated.archived?.[0].compaction.probes, undefined);
+  assert.equal(estimated.timeTravel?.points[0].probes, undefined);
+  assert.ok(s.sessionFor(rec).archived?.[0].compaction.probes);
+});
+
 test('inspector probes: a plan that archives nothing carries no probes', () => {
   const rec = open('codex-agentv-a.jsonl');
   const view = service().preview('sliding-window', { maxEvents: 1_000_000 }, 1, { file: rec, at: null });

@@ -139,7 +139,8 @@ export class InspectorService {
   /** A recording (a transcript, or another agent's session) as recorded, read-only; `at` as in InspectorTarget. */
   sessionFor(file: InspectedRecording, at: number | null = null): InspectorSession {
     const { result } = file;
-    const probes = this.probesOf(result);
+    // The first paint (estimated counts) goes without probes: they come with the exactly counted view.
+    const probes = file.counter ? [] : this.probesOf(result);
     const points = recordedPoints(result, probes);
     const chosen = validAt(at, points);
     const fit = file.counter ? null : this.fitted(result);
