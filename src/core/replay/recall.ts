@@ -92,5 +92,7 @@ export function sessionRecall(
     for (const a of all) if (found(a)) n++;
     return n / all.size;
   };
-  return { pathRecall: share(artifacts.paths, named), promptRecall: share(artifacts.prompts, (p) => text.includes(p)) };
+  // A prompt still sent as its own turn is there without searching (a long session keeps thousands).
+  const kept = new Set(finalRequest.filter(isTurnStart).map((m) => squash(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
+  return { pathRecall: share(artifacts.paths, named), promptRecall: share(artifacts.prompts, (p) => kept.has(p) || text.includes(p)) };
 }
