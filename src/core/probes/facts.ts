@@ -4,7 +4,7 @@
 // messages it comes from. Deterministic: the order is the messages' order.
 import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
 import { commandText, exitCodeOf, fileTouches } from '../ledger/ledgerExtract';
-import { commandHead, commandVerb, mainSegment, type CommandPurpose } from './commands';
+import { commandHead, commandTitle, commandVerb, mainSegment, type CommandPurpose } from './commands';
 import { clip, oneLine } from './normalize';
 
 export interface Call {
@@ -53,6 +53,8 @@ export interface CommandFact {
   head: string;
   /** The words naming what it does ("git commit", "gh issue close"). */
   verb: string;
+  /** The title or message it gives in quotes (a PR title, a commit message), if any. */
+  title?: string;
   exitCode: number | null;
   purpose: CommandPurpose;
   sources: string[];
@@ -169,6 +171,7 @@ export function commandFacts(messages: readonly Message[]): CommandFact[] {
       command,
       head: commandHead(segment),
       verb: commandVerb(segment),
+      ...(commandTitle(segment) ? { title: commandTitle(segment) } : {}),
       exitCode: exitCodeOf(call.result),
       purpose,
       sources: sourcesOf(call),

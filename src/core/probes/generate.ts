@@ -97,10 +97,9 @@ function commandCandidates(commands: readonly CommandFact[], later: Later): Cand
       out.push(...candidate(makeProbe('artifact', question, commandAnswers(c), true, c.sources, later), 4, c.at));
       continue;
     }
-    const message = /^git commit\b/.test(c.verb) ? /\s-(?:a?m)\s+(["'])(.+?)\1/.exec(c.command)?.[2] : undefined;
-    if (message) {
-      const question = 'What commit message did the session use for its last commit?';
-      out.push(...candidate(makeProbe('artifact', question, [oneLine(message).slice(0, 80)], true, c.sources, later), 3, c.at));
+    if (c.title) {
+      const question = `What title or message did the session give the last time it ran \`${c.verb}\`?`;
+      out.push(...candidate(makeProbe('artifact', question, [c.title], true, c.sources, later), 3, c.at));
     } else if (c.head !== c.verb) {
       const times = count > 1 ? ` (${count} times; the last one)` : '';
       const question = `The session ran \`${c.verb} …\`${times}. What exactly did it run (its target: branch, issue, file or id)?`;

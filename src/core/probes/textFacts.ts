@@ -140,7 +140,13 @@ function decisionClause(sentence: string): string | null {
     const use = /\b(use|prefer|go with|switch to|keep)\b[^,;]*$/i.exec(before);
     if (use) start = use.index;
   }
-  const rest = sentence.slice(start).split(/[,;:.!?()]\s|\s[-–—]\s/)[0];
+  // A condition or a question states no decision ("if we use X …", "should we …?").
+  if (/\b(if|when|whether|unless)\b[^,;]*$/i.test(sentence.slice(0, start)) || /\?\s*$/.test(sentence)) return null;
+  const rest = sentence
+    .slice(start)
+    .split(/[,;:.!?()]\s|\s[-–—]\s/)[0]
+    // The clause ends where a reason or another thought begins.
+    .split(/\s(?:so|because|since|then|but|which|do you|that's|as)\s/i)[0];
   const words = rest
     .split(/\s+/)
     .slice(0, 10)
