@@ -138,6 +138,16 @@ export interface ProbeCheckItem {
   costUSD?: number;
   /** The checked compaction is the one Undo would undo. */
   undoable?: boolean;
+  /** Probes of earlier checks the user pinned or added to the ledger, asked again: answered now or still missed. */
+  followed?: ProbeFollowView[];
+}
+
+/** A probe of an earlier check the user acted on, asked again by this check. */
+export interface ProbeFollowView {
+  probeId: string;
+  question: string;
+  expected: string[];
+  answered: boolean;
 }
 
 export interface ContextMeter {

@@ -11,6 +11,7 @@ import { loopbackController } from '../helpers/loopbackController';
 
 export interface ProbeRig {
   server: LoopbackAnthropic;
+  baseURL: string;
   workspace: string;
   make(settings?: Partial<HostSettings>): AgentController;
   close(): Promise<void>;
@@ -25,6 +26,7 @@ export async function probeRig(): Promise<ProbeRig> {
   const made: AgentController[] = [];
   return {
     server,
+    baseURL,
     workspace,
     make: (settings) => {
       const c = loopbackController({ workspace, storage, baseURL, settings });

@@ -10,6 +10,8 @@ import { generateProbes, priceLookup, textOf, type Probe } from '../../src/core'
 import type { ChatItem, ProbeCheckItem } from '../../src/protocol';
 import { probeQuestions } from '../loopback/probeAnswers';
 import type { ValidRequest } from '../loopback/wire';
+import Anthropic from '@anthropic-ai/sdk';
+import { runProbeRequest } from '../../src/agent/loop/probeRunner';
 import { establishFacts, probeRig } from './probeCheck.rig';
 
 const SLIDING = { strategy: 'sliding-window', params: { maxEvents: 4 } } as const;
@@ -86,10 +88,41 @@ test('the check asks the compacted context; an archived fact is missed until its
       'the second compaction keeps the pinned source',
     );
     const again = await c.probes.check();
-    assert.ok(!again.missed.some((m) => m.probeId === figureProbe.id), 'the figure is answered now');
+    assert.ok(!again.missed.some((m) => m.probeId === figureProbe.id));
+    // The pinned probe is asked again (its source is no longer archived, so no new probe asks it) and answered.
+    assert.deepEqual(
+      again.followed?.map((f) => [f.probeId, f.answered]),
+      [[figureProbe.id, true]],
+    );
+    const lastAsked = probeQuestions(
+      textOf({ role: 'user', content: (probeRequests(r.server.requests).at(-1)!.body.messages as never[]).at(-1)!['content'] } as never),
+    );
+    assert.ok(
+      lastAsked.some((q) => q.id === figureProbe.id),
+      'the followed probe is in the request',
+    );
+    // Once answered it is not followed any more.
+    const third = await c.probes.check();
+    assert.equal(third.followed, undefined);
     const rateAfter = again.correct / again.total;
     assert.ok(rateAfter > rateBefore, `${rateAfter} > ${rateBefore}`);
-    t.diagnostic(`rate before pinning ${card.correct}/${card.total}, after ${again.correct}/${again.total}`);
+    // The first check's probes, asked of the context after the pin and the second compaction.
+    const client = new Anthropic({ apiKey: 'k', baseURL: r.baseURL, maxRetries: 0 });
+    const same = await runProbeRequest({
+      client,
+      model: 'claude-haiku-4-5',
+      system: '',
+      tools: [],
+      context: c.pipeline.prepareRequest().messages,
+      probes,
+    });
+    assert.ok(same.ok);
+    const sameCorrect = same.answers.filter((a) => a.verdict === 'correct').length;
+    assert.ok(sameCorrect > card.correct, `the first check's probes: ${sameCorrect} > ${card.correct}`);
+    t.diagnostic(
+      `first check ${card.correct}/${card.total}; its probes after pin + second compaction ${sameCorrect}/${probes.length}; ` +
+        `second check ${again.correct}/${again.total} (+ the followed probe answered)`,
+    );
   } finally {
     await r.close();
   }
@@ -227,6 +260,7 @@ test("the card's actions: add the fact to the ledger (re-applied: answered next 
     );
     const again = await c.probes.check();
     assert.ok(!again.missed.some((m) => m.probeId === miss.probeId), 'and the model answers it');
+    assert.equal(again.followed, undefined, 'still a probe of this compaction: asked as one, not followed');
 
     const compactions = c.session.meta.compactions.length;
     c.probes.act(again.id, again.missed[0]?.probeId ?? miss.probeId, 'undo');

@@ -170,6 +170,18 @@ test('the card: the rate by kind, the missed probes then the uncertain ones, the
   assert.match((await first.textContent()) ?? '', /Source pinned/);
   assert.equal(await first.getByRole('button', { name: 'Pin source message' }).count(), 0);
   assert.equal(await c.getByRole('button', { name: 'Undo the compaction' }).count(), 0);
+
+  // A later check asks the probes acted on again.
+  const followed = [
+    { probeId: 'p-recall-1', question: 'The old parser took ___ per run?', expected: ['1834 ms'], answered: true },
+    { probeId: 'p-recall-9', question: 'Which flag?', expected: ['--runInBand'], answered: false },
+  ];
+  await p.deliver({ type: 'item', item: card({ id: 'probes_cmp_2_1', compactionId: 'cmp_2', followed }) });
+  await p.settle();
+  const again = p.page.locator('section[data-check-id="probes_cmp_2_1"] .probe-followed');
+  assert.match((await again.locator('h4').textContent()) ?? '', /Asked again/);
+  assert.match((await again.locator('li[data-probe-id="p-recall-1"]').textContent()) ?? '', /✓ answered now .*1834 ms/);
+  assert.equal(await again.locator('li[data-answered="false"]').getAttribute('data-probe-id'), 'p-recall-9');
   await assertClean(p);
 });
 
@@ -225,6 +237,7 @@ test('a malformed card or offer from the host is dropped, and the view keeps wor
     { ...card(), byKind: { artifact: { correct: 1, total: 1 } } },
     { ...card(), correct: -1 },
     { ...card(), status: 'maybe' },
+    { ...card(), followed: [{ probeId: 'p', question: 'q', expected: ['e'], answered: 'yes' }] },
     { ...divider(), check: { ...offer(), estimateUSD: 'free' } },
   ];
   await p.deliver(...broken.map((item) => ({ type: 'item', item }) as HostToChat));

@@ -11,6 +11,7 @@ import {
   type PendingEdit,
   type ProbeCheckItem,
   type ProbeCheckOffer,
+  type ProbeFollowView,
   type ProbeKindView,
   type ProbeMissView,
   type RawMessage,
@@ -96,7 +97,21 @@ function isProbeCard(r: Record<string, unknown>): boolean {
     Array.isArray(r.missed) &&
     r.missed.every(isMiss) &&
     (r.costUSD === undefined || isNum(r.costUSD)) &&
-    (r.undoable === undefined || typeof r.undoable === 'boolean')
+    (r.undoable === undefined || typeof r.undoable === 'boolean') &&
+    (r.followed === undefined || (Array.isArray(r.followed) && r.followed.every(isFollow)))
+  );
+}
+
+function isFollow(v: unknown): v is ProbeFollowView {
+  const r = v as Record<string, unknown> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.probeId === 'string' &&
+    typeof r.question === 'string' &&
+    Array.isArray(r.expected) &&
+    r.expected.every((e) => typeof e === 'string') &&
+    typeof r.answered === 'boolean'
   );
 }
 

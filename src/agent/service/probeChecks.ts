@@ -16,7 +16,7 @@ import {
   type ProbeAnswer,
   type UndoOutcome,
 } from '../../core';
-import type { ProbeAction, ProbeCheckItem, ProbeCheckOffer, ProbeMissView } from '../../protocol';
+import type { ProbeAction, ProbeCheckItem, ProbeCheckOffer, ProbeFollowView, ProbeMissView } from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
 import type { AgentFactory } from '../loop/agentFactory';
 import { MissingApiKeyError } from '../loop/missingApiKeyError';
@@ -45,6 +45,8 @@ interface CheckState {
 
 export class ProbeChecks {
   private readonly checks = new Map<string, CheckState>();
+  /** Per session: probes the user pinned or added to the ledger, asked again by the next checks until answered. */
+  private readonly followUps = new Map<string, Probe[]>();
   private seq = 0;
 
   constructor(private readonly deps: ProbeCheckDeps) {}
@@ -110,10 +112,13 @@ export class ProbeChecks {
     if (!key) return this.finish(scope, { ...card, status: 'failed', error: new MissingApiKeyError().message });
     const parts = this.deps.agents.requestParts(key, settings);
     const context = scope.pipeline.prepareRequest().messages;
-    const result = await runProbeRequest({ ...parts, model, context, probes });
+    const asked = new Set(probes.map((p) => p.id));
+    const followed = (this.followUps.get(scope.session.id) ?? []).filter((p) => !asked.has(p.id));
+    const result = await runProbeRequest({ ...parts, model, context, probes: [...probes, ...followed] });
     if (!result.ok) return this.finish(scope, { ...card, status: 'failed', error: result.error });
     for (const note of result.notes) scope.chat.notice(note);
     const done = scoredCard(card, probes, result.answers, this.undoable(record.id));
+    if (followed.length > 0) done.followed = this.followedViews(scope.session.id, followed, result.answers);
     this.deps.log.info(`Probe check of ${record.id} (${model}): ${done.correct}/${done.total} correct`);
     return this.finish(scope, { ...done, ...(result.costUSD !== null ? { costUSD: result.costUSD } : {}) });
   }
@@ -132,10 +137,33 @@ export class ProbeChecks {
     }
     if (action === 'pin') this.pinSource(state.compactionId, probe);
     else this.addToLedger(state.compactionId, probe);
+    this.follow(probe);
     const done = action === 'pin' ? ('pinned' as const) : ('added' as const);
     const now = this.deps.current().chatLog.get(checkId);
     if (now?.kind === 'probes')
       this.deps.current().chatLog.upsert({ ...now, missed: now.missed.map((m) => (m.probeId === probeId ? { ...m, done } : m)) });
+  }
+
+  /** How the followed probes were answered; the answered ones are no longer followed. */
+  private followedViews(sessionId: string, followed: readonly Probe[], answers: readonly ProbeAnswer[]): ProbeFollowView[] {
+    const views = followed.map((p) => ({
+      probeId: p.id,
+      question: p.question,
+      expected: p.expected,
+      answered: verdictOf(answers.find((a) => a.id === p.id)) === 'correct',
+    }));
+    const answered = new Set(views.filter((v) => v.answered).map((v) => v.probeId));
+    this.followUps.set(
+      sessionId,
+      (this.followUps.get(sessionId) ?? []).filter((p) => !answered.has(p.id)),
+    );
+    return views;
+  }
+
+  private follow(probe: Probe): void {
+    const id = this.deps.current().session.id;
+    const list = this.followUps.get(id) ?? [];
+    if (!list.some((p) => p.id === probe.id)) this.followUps.set(id, [...list, probe]);
   }
 
   /** Pin the probe's source: in the history, the next compaction keeps it; archived, the compaction is undone first. */

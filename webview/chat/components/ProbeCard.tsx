@@ -68,12 +68,30 @@ export function ProbeCard({ item }: { item: ProbeItem }) {
             </span>
           </p>
           {missed.length > 0 ? <MissList title="Missed" item={item} misses={missed} /> : <p class="muted">Nothing missed.</p>}
+          {item.followed && item.followed.length > 0 ? <Followed item={item} /> : null}
           {uncertain.length > 0 ? (
             <MissList title="Uncertain (not an exact fact: check the answer yourself)" item={item} misses={uncertain} />
           ) : null}
         </>
       ) : null}
     </section>
+  );
+}
+
+/** Probes of earlier checks the user acted on (pinned, added to the ledger), asked again. */
+function Followed({ item }: { item: ProbeItem }) {
+  return (
+    <div class="probe-followed">
+      <h4>Asked again (you acted on these earlier)</h4>
+      <ul>
+        {(item.followed ?? []).map((f) => (
+          <li key={f.probeId} data-probe-id={f.probeId} data-answered={String(f.answered)}>
+            <span class={f.answered ? 'probe-ok' : 'probe-error'}>{f.answered ? '✓ answered now' : '✗ still missed'}</span> {f.question}{' '}
+            <span class="muted">({f.expected.join(' | ')})</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
