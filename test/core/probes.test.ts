@@ -129,3 +129,54 @@ test('online check: prompt by id without answers; answers parsed tolerantly and 
   assert.equal(verdicts.get(missing.id), 'unanswered');
   assert.ok(parseProbeAnswers('no json here', probes).every((a) => a.verdict === 'unanswered'));
 });
+
+test('commands: the working segment (quotes respected), its purpose, the words a summary would quote, a title', async () => {
+  const { commandHead, commandTitle, commandVerb, mainSegment, purposeOf } = await import('../../src/core/probes/commands');
+  assert.deepEqual(mainSegment("cd /repo && ps -ef | rg 'bun|tsc|vite'"), { segment: 'ps -ef', purpose: 'inspect' });
+  assert.deepEqual(mainSegment('cd /repo && CI=1 pnpm test parser -- --watch=false 2>&1 | tail -5'), {
+    segment: 'CI=1 pnpm test parser -- --watch=false 2>&1',
+    purpose: 'test',
+  });
+  assert.equal(commandHead('CI=1 pnpm test parser -- --watch=false 2>&1'), 'pnpm test parser');
+  assert.equal(purposeOf('npx tsc -p tsconfig.json --noEmit'), 'typecheck');
+  assert.equal(purposeOf('gh issue close 1452 --reason completed'), 'change');
+  assert.equal(commandHead('gh issue close 1452 --reason completed'), 'gh issue close 1452');
+  assert.equal(commandVerb('gh issue close 1452 --reason completed'), 'gh issue close');
+  assert.equal(purposeOf('workmux send worker-a "stop"'), 'change', "another tool's mutating subcommand");
+  assert.equal(purposeOf('workmux send --help'), 'inspect', 'asking for help changes nothing');
+  assert.equal(commandHead('workmux run -b fix-login -- codex'), 'workmux run -b fix-login');
+  assert.equal(commandVerb('git -C /tmp/wt diff --stat'), 'git diff');
+  assert.equal(commandTitle('gh pr create --title "feat: login by email" --body x'), 'feat: login by email');
+  assert.equal(commandTitle('bd create --title="schema: remove workers"'), 'schema: remove workers');
+});
+
+test('generation: a Codex patch that deletes a file, a conditional is no decision, a PR title is asked for', () => {
+  const patch =
+    '*** Begin Patch\n*** Delete File: src/old.ts\n*** Add File: src/new.ts\n+export const answer = computeTheAnswer();\n*** End Patch';
+  const archived: Message[] = [
+    { id: 'u1', role: 'user', content: 'If we use redis here it gets slow. Never commit the .env file.' },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 'c1', name: 'apply_patch', input: { input: patch } },
+        { type: 'tool_use', id: 'c2', name: 'exec_command', input: { cmd: 'gh pr create --title "Replace the old module" --body done' } },
+      ],
+    },
+    {
+      id: 'r1',
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'c1', content: 'Success' },
+        { type: 'tool_result', tool_use_id: 'c2', content: 'https://github.com/o/r/pull/7\nProcess exited with code 0' },
+      ],
+    },
+  ];
+  const probes = generateProbes({ archived });
+  const file = (path: string) => probes.find((p) => p.kind === 'artifact' && p.expected.includes(path));
+  assert.match(file('src/old.ts')?.question ?? '', /delete/);
+  assert.match(file('src/new.ts')?.question ?? '', /create \(the change that wrote "export const answer = computeTheAnswer\(\);"\)/);
+  assert.ok(probes.some((p) => p.expected.includes('Replace the old module')));
+  const decisions = probes.filter((p) => p.kind === 'decision').map((p) => p.expected[0]);
+  assert.deepEqual(decisions, ['Never commit the .env file']);
+});

@@ -129,7 +129,9 @@ function decisionCandidates(archived: readonly Message[], later: Later): Candida
     candidate(
       makeProbe(
         'decision',
-        `The user said: "${d.cloze}". What constraint or choice goes in the blank?`,
+        d.cloze === ''
+          ? 'What constraint or choice did the user state in a short prompt of its own?'
+          : `The user said: "${d.cloze}". What constraint or choice goes in the blank?`,
         [d.value],
         false,
         d.sources,

@@ -9,7 +9,7 @@ import { clip, normalise, oneLine } from './normalize';
 export interface TextFact {
   /** The fact as stated. */
   value: string;
-  /** The sentence with the fact blanked out (`___`). */
+  /** The sentence with the fact blanked out (`___`); '' for a decision that is its whole prompt. */
   cloze: string;
   /** 'figure' | 'name' | 'decision'. */
   kind: 'figure' | 'name' | 'decision';
@@ -168,8 +168,8 @@ export function decisionFacts(messages: readonly Message[]): TextFact[] {
       for (const part of s.split(/[;]\s+|,\s+(?:and|but)\s+/)) {
         const clause = decisionClause(part);
         if (!clause || seen.has(normalise(clause))) continue;
-        const cloze = blank(clip(s, 400), clause);
-        if (!cloze) continue;
+        // A clause that is its whole sentence is blanked in the prompt around it; alone, it is asked plainly.
+        const cloze = blank(clip(s, 400), clause) ?? blank(oneLine(text).slice(0, 4000), clause) ?? '';
         seen.add(normalise(clause));
         facts.push({ value: clause, cloze, kind: 'decision', sources: [m.id], at, mentions: 1, origin: 'user' });
       }
