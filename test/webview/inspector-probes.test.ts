@@ -3,7 +3,8 @@
 // Time travel lists its probes on demand, a preview shows "answerable A/T (P%)" beside tokens and cost
 // (a summarizing one says its summary is not counted yet), "What is lost" lists the missed probes with
 // their expected answer and a link that opens the source message; "Check this compaction" on the
-// current session's compaction posts its id; the ledger card shows facts kept on request.
+// current session's compaction (in Past compactions, and on the summary row it wrote) posts its id; the
+// ledger card shows facts kept on request.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -149,6 +150,10 @@ test('"Check this compaction" on the current session posts the compaction id; th
   await page.click('[role=option][data-index="0"]');
   await page.waitForSelector('.detail [data-card=ledger] [data-field="facts"] .ledger-fact');
   assert.equal(await page.textContent('.detail [data-field="facts"] .ledger-fact'), 'Which test failed? → leap.test.ts');
+  // ... and offers the check of the compaction that wrote it.
+  const since2 = host.posted.length;
+  await page.click('.detail [data-action="check-compaction"]');
+  await host.waitForPost((m) => m.type === 'checkCompaction' && m.compactionId === 'cmp_checked', 5_000, since2);
   // A read-only view (a recording) offers no check.
   await host.showSession({ messages, compactions: [record], readOnly: true });
   await page.waitForSelector('.app.read-only');

@@ -8,7 +8,7 @@ import { useStore } from '../context';
 import { travelPoint, type SessionIndex } from '../derive';
 import { KIND_LABEL } from '../kinds';
 import { LedgerCard } from './LedgerCard';
-import { currentSessionActions, PinMarker, RowActions, type RowAction } from './RowActions';
+import { checkCompactionAction, currentSessionActions, PinMarker, RowActions, type RowAction } from './RowActions';
 import { splitHereActions } from './SplitHere';
 
 /** Longer texts are cut for display until "Show all" is pressed (the DOM stays light). */
@@ -42,7 +42,11 @@ export function SelectedMessage({ session, index, detailId, detail }: SelectedMe
   const actions: RowAction[] = shownRow && !session.readOnly && !travelPoint(session) ? currentSessionActions(shownRow, store) : [];
   // Split here previews on any row (Apply is refused for a recording or a past context).
   if (shownRow) actions.push(...splitHereActions(shownRow, store.splitWithSummary(), store.splitHere, store.toggleSplitSummary));
-  const ledger = shownRow ? session.compactions.find((c) => c.syntheticId === shownRow.id)?.ledger : undefined;
+  const wrote = shownRow ? session.compactions.find((c) => c.syntheticId === shownRow.id) : undefined;
+  const ledger = wrote?.ledger;
+  // The summary row of one of the current session's compactions: "Check this compaction" (issue 22).
+  if (shownRow && wrote && !session.readOnly && !travelPoint(session))
+    actions.push(checkCompactionAction(shownRow, wrote.id, store.checkCompaction));
   return (
     <DetailPane
       row={shownRow ?? archivedRow?.row ?? null}

@@ -50,6 +50,17 @@ export function restoreFilesAction(row: MessageRow, onRestore: (id: string) => v
   };
 }
 
+/** On the summary or opener row a compaction of the current session wrote: ask the model its probes. */
+export function checkCompactionAction(row: MessageRow, compactionId: string, onCheck: (id: string) => void): RowAction {
+  return {
+    id: 'check-compaction',
+    label: 'Check this compaction',
+    ariaLabel: `Check the compaction that wrote message ${rowName(row)}`,
+    title: 'Ask the model the probes of what this compaction archived (the cost is shown before it runs)',
+    run: () => onCheck(compactionId),
+  };
+}
+
 /** The actions on a row of the current session: pin / unpin, and on a prompt, restore the files to before it. */
 export function currentSessionActions(
   row: MessageRow,
