@@ -180,3 +180,30 @@ test('generation: a Codex patch that deletes a file, a conditional is no decisio
   const decisions = probes.filter((p) => p.kind === 'decision').map((p) => p.expected[0]);
   assert.deepEqual(decisions, ['Never commit the .env file']);
 });
+
+test('scorePlan: the probes of what the plan archives, on the request it leaves; a summary slot counts once written', async () => {
+  const { CharEstimateTokenizer, DEFAULT_PLAN_CONTEXT, MemoizedMessageCounter, planWith, scorePlan } = await import('../../src/core/index');
+  const { syntheticSession } = await import('../helpers/synthetic');
+  const history = syntheticSession({ messages: 600, seed: 7 });
+  const base = { ...DEFAULT_PLAN_CONTEXT, contextWindow: 30_000, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()) };
+  const withLedger = planWith('recursive-summarization', history, {}, { ...base, ledger: true });
+  const bare = planWith('recursive-summarization', history, {}, { ...base, ledger: false });
+  assert.equal(withLedger.needsSummary, true);
+  const archivedIds = new Set(withLedger.archived.map((e) => e.id));
+  const preview = scorePlan(history, withLedger);
+  assert.equal(preview.summaryCounted, false, 'no summary text in a preview');
+  assert.ok(preview.probes.length >= 4 && preview.probes.every((p) => p.sources.every((id) => archivedIds.has(id))));
+  // The ledger the slot carries names the files and commands: the artifact probes are answerable without a summary.
+  assert.equal(preview.score.recallByKind.artifact, 1);
+  // Without the ledger the pending slot says nothing; a summary that names the missed facts answers them.
+  const unledgered = scorePlan(history, bare);
+  const missed = unledgered.score.probes.filter((p) => !p.answerable);
+  assert.ok(missed.length > 0 && unledgered.score.recallByKind.artifact! < 1, 'without the ledger, artifacts are lost');
+  const written = scorePlan(history, bare, { summary: `Earlier: ${missed.map((p) => p.expected[0]).join('; ')}.` });
+  assert.equal(written.summaryCounted, true);
+  assert.deepEqual(
+    written.probes.map((p) => p.id),
+    unledgered.probes.map((p) => p.id),
+  );
+  assert.equal(written.score.recall, 1, 'a summary naming every missed fact answers every probe');
+});

@@ -54,13 +54,29 @@ function candidate(probe: Probe | null, weight: number, at: number, tier = 1): C
     : [];
 }
 
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 const ACTION_VERB = { created: 'create', edited: 'edit', deleted: 'delete' } as const;
 
 function artifactCandidates(archived: readonly Message[], later: Later): Candidate[] {
   const out: Candidate[] = [];
-  for (const f of fileFacts(archived)) {
-    const hint = f.hint ? ` (the change that wrote "${f.hint}")` : '';
-    const question = `Which file did the session ${ACTION_VERB[f.action]}${hint}? Give its path.`;
+  const files = fileFacts(archived);
+  const count = (action: string) => files.filter((f) => f.action === action).length;
+  const seen = new Map<string, number>();
+  for (const f of files) {
+    const k = (seen.get(f.action) ?? 0) + 1;
+    seen.set(f.action, k);
+    // Without a line the change wrote, the file is told apart by its place among the others.
+    const which = f.hint
+      ? ` (the change that wrote "${f.hint}")`
+      : count(f.action) > 1
+        ? ` (the ${ordinal(k)} of the ${count(f.action)} files it ${f.action}, in the order last changed)`
+        : '';
+    const question = `Which file did the session ${ACTION_VERB[f.action]}${which}? Give its path.`;
     out.push(...candidate(makeProbe('artifact', question, [f.path], true, f.sources, later), f.action === 'edited' ? 2 : 3, f.at));
   }
   out.push(...commandCandidates(commandFacts(archived), later));

@@ -60,7 +60,7 @@ export function scorePlan(
 ): { probes: Probe[]; score: ProbeScore; summaryCounted: boolean } {
   const archivedIds = new Set(plan.archived.map((e) => e.id));
   const archived = history.filter((m) => archivedIds.has(m.id));
-  const later = history.filter((m) => !archivedIds.has(m.id) && m.synthetic === undefined && history.indexOf(m) >= plan.splitIndex);
+  const later = history.filter((m, i) => i >= plan.splitIndex && !archivedIds.has(m.id) && m.synthetic === undefined);
   const probes = generateProbes({ archived, later }, options);
   const summary = options.summary?.trim();
   const received = plan.output.map((m, i) =>
