@@ -5,7 +5,8 @@
 // inspector (preview two strategies, apply one, undo), a transcript opened in an editor tab, a window
 // reload, a real Claude Code session inspected as recorded (its compaction, time travel), a pinned
 // prompt kept by a preview, a split at a chosen message, and its summary draft edited before it is
-// applied (the edit is what the next request carries).
+// applied (the edit is what the next request carries), and "Check this compaction": a missed probe
+// pinned from its card, kept by a second compaction.
 // Screenshots of each step go to test-artifacts/e2e-<n>-<name>.png; on failure the code-server
 // output and VS Code's logs (extension host, Splitpoint's output channel) go there too.
 // The steps live in steps/ by concern (chat, API key, compaction, persistence, recorded session, pins,
@@ -34,6 +35,7 @@ import { editApproved, sidebarAsksForKey, streamedAnswerAndToolCard } from './st
 import { autoCompaction, inspectorPreviewApplyUndo } from './steps/compactionSteps';
 import { inspectorRestoredAfterReload, reloadWindowRestoresChat, transcriptTab } from './steps/persistenceSteps';
 import { pinInChat, previewKeepsPin } from './steps/pinSteps';
+import { checkCompactionPinAndKeep } from './steps/probeSteps';
 import { inspectRecordedClaudeCodeSession } from './steps/recordedSessionSteps';
 import type { VscodeSession } from './steps/session';
 import { editDraftSummary, splitHerePreview } from './steps/splitSteps';
@@ -160,4 +162,5 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
   run.step(13, 'preview-keeps-pin', () => previewKeepsPin(session));
   run.step(14, 'split-here-preview', () => splitHerePreview(session));
   run.step(15, 'edit-draft-summary', () => editDraftSummary(session));
+  run.step(16, 'check-compaction', () => checkCompactionPinAndKeep(session));
 });
