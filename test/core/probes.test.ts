@@ -104,6 +104,14 @@ test('score: normalised, relative paths count, ignored messages do not', () => {
   const all = scoreProbes(probes, session());
   assert.equal(all.recall, 1, 'the archived messages answer every probe made from them');
   assert.deepEqual(scoreProbes([], [summary]).recall, null);
+  // A fact inside a tool call's input counts as written, not as its JSON escaping (quotes, newlines).
+  const error = probes.find((p) => p.kind === 'recall' && p.expected[0].startsWith('TypeError'))!;
+  const call: Message = {
+    id: 'c',
+    role: 'assistant',
+    content: [{ type: 'tool_use', id: 't9', name: 'Write', input: { file_path: 'notes.md', content: `Seen:\n${error.expected[0]}\n` } }],
+  };
+  assert.equal(scoreProbes([error], [call]).recall, 1);
 });
 
 test('online check: prompt by id without answers; answers parsed tolerantly and scored', () => {

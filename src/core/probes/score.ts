@@ -37,10 +37,22 @@ export function scoreOnText(probes: readonly Probe[], text: string): ProbeScore 
   return summarise(probes.map((p) => ({ ...p, answerable: p.expected.some((e) => holds(haystack, e, root)) })));
 }
 
+/** The string values of tool inputs, unescaped (requestText has them as JSON, where quotes and newlines are escaped). */
+function toolInputStrings(messages: readonly Message[]): string {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number) => {
+    if (typeof v === 'string') out.push(v);
+    else if (v && typeof v === 'object' && depth < 8) for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  for (const m of messages)
+    if (typeof m.content !== 'string') for (const b of m.content) if (b.type === 'tool_use') walk((b as { input?: unknown }).input, 0);
+  return out.join('\n');
+}
+
 /** Which probes the messages the model would receive answer. */
 export function scoreProbes(probes: readonly Probe[], received: readonly Message[], options: ScoreOptions = {}): ProbeScore {
   const counted = options.ignore ? received.filter((m) => !options.ignore?.(m)) : received;
-  return scoreOnText(probes, requestText(counted));
+  return scoreOnText(probes, `${requestText(counted)}\n${toolInputStrings(counted)}`);
 }
 
 export interface PlanProbeOptions extends ProbeOptions {
