@@ -72,6 +72,8 @@ test('a recorded compaction shows its summary answerable rate on its marker, and
   const li = item.locator(`[data-probe="${missed.id}"]`);
   assert.equal(await li.locator('.probe-question').textContent(), missed.question);
   assert.equal(await li.locator('.probe-expected').textContent(), missed.expected[0]);
+  await item.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'inspector-probes-recorded.png') });
   await assertClean(page, host, errors);
   await page.close();
 });
@@ -108,6 +110,8 @@ test('previews show the answerable rate beside tokens and cost, and the missed p
     assert.equal(await list.first().locator('.probe-expected').textContent(), missed[0].expected[0]);
   }
   await page.screenshot({ path: join(ARTIFACTS, 'inspector-probes-preview.png') });
+  await page.locator('[data-section="probes-missed"]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(ARTIFACTS, 'inspector-probes-lost.png') });
   // The source link opens the message the fact comes from (a row of the context shown).
   const view = [...host.views.values()].at(-1)!;
   const missed = view.probes!.probes.find((p) => !p.answerable)!;
