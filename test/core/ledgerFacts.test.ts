@@ -134,7 +134,9 @@ test('ledger facts: undo still reverts the compaction, and the next compaction c
   const undone = r.p.undo();
   assert.ok(undone.ok, undone.ok ? '' : undone.message);
   assert.deepEqual(r.p.session.messages, [...original, ...turn(6)], 'the history before the compaction, and what followed');
-  assert.equal(r.p.addLedgerFacts(['x']).ok, false, 'an undone compaction takes no fact');
+  const late = r.p.addLedgerFacts(['x']);
+  assert.ok(!late.ok && late.reason === 'no-compaction', 'an undone compaction takes no fact');
+  assert.equal(late.message, 'No compaction to add a fact to: the last compaction was already undone.');
 
   const s = rig();
   assert.ok((await s.p.compact({ strategy: 'turn-window', params: { maxTurns: 4 }, trigger: 'manual' })).ok);

@@ -78,7 +78,7 @@ export function addLedgerFacts(session: SessionLog, transcripts: TranscriptStore
     return {
       ok: false,
       reason: 'no-compaction',
-      message: `No compaction to add a fact to: ${target.message.replace(/^There is no/, 'there is no')}`,
+      message: `No compaction to add a fact to: ${target.message.charAt(0).toLowerCase()}${target.message.slice(1)}`,
     };
   const record = target.compaction;
   const snapshot = session.snapshot();
