@@ -12,6 +12,7 @@ import { probeQuestions } from '../loopback/probeAnswers';
 import type { ValidRequest } from '../loopback/wire';
 import Anthropic from '@anthropic-ai/sdk';
 import { runProbeRequest } from '../../src/agent/loop/probeRunner';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
 import { establishFacts, probeRig } from './probeCheck.rig';
 
 const SLIDING = { strategy: 'sliding-window', params: { maxEvents: 4 } } as const;
@@ -282,6 +283,36 @@ test('the probes of a compaction are the same on a second run (same input, same 
     const record = c.session.meta.compactions.at(-1)!;
     assert.deepEqual(c.probes.probesOf(record), c.probes.probesOf(record));
     assert.ok(generateProbes({ archived: [] }).length === 0);
+  } finally {
+    await r.close();
+  }
+});
+
+test("'always' checks an auto-compaction that runs in the middle of the agent's work", async () => {
+  const r = await probeRig();
+  try {
+    const c = r.make({
+      probes: { afterCompaction: 'always', model: '' },
+      contextWindow: 2_500,
+      autoCompact: { ...DEFAULT_HOST_SETTINGS.autoCompact, enabled: true, threshold: 0.5, strategy: 'sliding-window' },
+      strategyParams: { 'sliding-window': { maxEvents: 4 } },
+    });
+    const done = new Promise<ProbeCheckItem>((resolve) => {
+      c.onDidChangeChat((ch) => {
+        if (ch.kind === 'item' && ch.item.kind === 'probes' && ch.item.status !== 'running') resolve(ch.item);
+      });
+    });
+    await establishFacts(c, r.server);
+    for (let i = 0; i < 12 && !c.session.meta.compactions.some((x) => x.trigger === 'auto'); i++) {
+      r.server.queue.text(`Filler answer ${i}: ${'lorem ipsum dolor sit amet '.repeat(20)}`);
+      await c.send(`Filler ${i}.`);
+    }
+    const auto = c.session.meta.compactions.find((x) => x.trigger === 'auto');
+    assert.ok(auto, 'the budget trigger compacted during a run');
+    const card = await done;
+    assert.equal(card.compactionId, auto.id);
+    assert.equal(card.status, 'done', card.error);
+    assert.ok(probeRequests(r.server.requests).length >= 1);
   } finally {
     await r.close();
   }

@@ -111,7 +111,7 @@ export class AgentController implements Disposable {
       overheadParts: () => this.agents.overheadParts(this.settings),
     });
     this.review = new FileReview(deps, { settings: () => this.settings, current: () => this.scope, busy: () => this.busy });
-    const probeDeps = { current: () => this.scope, settings: () => this.settings, busy: () => this.busy, undo: () => this.undo() };
+    const probeDeps = { current: () => this.scope, settings: () => this.settings, undo: () => this.undo() };
     this.probes = new ProbeChecks({ ...deps, ...probeDeps, agents: this.agents, tokenizer: this.counting.tokenizer });
     this.scope = this.openScope(this.store.list()[0]?.id);
   }

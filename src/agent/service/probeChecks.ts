@@ -29,7 +29,6 @@ export interface ProbeCheckDeps {
   getApiKey: () => Promise<string | undefined>;
   agents: Pick<AgentFactory, 'requestParts'>;
   tokenizer: { countText(text: string): number };
-  busy: () => boolean;
   /** The controller's undo (it marks the divider and says where the history came from). */
   undo: () => UndoOutcome;
   log: { info(message: string): void; warn(message: string): void };
@@ -93,11 +92,12 @@ export class ProbeChecks {
 
   /**
    * Check compaction `id` (default: the last one): one request with the compacted context and the
-   * questions; the card shows the result (or why it failed). Resolves with the card.
+   * questions; the card shows the result (or why it failed). Resolves with the card. It may run while
+   * the agent works (an auto-compaction with 'always'): the context is read once, as the compaction left
+   * it, and the request is the check's own.
    */
   async check(id?: string): Promise<ProbeCheckItem> {
     const record = this.record(id);
-    if (this.deps.busy()) throw new Error('The agent is working: check the compaction once it is idle.');
     const scope = this.deps.current();
     const probes = this.probesOf(record);
     const settings = this.deps.settings();
