@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import {
   createTokenizer,
   DEFAULT_PLAN_CONTEXT,
+  DEFAULT_TOKENIZER,
   importSession,
   MemoizedMessageCounter,
   PROBE_KINDS,
@@ -107,7 +108,7 @@ test('the shipped default strategy, planned just before each recorded compaction
       const ctx = {
         ...DEFAULT_PLAN_CONTEXT,
         contextWindow: sessionWindow(session, undefined).window,
-        tokens: new MemoizedMessageCounter(createTokenizer('chars/4')),
+        tokens: new MemoizedMessageCounter(createTokenizer(DEFAULT_TOKENIZER)),
         ledger: true,
       };
       const plan = resolveStrategy(strategy, params).plan(session.compactions[n - 1].before, ctx);
