@@ -9,9 +9,18 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InspectorService, type InspectedRecording } from '../src/agent/service/inspectorService';
-import { CharEstimateTokenizer, importSession, MemoizedMessageCounter, SessionFileStore, type CompactionPipeline } from '../src/core';
+import {
+  CharEstimateTokenizer,
+  importSession,
+  MemoizedMessageCounter,
+  microCompactedView,
+  planWith,
+  SessionFileStore,
+  type CompactionPipeline,
+} from '../src/core';
 import { DEFAULT_PLAN_CONTEXT } from '../src/core/pipeline/plan';
 import { buildInspectorSession } from '../src/inspector/inspectorModel';
+import { planProbeView } from '../src/inspector/probeViews';
 import type { ProbeScoreView } from '../src/protocol';
 import { planContextFor, strategyParamsFor } from '../src/settings/engineSettings';
 import { DEFAULT_HOST_SETTINGS } from '../src/settings/hostSettings';
@@ -131,6 +140,26 @@ test('inspector probes: the first, estimated paint of a recording goes without p
   assert.equal(estimated.archived?.[0].compaction.probes, undefined);
   assert.equal(estimated.timeTravel?.points[0].probes, undefined);
   assert.ok(s.sessionFor(rec).archived?.[0].compaction.probes);
+});
+
+test('inspector probes: a live preview is scored on what the model would see of its output (the micro-compacted view)', () => {
+  const rec = open('codex-agentv-a.jsonl');
+  const history = rec.result.compactions[0].before;
+  const ctx = { ...DEFAULT_PLAN_CONTEXT, tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()), ledger: true };
+  const plan = planWith('sliding-window', history, {}, ctx);
+  const plain = planProbeView(history, plan)!;
+  assert.ok(plain.answerable > 0, 'fixture: the kept messages answer some probes');
+  assert.deepEqual(
+    planProbeView(history, plan, (o) => o),
+    plain,
+    'the output itself: the same score',
+  );
+  const nothing = planProbeView(history, plan, () => [])!;
+  assert.deepEqual([nothing.answerable, nothing.total], [0, plain.total], 'a view that shows nothing answers nothing');
+  // Micro-compaction clears old tool results: the view answers at most what the output does.
+  const micro = planProbeView(history, plan, (o) => microCompactedView(o, { keepRecent: 1, minChars: 10 }, ctx))!;
+  assert.ok(micro.answerable <= plain.answerable);
+  for (const p of micro.probes) if (p.answerable) assert.ok(plain.probes.find((q) => q.id === p.id)?.answerable, p.id);
 });
 
 test('inspector probes: a plan that archives nothing carries no probes', () => {

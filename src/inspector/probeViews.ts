@@ -2,7 +2,15 @@
 // archive (scorePlan: the probes scored on the request the plan leaves), and each compaction a
 // recording's agent made carries the rate of what it archived, scored on what the recording kept
 // (recordedCompactionProbes). Tokens, cost and the answerable rate side by side.
-import { recordedCompactionProbes, scorePlan, type CompactionPlan, type ImportResult, type Message, type ProbeScore } from '../core';
+import {
+  recordedCompactionProbes,
+  scorePlan,
+  scoreProbes,
+  type CompactionPlan,
+  type ImportResult,
+  type Message,
+  type ProbeScore,
+} from '../core';
 import type { ProbeScoreView } from '../protocol';
 
 /** The webview's copy of a score: counts, rates by kind, and every probe (plain data, no shared references). */
@@ -18,11 +26,19 @@ export function probeScoreView(score: ProbeScore, summaryCounted: boolean): Prob
   };
 }
 
-/** The probes of what `plan` archives of `history`, scored on the request it leaves; undefined for a no-op plan. */
-export function planProbeView(history: readonly Message[], plan: CompactionPlan): ProbeScoreView | undefined {
+/**
+ * The probes of what `plan` archives of `history`, scored on the request it leaves; undefined for a no-op
+ * plan. `view`: what the model would see of the plan's output (the live session's micro-compacted view),
+ * when that is not the output itself: a result micro-compaction clears answers nothing.
+ */
+export function planProbeView(
+  history: readonly Message[],
+  plan: CompactionPlan,
+  view?: (output: readonly Message[]) => readonly Message[],
+): ProbeScoreView | undefined {
   if (plan.noop || plan.archived.length === 0) return undefined;
-  const { score, summaryCounted } = scorePlan(history, plan);
-  return probeScoreView(score, summaryCounted);
+  const { probes, score, summaryCounted } = scorePlan(history, plan);
+  return probeScoreView(view ? scoreProbes(probes, view(plan.output)) : score, summaryCounted);
 }
 
 /** Each recorded compaction's probes (index k: compaction k + 1), scored on what the recording kept. */

@@ -190,7 +190,8 @@ export class InspectorService {
         viewCost(view, planCostOnView(plan.output, c.messages, c.effective, totals, c.ctx));
     }
     // Tokens, cost and what the request still answers, side by side (issue 22).
-    const probes = planProbeView(c.messages, plan);
+    const micro = this.deps.settings().microCompact;
+    const probes = planProbeView(c.messages, plan, c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined);
     if (probes) view.probes = probes;
     view.computeMs = performance.now() - started;
     return view;
