@@ -27,9 +27,8 @@ function contextAfter(result: Pick<ImportResult, 'messages' | 'compactions'>, k:
 
 /** What compaction `k` (0-based) archived: its `before` without the summary (or replacement history) of the one before it. */
 export function recordedArchived(result: Pick<ImportResult, 'compactions'>, k: number): Message[] {
-  const c = result.compactions[k];
-  const opened = k === 0 ? 0 : result.compactions[k - 1].summary.length;
-  return c.before.slice(opened).filter((m) => m.synthetic === undefined);
+  const previous = new Set(k === 0 ? [] : result.compactions[k - 1].summary.map((m) => m.id));
+  return result.compactions[k].before.filter((m) => m.synthetic === undefined && !previous.has(m.id));
 }
 
 /**
