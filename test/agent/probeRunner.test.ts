@@ -4,6 +4,9 @@
 // when the context holds it on a line the question points to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { priceLookup, probeQuestionsPrompt, type ApiMessage, type Probe } from '../../src/core';
 import {
@@ -15,6 +18,7 @@ import {
   runProbeRequest,
   scoreReply,
 } from '../../src/agent/loop/probeRunner';
+import { ChatLog } from '../../src/agent/projections/chatLog';
 import { LoopbackAnthropic } from '../loopback/anthropic-server';
 import { probePrompt, probeQuestions, probeReplyText } from '../loopback/probeAnswers';
 
@@ -147,4 +151,40 @@ test('the request goes through the real SDK to the loopback, and an unreachable 
   const down = await runProbeRequest({ client, model: 'm', system: 'S', tools: [], context: [], probes: PROBES });
   assert.equal(down.ok, false);
   assert.match(!down.ok ? down.error : '', /^The probe request failed: Could not reach the API/);
+});
+
+test('a check still running when the window reloaded is shown as interrupted, not running forever', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-probe-chatlog-'));
+  try {
+    const file = join(dir, 's.chat.json');
+    const byKind = {
+      artifact: { correct: 0, total: 1 },
+      recall: { correct: 0, total: 0 },
+      decision: { correct: 0, total: 0 },
+      continuation: { correct: 0, total: 0 },
+    };
+    const running = {
+      kind: 'probes',
+      id: 'probes_1',
+      compactionId: 'cmp_1',
+      model: 'm',
+      status: 'running',
+      correct: 0,
+      total: 1,
+      byKind,
+      missed: [],
+    };
+    writeFileSync(file, JSON.stringify([running, { ...running, id: 'probes_2', status: 'done' }]));
+    const log = ChatLog.load(file);
+    assert.deepEqual(
+      log.all().map((i) => (i.kind === 'probes' ? [i.status, i.error] : [])),
+      [
+        ['failed', 'The check was interrupted (reload).'],
+        ['done', undefined],
+      ],
+    );
+    log.dispose();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

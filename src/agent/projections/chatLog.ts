@@ -114,7 +114,8 @@ export class ChatLog {
 function settle(item: ChatItem): ChatItem {
   if ((item.kind === 'assistant' || item.kind === 'thinking') && item.streaming) return { ...item, streaming: false };
   if (item.kind === 'tool' && (item.status === 'running' || item.status === 'awaiting-approval')) return { ...item, status: 'cancelled' };
-  if (item.kind === 'probes' && item.status === 'running') return { ...item, status: 'failed', error: 'The check was interrupted (reload).' };
+  if (item.kind === 'probes' && item.status === 'running')
+    return { ...item, status: 'failed', error: 'The check was interrupted (reload).' };
   return item;
 }
 
