@@ -121,7 +121,14 @@ function MissRow({ item, miss }: { item: ProbeItem; miss: ProbeMissView }) {
         Expected: <code>{miss.expected.join(' | ')}</code>
       </div>
       <div class="probe-answer">
-        {miss.verdict === 'unanswered' ? <span class="muted">No answer.</span> : <Markdown text={miss.answer} class="probe-answer-text" />}
+        {miss.verdict === 'unanswered' ? (
+          <span class="muted">No answer.</span>
+        ) : (
+          <>
+            <span class="probe-answer-label">The model answered:</span>
+            <Markdown text={miss.answer} class="probe-answer-text" />
+          </>
+        )}
       </div>
       <div class="probe-actions">
         {miss.sourceId !== null && shown ? (
