@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { CharEstimateTokenizer, MemoizedMessageCounter, type Message } from '../../src/core/index';
 import type { ToolResultBlock, ToolUseBlock } from '../../src/core/conversation/conversation';
 import { exitCodeOf, extractLedger, INSTRUCTION_VERBATIM_CHARS, rawLedger } from '../../src/core/ledger/ledgerExtract';
-import { fitLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, renderLedger } from '../../src/core/ledger/ledgerMerge';
+import { fitLedger, LEDGER_HEADING, ledgerTokens, mergeLedgers, parseLedger, renderLedger } from '../../src/core/ledger/ledgerMerge';
 
 const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
 let n = 0;
@@ -156,4 +156,45 @@ test('ledger: rendered as compact markdown the model reads', () => {
       '- (unresolved) run_command npm test: boom',
     ].join('\n'),
   );
+});
+
+test('ledger: code names the archived assistant text set in backticks, newest last; a command run again is one entry with its runs', () => {
+  const say = (id: string, text: string): Message => ({ id, role: 'assistant', content: [{ type: 'text', text }] });
+  const run = (id: string, command: string, exit: number): Message[] => [
+    { id: `${id}u`, role: 'assistant', content: [{ type: 'tool_use', id: `t${id}`, name: 'Bash', input: { command } }] },
+    { id: `${id}r`, role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${id}`, content: `Exit code ${exit}` }] },
+  ];
+  const archived: Message[] = [
+    { id: 'p', role: 'user', content: 'fix the share dialog' },
+    say('a1', 'Now update `getShareKeys` to use the TTL, and drop `@Unique` from `ShareEntity`.'),
+    ...run('c1', 'pnpm test', 1),
+    say('a2', 'Not a name: `pnpm test --watch`, `42`, `src/app.ts`. Again: `getShareKeys`.'),
+    ...run('c2', 'pnpm test', 0),
+  ];
+  const raw = rawLedger(archived);
+  assert.deepEqual(
+    raw.names,
+    ['@Unique', 'ShareEntity', 'getShareKeys'],
+    'deduplicated, newest last; commands, numbers and paths left out',
+  );
+  assert.deepEqual(raw.commands, [{ command: 'pnpm test', exitCode: 0, runs: 2 }]);
+  const text = renderLedger(raw);
+  assert.match(text, /Names in use: `@Unique`, `ShareEntity`, `getShareKeys`/);
+  assert.match(text, /`pnpm test` -> exit 0 \(run 2 times\)/);
+  // Merging: a name seen again moves to the end; the same command adds its runs.
+  const merged = mergeLedgers(raw, rawLedger([say('a3', 'Then `ShareEntity` again.'), ...run('c3', 'pnpm test', 0)]));
+  assert.deepEqual(merged.names, ['@Unique', 'getShareKeys', 'ShareEntity']);
+  assert.deepEqual(merged.commands, [{ command: 'pnpm test', exitCode: 0, runs: 3 }]);
+  assert.deepEqual(parseLedger(JSON.parse(JSON.stringify(merged))), merged, 'stored and read back');
+  // Folding drops names first, oldest first.
+  const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
+  const full = ledgerTokens(merged, counter);
+  const fitted = fitLedger(merged, full - 3, counter);
+  assert.ok(ledgerTokens(fitted, counter) <= full - 3);
+  const kept = fitted.names ?? [];
+  assert.ok(
+    kept.length < 3 && kept.every((n, i) => n === merged.names!.slice(-kept.length)[i]),
+    `the newest names stay: ${kept.join(', ')}`,
+  );
+  assert.deepEqual([fitted.commands.length, fitted.files.length, fitted.instructions.length], [1, 0, 1], 'nothing else folded first');
 });

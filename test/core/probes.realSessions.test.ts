@@ -120,7 +120,10 @@ test('the shipped default strategy, planned just before each recorded compaction
         `${file} #${n}: ${probes.length} probes (${byKind}); recorded summary ${rate(recorded.recall)} [${perKind(recorded)}]; ` +
           `shipped default ${rate(shipped.recall)} [${perKind(shipped)}]`,
       );
-      // What the ledger and the kept tail carry without a model: files, commands, prompts, the open task.
+      // What the ledger and the kept tail carry without a model (files, commands, prompts, the open task,
+      // the names in use) answers at least as much as the recording agent's own summary did, overall and
+      // on each of the kinds the ledger records.
+      assert.ok((shipped.recall ?? 1) >= (recorded.recall ?? 0), `${file} #${n}: ${lines[lines.length - 1]}`);
       for (const k of LEDGER_KINDS)
         assert.ok((shipped.recallByKind[k] ?? 1) >= (recorded.recallByKind[k] ?? 0), `${file} #${n} ${k}: ${lines[lines.length - 1]}`);
     }

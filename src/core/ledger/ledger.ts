@@ -15,8 +15,10 @@ export interface LedgerFile {
 
 export interface LedgerCommand {
   command: string;
-  /** Exit status when the result says; null when unknown (timeout, killed, not recorded). */
+  /** Exit status (of its last run) when the result says; null when unknown (timeout, killed, not recorded). */
   exitCode: number | null;
+  /** How many times it ran, when more than once (a command run again moves to its newest place). */
+  runs?: number;
 }
 
 export interface LedgerError {
@@ -36,6 +38,11 @@ export interface ArtifactLedger {
    * ledger of a compaction after it ran (pipeline/ledgerFacts.ts), carried by every later one, never folded.
    */
   facts?: string[];
+  /**
+   * Code names the archived assistant text set in backticks (functions, types, decorators, flags),
+   * newest last: what a written summary would carry and a file list does not. Folded first.
+   */
+  names?: string[];
   /** What the token budget folded away (counts), so the ledger says it is incomplete. */
   folded?: { files: number; commands: number; errors: number; instructions: number };
 }

@@ -7,7 +7,7 @@
 // to a token budget (ledgerMerge.ts).
 import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
 import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './ledger';
-import { fitLedger, mergeLedgers } from './ledgerMerge';
+import { addCommand, fitLedger, mergeLedgers } from './ledgerMerge';
 import type { MessageTokenCounter } from '../counting/tokens';
 
 /** A prompt up to this many characters is kept verbatim; a longer one is clipped to it, with a pointer. */
@@ -150,7 +150,7 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
     }
     const command = commandText(use);
     const exitCode = command === null ? null : exitCodeOf(result);
-    if (command !== null) commands.push({ command, exitCode });
+    if (command !== null) addCommand(commands, { command, exitCode });
     const target = targetOf(use);
     const failed = result?.is_error === true || (exitCode !== null && exitCode !== 0);
     if (failed) {
@@ -166,12 +166,37 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
     }
   }
   const instructions = archived.filter(isTurnStart).map((m) => instructionText(m, transcriptPath));
+  const names = namesOf(archived, files);
   return {
     files: [...files.values()],
     commands,
     errors: errors.map(({ text, resolved }) => ({ text, resolved })),
     instructions: instructions.filter((t) => t !== ''),
+    ...(names.length > 0 ? { names } : {}),
   };
+}
+
+/** Most names a ledger keeps (the newest). */
+export const MAX_LEDGER_NAMES = 60;
+
+const NAME = /`([^`\n]{2,60})`/g;
+/** A code name: one token (no spaces), not a number, not a path (the file list has those), not a command line. */
+const CODE_NAME = /^[@#$.:]?[A-Za-z_][\w$.:@<>[\]-]*(\(\))?$/;
+
+/** The code names the archived assistant text set in backticks, deduplicated, newest last. */
+export function namesOf(archived: readonly Message[], files: { has(path: string): boolean }): string[] {
+  const names: string[] = [];
+  for (const m of archived) {
+    if (m.role !== 'assistant' || m.synthetic !== undefined) continue;
+    for (const match of textOf(m).matchAll(NAME)) {
+      const name = match[1].trim();
+      if (!CODE_NAME.test(name) || name.includes('/') || files.has(name)) continue;
+      const at = names.indexOf(name);
+      if (at >= 0) names.splice(at, 1);
+      names.push(name);
+    }
+  }
+  return names.slice(-MAX_LEDGER_NAMES);
 }
 
 /**

@@ -2,10 +2,13 @@
 // rendering it as compact markdown (what the model reads), and fitting it to a token budget by folding
 // the oldest entries away (commands first, then resolved errors, errors, files, and instructions last),
 // with counts of what was folded. Facts kept on request (ledger.facts) are carried and never folded.
-import type { ArtifactLedger, LedgerFile } from './ledger';
+import type { ArtifactLedger, LedgerCommand, LedgerFile } from './ledger';
 import type { MessageTokenCounter } from '../counting/tokens';
 
 export const LEDGER_HEADING = '## Artifact ledger (from the compacted history)';
+
+/** The line of code names the archived assistant text used. */
+export const NAMES_TITLE = 'Names in use:';
 
 /** The rendered section of the facts kept on request. */
 export const FACTS_TITLE = 'Facts kept on request:';
@@ -21,6 +24,17 @@ export function isEmptyLedger(l: ArtifactLedger): boolean {
   const folded = f.files + f.commands + f.errors + f.instructions;
   return l.files.length + l.commands.length + l.errors.length + l.instructions.length + (l.facts?.length ?? 0) + folded === 0;
 }
+
+/** A command run again: one entry at its newest place, with how many times it ran and its last exit status. */
+export function addCommand(commands: LedgerCommand[], c: LedgerCommand): void {
+  const i = commands.findIndex((x) => x.command === c.command);
+  const runs = (i >= 0 ? (commands[i].runs ?? 1) : 0) + (c.runs ?? 1);
+  if (i >= 0) commands.splice(i, 1);
+  commands.push(runs > 1 ? { command: c.command, exitCode: c.exitCode, runs } : { command: c.command, exitCode: c.exitCode });
+}
+
+/** Most names a merged ledger keeps (the newest). */
+const MAX_NAMES = 60;
 
 /** `a` then the facts of `b` that `a` does not hold (facts are kept in the order they were asked for). */
 export function mergeFacts(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] {
@@ -51,14 +65,18 @@ export function mergeLedgers(prev: ArtifactLedger | null | undefined, next: Arti
   }
   const instructions = [...prev.instructions];
   for (const i of next.instructions) if (!instructions.includes(i)) instructions.push(i);
+  const commands: LedgerCommand[] = [];
+  for (const c of [...prev.commands, ...next.commands]) addCommand(commands, c);
   const merged: ArtifactLedger = {
     files: [...files.values()],
-    commands: [...prev.commands, ...next.commands],
+    commands,
     errors: [...prev.errors, ...next.errors],
     instructions,
   };
   const facts = mergeFacts(prev.facts, next.facts);
   if (facts.length > 0) merged.facts = facts;
+  const names = [...(prev.names ?? []).filter((n) => !(next.names ?? []).includes(n)), ...(next.names ?? [])].slice(-MAX_NAMES);
+  if (names.length > 0) merged.names = names;
   const a = prev.folded ?? EMPTY_FOLDED;
   const b = next.folded ?? EMPTY_FOLDED;
   const folded = {
@@ -100,9 +118,12 @@ export function renderLedger(l: ArtifactLedger): string {
     (l.facts ?? []).map((f) => `- ${f}`),
   );
   section('Files:', l.files.map(fileLine));
+  if (l.names && l.names.length > 0) out.push(`${NAMES_TITLE} ${l.names.map((n) => `\`${n}\``).join(', ')}`);
   section(
     'Commands:',
-    l.commands.map((c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}`),
+    l.commands.map(
+      (c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}${c.runs !== undefined && c.runs > 1 ? ` (run ${c.runs} times)` : ''}`,
+    ),
   );
   section(
     'Errors:',
@@ -124,6 +145,12 @@ type Category = 'commands' | 'errors' | 'files' | 'instructions';
 function foldOne(l: ArtifactLedger): boolean {
   const folded = (l.folded ??= { ...EMPTY_FOLDED });
   const resolved = l.errors.findIndex((e) => e.resolved);
+  if (l.names && l.names.length > 0) {
+    // Names go first, oldest first: a convenience list (the transcript has them), not counted.
+    l.names.shift();
+    if (l.names.length === 0) delete l.names;
+    return true;
+  }
   const order: Array<[Category, () => boolean]> = [
     ['commands', () => l.commands.shift() !== undefined],
     ['errors', () => resolved >= 0 && l.errors.splice(resolved, 1).length > 0],
@@ -151,13 +178,14 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
     errors: [...ledger.errors],
     instructions: [...ledger.instructions],
     ...(ledger.facts && ledger.facts.length > 0 ? { facts: [...ledger.facts] } : {}),
+    ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
     ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
   };
   let tokens = ledgerTokens(l, counter);
   if (tokens <= budgetTokens) return l;
   // Estimate how many entries to fold from the average entry cost, then correct by re-counting.
   while (tokens > budgetTokens) {
-    const entries = l.files.length + l.commands.length + l.errors.length + l.instructions.length;
+    const entries = l.files.length + l.commands.length + l.errors.length + l.instructions.length + (l.names?.length ?? 0);
     // Facts kept on request are never folded: with nothing else left, they are the ledger.
     if (entries === 0) return l.facts ? { ...emptyLedger(), facts: l.facts } : emptyLedger();
     const perEntry = tokens / entries;
@@ -193,23 +221,32 @@ export function parseLedger(v: unknown): ArtifactLedger | null {
   );
   const commands = list(
     l.commands,
-    (c) => isStr(c.command) && (c.exitCode === null || (typeof c.exitCode === 'number' && Number.isInteger(c.exitCode))),
+    (c) =>
+      isStr(c.command) &&
+      (c.exitCode === null || (typeof c.exitCode === 'number' && Number.isInteger(c.exitCode))) &&
+      (c.runs === undefined || (isNat(c.runs) && c.runs >= 1)),
   );
   const errors = list(l.errors, (e) => isStr(e.text) && typeof e.resolved === 'boolean');
   const strings = (x: unknown) => Array.isArray(x) && x.length <= MAX_LEDGER_ENTRIES && x.every(isStr);
   const instructions = strings(l.instructions);
   const facts = l.facts === undefined || strings(l.facts);
-  if (!files || !commands || !errors || !instructions || !facts) return null;
+  const names = l.names === undefined || strings(l.names);
+  if (!files || !commands || !errors || !instructions || !facts || !names) return null;
   const f = l.folded as Record<string, unknown> | undefined;
   if (f !== undefined && !(f && typeof f === 'object' && isNat(f.files) && isNat(f.commands) && isNat(f.errors) && isNat(f.instructions)))
     return null;
   const out = v as ArtifactLedger;
   return {
     files: out.files.map((x) => ({ path: x.path, read: x.read, edited: x.edited, created: x.created, lastAction: x.lastAction })),
-    commands: out.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+    commands: out.commands.map((c) => ({
+      command: c.command,
+      exitCode: c.exitCode,
+      ...(c.runs !== undefined && c.runs > 1 ? { runs: c.runs } : {}),
+    })),
     errors: out.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
     instructions: [...out.instructions],
     ...(out.facts && out.facts.length > 0 ? { facts: [...out.facts] } : {}),
+    ...(out.names && out.names.length > 0 ? { names: [...out.names] } : {}),
     ...(out.folded
       ? {
           folded: {
