@@ -78,11 +78,16 @@ export function planToView(plan: CompactionPlan, requestId: number, computeMs: n
 function ledgerView(l: ArtifactLedger): LedgerView {
   const view: LedgerView = {
     files: l.files.map((f) => ({ path: f.path, read: f.read, edited: f.edited, created: f.created, lastAction: f.lastAction })),
-    commands: l.commands.map((c) => ({ command: c.command, exitCode: c.exitCode })),
+    commands: l.commands.map((c) => ({
+      command: c.command,
+      exitCode: c.exitCode,
+      ...(c.runs !== undefined && c.runs > 1 ? { runs: c.runs } : {}),
+    })),
     errors: l.errors.map((e) => ({ text: e.text, resolved: e.resolved })),
     instructions: [...l.instructions],
   };
   if (l.facts && l.facts.length > 0) view.facts = [...l.facts];
+  if (l.names && l.names.length > 0) view.names = [...l.names];
   if (l.folded) view.folded = { ...l.folded };
   return view;
 }

@@ -141,7 +141,14 @@ test('"Check this compaction" on the current session posts the compaction id; th
     syntheticId: messages[0].id,
     tailStartId: messages[1].id,
     resultLength: messages.length,
-    ledger: { files: [], commands: [], errors: [], instructions: [], facts: ['Which test failed? → leap.test.ts'] },
+    ledger: {
+      files: [],
+      commands: [{ command: 'pnpm test', exitCode: 0, runs: 3 }],
+      errors: [],
+      instructions: [],
+      facts: ['Which test failed? → leap.test.ts'],
+      names: ['getShareKeys', '@Unique'],
+    },
   };
   const undone: CompactionRecord = { ...record, id: 'cmp_undo', strategy: 'undo', trigger: 'undo', ledger: undefined };
   await host.showSession({ messages, compactions: [record, undone] });
@@ -154,6 +161,9 @@ test('"Check this compaction" on the current session posts the compaction id; th
   await page.click('[role=option][data-index="0"]');
   await page.waitForSelector('.detail [data-card=ledger] [data-field="facts"] .ledger-fact');
   assert.equal(await page.textContent('.detail [data-field="facts"] .ledger-fact'), 'Which test failed? → leap.test.ts');
+  // The names in use, and a command run again with its runs.
+  assert.equal(await page.textContent('.detail [data-field="names"] .ledger-names'), 'getShareKeys, @Unique');
+  assert.match((await page.textContent('.detail [data-field="commands"] .ledger-command')) ?? '', /pnpm test exit 0 · run 3 times/);
   // ... and offers the check of the compaction that wrote it.
   const since2 = host.posted.length;
   await page.click('.detail [data-action="check-compaction"]');

@@ -280,7 +280,7 @@ const isLastAction = isMemberOf<LedgerView['files'][number]['lastAction']>({ rea
 const isLedgerFile = (v: unknown): v is LedgerView['files'][number] =>
   isRec(v) && isStr(v.path) && allNum(v, ['read', 'edited', 'created']) && isLastAction(v.lastAction);
 const isLedgerCommand = (v: unknown): v is LedgerView['commands'][number] =>
-  isRec(v) && isStr(v.command) && (v.exitCode === null || isNum(v.exitCode));
+  isRec(v) && isStr(v.command) && (v.exitCode === null || isNum(v.exitCode)) && isOpt(v.runs, isNum);
 const isLedgerError = (v: unknown): v is LedgerView['errors'][number] => isRec(v) && isStr(v.text) && isBool(v.resolved);
 
 /** An artifact ledger (files, commands, errors, instructions, and what the budget folded). */
@@ -292,6 +292,7 @@ export function isLedger(v: unknown): v is LedgerView {
     arrayOf(v.errors, isLedgerError) &&
     isStrArray(v.instructions) &&
     isOpt(v.facts, isStrArray) &&
+    isOpt(v.names, isStrArray) &&
     isOpt(v.folded, (f) => isRec(f) && allNum(f, ['files', 'commands', 'errors', 'instructions']))
   );
 }

@@ -78,8 +78,21 @@ export function LedgerCard({ ledger, label, which }: { ledger: LedgerView; label
               <span class={c.exitCode === 0 ? 'exit-ok' : c.exitCode === null ? 'muted' : 'exit-fail'}>
                 {c.exitCode === null ? 'exit unknown' : `exit ${c.exitCode}`}
               </span>
+              {c.runs !== undefined && c.runs > 1 && <span class="muted ledger-runs"> · run {c.runs} times</span>}
             </li>
           ))}
+        </LedgerList>
+      )}
+      {ledger.names && ledger.names.length > 0 && (
+        <LedgerList title="Names in use" field="names">
+          <li class="ledger-names">
+            {ledger.names.map((n, i) => (
+              <span key={n}>
+                {i > 0 && ', '}
+                <code>{n}</code>
+              </span>
+            ))}
+          </li>
         </LedgerList>
       )}
       {ledger.errors.length > 0 && (
