@@ -123,6 +123,8 @@ export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/tr
 export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
+export { MAX_TODO_ITEMS, parseTodoItems, renderTodoLines, sessionTodo, setSessionTodo, TODO_STATUSES, type TodoParse } from './session/sessionTodo';
+export type { TodoItem, TodoStatus } from './standing/types';
 export { canUndo, compactionInEffect } from './pipeline/compactionHistory';
 export { restoreTranscript, TranscriptStore } from './transcripts/transcripts';
 export { writeFileAtomic } from './base/fsAtomic';

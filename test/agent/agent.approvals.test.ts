@@ -131,7 +131,7 @@ describe('read-only mode', () => {
       const body = r.server.messageRequests[0].body;
       assert.deepEqual(
         body.tools?.map((t) => t.name),
-        ['read_file', 'list_files', 'search', 'compact'],
+        ['read_file', 'list_files', 'search', 'compact', 'todo'],
       );
       assert.match(JSON.stringify(body.system), /read-only mode/);
       const results = toolResultsOf(last(r.sent(1)));

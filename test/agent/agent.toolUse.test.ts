@@ -55,7 +55,7 @@ describe('a tool-use run: read_file, then search, then a final answer', () => {
     assert.deepEqual(body.tools?.at(-1)?.cache_control, { type: 'ephemeral' });
     assert.deepEqual(
       body.tools?.map((t) => t.name),
-      ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact'],
+      ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact', 'todo'],
     );
     assert.equal(body.stream, true);
   });

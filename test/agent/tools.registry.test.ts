@@ -60,14 +60,14 @@ describe('compact, read-only mode and bad calls', () => {
   });
 
   test('the registry offers every tool once, in order; only read_file, list_files, search and compact are read-only', async () => {
-    const all = ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact'];
+    const all = ['read_file', 'list_files', 'search', 'edit_file', 'write_file', 'run_command', 'compact', 'todo'];
     assert.deepEqual(
       tools()
         .definitions()
         .map((d) => d.name),
       all,
     );
-    assert.deepEqual([...READ_ONLY_TOOLS], ['read_file', 'list_files', 'search', 'compact']);
+    assert.deepEqual([...READ_ONLY_TOOLS], ['read_file', 'list_files', 'search', 'compact', 'todo']);
     assert.deepEqual(
       new WorkspaceTools({ root: ws, readOnly: true }).definitions().map((d) => d.name),
       [...READ_ONLY_TOOLS],

@@ -7,6 +7,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import {
   CharEstimateTokenizer,
   newMessageId,
+  setSessionTodo,
   SplitpointError,
   totalInputTokens,
   type CalibratedCounter,
@@ -131,6 +132,7 @@ export class AgentLoop implements Disposable {
       tools: options.tools,
       approvals: options.approvals,
       requestCompaction: (focus) => this.pipeline.requestCompaction('tool', focus),
+      setTodo: (items) => setSessionTodo(this.pipeline.session, items),
       emit: (e) => this.emit(e),
     };
     this.calibration = options.calibration;

@@ -1,6 +1,6 @@
 // Running one reply's tool calls in order: each through the approval gate where the tool asks for
 // it, with events for the UI, and a tool_result for every call, also when the run is stopped.
-import type { ToolResultBlock, ToolUseBlock } from '../../core';
+import type { TodoItem, ToolResultBlock, ToolUseBlock } from '../../core';
 import type { AgentEvent } from './agentEvents';
 import { toolResultBlock } from './replyBlocks';
 import {
@@ -17,6 +17,8 @@ export interface ToolCallServices {
   approvals: ApprovalGate;
   /** The compact tool's request (the pipeline runs it after this batch). */
   requestCompaction(focus: string | undefined): void;
+  /** The todo tool's list (kept with the session, outside the history). */
+  setTodo?(items: TodoItem[]): void;
   emit(e: AgentEvent): void;
 }
 
@@ -42,6 +44,7 @@ export async function executeToolCalls(
             signal,
             requestApproval: (req) => requestApproval(svc, runId, { ...req, toolUseId: use.id }, signal),
             requestCompaction: (focus) => svc.requestCompaction(focus),
+            ...(svc.setTodo ? { setTodo: svc.setTodo } : {}),
             onOutput: (chunk) => svc.emit({ type: 'tool-output', runId, toolUseId: use.id, chunk }),
           },
         );

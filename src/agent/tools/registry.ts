@@ -5,6 +5,7 @@ import { listFilesTool } from './listFiles';
 import { readFileTool } from './readFile';
 import { runCommandTool } from './runCommand';
 import { searchTool } from './search';
+import { todoTool } from './todo';
 import type { WorkspaceTool } from './tool';
 import { writeFileTool } from './writeFile';
 
@@ -16,6 +17,7 @@ export const WORKSPACE_TOOLS: readonly WorkspaceTool[] = [
   writeFileTool,
   runCommandTool,
   compactTool,
+  todoTool,
 ];
 
 /** The tools offered in an untrusted workspace. */

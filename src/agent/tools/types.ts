@@ -1,6 +1,6 @@
 // The tool contract between the agent and a tool set: definitions in the Messages API's `tools`
 // shape, calls, results, the approval gate, and the context a call runs in.
-import { SplitpointError, type ToolResultBlock } from '../../core';
+import { SplitpointError, type TodoItem, type ToolResultBlock } from '../../core';
 
 /** A tool definition in the Messages API's `tools` shape (structurally an `Anthropic.Tool`). */
 export interface ToolDefinition {
@@ -63,6 +63,8 @@ export interface ToolCallContext {
   requestApproval(req: Omit<ApprovalRequest, 'toolUseId'>): Promise<ApprovalDecision>;
   /** The compact tool: ask the pipeline to compact after this batch of tool calls. */
   requestCompaction?(focus: string | undefined): void;
+  /** The todo tool: replace the session's task list (kept outside the history, sent with every request). */
+  setTodo?(items: TodoItem[]): void;
   /** Live output of a running command (stdout and stderr as they arrive). */
   onOutput?(chunk: string): void;
 }

@@ -5,6 +5,7 @@
 import { errorMessage } from '../base/errors';
 import { describe, isFiniteNumber, isRecord } from '../conversation/messageShape';
 import type { CompactionRecord, SessionMeta } from './sessionTypes';
+import { parseTodoItems } from './sessionTodo';
 
 const TRIGGERS: readonly CompactionRecord['trigger'][] = ['auto', 'manual', 'tool', 'inspector', 'undo'];
 
@@ -47,7 +48,10 @@ export function parseSessionMeta(text: string, file: string, id: string, now = D
     });
   }
   const pinned = pinnedField(value.pinned, warn);
-  return { meta: { id, title, createdAt, updatedAt, compactions, ...(pinned ? { pinned } : {}) }, warnings };
+  const todo = value.todo === undefined ? undefined : parseTodoItems(value.todo, 'todo');
+  if (todo && !todo.ok) warn(todo.error.split(':')[0], todo.error.slice(todo.error.indexOf(':') + 2), 'the task list is empty');
+  const todoField = todo?.ok && todo.items.length > 0 ? { todo: todo.items } : {};
+  return { meta: { id, title, createdAt, updatedAt, compactions, ...(pinned ? { pinned } : {}), ...todoField }, warnings };
 }
 
 /** Most pins a meta may hold, and the longest id: a larger value is not a pin set Splitpoint wrote. */

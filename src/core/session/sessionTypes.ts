@@ -1,5 +1,6 @@
 // The shapes a session is stored as: its meta (title, compaction records) and load errors.
 import type { ArtifactLedger } from '../ledger/ledger';
+import type { TodoItem } from '../standing/types';
 
 export interface CompactionRecord {
   id: string;
@@ -37,6 +38,8 @@ export interface SessionMeta {
   compactions: CompactionRecord[];
   /** Pinned message ids (compaction-resistant), in the order they were pinned; absent = none. */
   pinned?: string[];
+  /** The agent's task list (the todo tool, the chat's checklist): outside the history, sent with every request. */
+  todo?: TodoItem[];
 }
 
 export interface SessionLoadError {
