@@ -124,7 +124,26 @@ export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
 export { MAX_TODO_ITEMS, parseTodoItems, renderTodoLines, sessionTodo, setSessionTodo, TODO_STATUSES, type TodoParse } from './session/sessionTodo';
-export type { TodoItem, TodoStatus } from './standing/types';
+export type { InstructionSource, StandingContext, TodoItem, TodoStatus } from './standing/types';
+export {
+  capInstructions,
+  cutNote,
+  DEFAULT_INSTRUCTION_CAPS,
+  renderInstructions,
+  renderStanding,
+  renderTodo,
+  systemWithStanding,
+  type InstructionCaps,
+  type UncappedSource,
+} from './standing/render';
+export {
+  keepInstruction,
+  keptInstructionSources,
+  MAX_KEPT,
+  removeKeptInstruction,
+  sessionKeptInstructions,
+  type KeptInstruction,
+} from './standing/keptInstructions';
 export { canUndo, compactionInEffect } from './pipeline/compactionHistory';
 export { restoreTranscript, TranscriptStore } from './transcripts/transcripts';
 export { writeFileAtomic } from './base/fsAtomic';

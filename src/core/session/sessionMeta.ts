@@ -6,6 +6,7 @@ import { errorMessage } from '../base/errors';
 import { describe, isFiniteNumber, isRecord } from '../conversation/messageShape';
 import type { CompactionRecord, SessionMeta } from './sessionTypes';
 import { parseTodoItems } from './sessionTodo';
+import { parseKeptInstructions } from '../standing/keptInstructions';
 
 const TRIGGERS: readonly CompactionRecord['trigger'][] = ['auto', 'manual', 'tool', 'inspector', 'undo'];
 
@@ -51,7 +52,11 @@ export function parseSessionMeta(text: string, file: string, id: string, now = D
   const todo = value.todo === undefined ? undefined : parseTodoItems(value.todo, 'todo');
   if (todo && !todo.ok) warn(todo.error.split(':')[0], todo.error.slice(todo.error.indexOf(':') + 2), 'the task list is empty');
   const todoField = todo?.ok && todo.items.length > 0 ? { todo: todo.items } : {};
-  return { meta: { id, title, createdAt, updatedAt, compactions, ...(pinned ? { pinned } : {}), ...todoField }, warnings };
+  const kept = value.keptInstructions === undefined ? undefined : parseKeptInstructions(value.keptInstructions);
+  for (const p of kept?.problems ?? []) warn(p.split(':')[0], p.slice(p.indexOf(':') + 2), 'that entry is not kept');
+  const keptField = kept && kept.items.length > 0 ? { keptInstructions: kept.items } : {};
+  const meta = { id, title, createdAt, updatedAt, compactions, ...(pinned ? { pinned } : {}), ...todoField, ...keptField };
+  return { meta, warnings };
 }
 
 /** Most pins a meta may hold, and the longest id: a larger value is not a pin set Splitpoint wrote. */

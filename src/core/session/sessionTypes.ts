@@ -1,5 +1,6 @@
 // The shapes a session is stored as: its meta (title, compaction records) and load errors.
 import type { ArtifactLedger } from '../ledger/ledger';
+import type { KeptInstruction } from '../standing/keptInstructions';
 import type { TodoItem } from '../standing/types';
 
 export interface CompactionRecord {
@@ -40,6 +41,8 @@ export interface SessionMeta {
   pinned?: string[];
   /** The agent's task list (the todo tool, the chat's checklist): outside the history, sent with every request. */
   todo?: TodoItem[];
+  /** Prompts the user kept as instructions ("keep as instruction"): sent with every request, outside the history. */
+  keptInstructions?: KeptInstruction[];
 }
 
 export interface SessionLoadError {
