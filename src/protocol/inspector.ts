@@ -13,7 +13,17 @@ import type {
   ServerContextReport,
 } from '../core';
 
-export type RowKind = 'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder' | 'artefact';
+export type RowKind =
+  | 'user-prompt'
+  | 'tool-result'
+  | 'assistant-text'
+  | 'tool-call'
+  | 'thinking'
+  | 'summary'
+  | 'placeholder'
+  | 'artefact'
+  /** Standing instructions an imported session's harness injected (AGENTS.md, CLAUDE.md memory): not a prompt. */
+  | 'instructions';
 
 export interface MessageRow {
   id: string;

@@ -14,7 +14,7 @@ test('codex rollout: injections are artefacts; reasoning skipped with a warning;
   // The developer message, <user_instructions> and <environment_context> are shown as artefacts, never prompts.
   assert.deepEqual(
     loaded.messages.filter((m) => m.artefact).map((m) => `${m.id} ${m.artefact}`),
-    ['codex_2 meta', 'codex_3 meta', 'codex_4 notification'],
+    ['codex_2 meta', 'codex_3 instructions', 'codex_4 notification'],
   );
   const r = { ...loaded, messages: loaded.messages.filter((m) => !m.artefact) };
   assert.deepEqual(r.messages.map(shape), [
@@ -137,7 +137,7 @@ test('codex: injected context parts are split off as artefacts from a message th
   assert.deepEqual(r.messages.map(shape), ['user string', 'user string', 'user text,image', 'assistant text', 'user string']);
   assert.deepEqual(
     r.messages.map((m) => m.artefact),
-    ['meta', 'notification', undefined, undefined, undefined],
+    ['instructions', 'notification', undefined, undefined, undefined],
   );
   assert.deepEqual(blocksOf(r.messages[2])[1], {
     type: 'image',

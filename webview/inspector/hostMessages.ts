@@ -67,6 +67,7 @@ const isRowKind = isMemberOf<RowKind>({
   summary: true,
   placeholder: true,
   artefact: true,
+  instructions: true,
 });
 
 function isRow(v: unknown): v is MessageRow {

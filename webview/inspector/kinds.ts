@@ -10,6 +10,7 @@ export const KIND_LABEL: Record<RowKind, string> = {
   summary: 'summary',
   placeholder: 'placeholder',
   artefact: 'artefact',
+  instructions: 'instructions',
 };
 
 export const KIND_ORDER: RowKind[] = [
@@ -21,4 +22,5 @@ export const KIND_ORDER: RowKind[] = [
   'summary',
   'placeholder',
   'artefact',
+  'instructions',
 ];

@@ -74,8 +74,18 @@ export interface TruncationNote {
  * - `shell-input`: `<bash-input>` / `<bash-stdout>` (the user ran a shell command in the UI).
  * - `attachment`: content the harness attached (re-attached files after a compaction, IDE context).
  * - `meta`: other `isMeta` user lines (skill bodies, caveats) that are not a prompt's content.
+ * - `instructions`: standing instructions the harness injected (Codex's AGENTS.md and user instructions,
+ *   Claude Code's CLAUDE.md memory re-attached after a compaction): the project's rules, not a prompt.
  */
-export type ArtefactKind = 'command' | 'command-output' | 'interruption' | 'notification' | 'shell-input' | 'attachment' | 'meta';
+export type ArtefactKind =
+  | 'command'
+  | 'command-output'
+  | 'interruption'
+  | 'notification'
+  | 'shell-input'
+  | 'attachment'
+  | 'meta'
+  | 'instructions';
 
 /** What the API recorded for the model call that produced an assistant message (ground truth). */
 export interface RecordedUsage {
@@ -127,7 +137,15 @@ export interface ApiMessage {
 
 /** What a message is, for display and for the engine's rules. */
 export type MessageKind =
-  'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder' | 'artefact';
+  | 'user-prompt'
+  | 'tool-result'
+  | 'assistant-text'
+  | 'tool-call'
+  | 'thinking'
+  | 'summary'
+  | 'placeholder'
+  | 'artefact'
+  | 'instructions';
 
 export function blocksOf(message: Pick<Message, 'content'>): ContentBlock[] {
   return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
@@ -168,7 +186,10 @@ export function isTurnStart(message: Message): boolean {
 export function kindOf(message: Message): MessageKind {
   if (message.synthetic === 'summary') return 'summary';
   if (message.synthetic === 'placeholder') return 'placeholder';
-  if (message.role === 'user') return hasToolResults(message) ? 'tool-result' : message.artefact ? 'artefact' : 'user-prompt';
+  if (message.role === 'user') {
+    if (hasToolResults(message)) return 'tool-result';
+    return message.artefact === 'instructions' ? 'instructions' : message.artefact ? 'artefact' : 'user-prompt';
+  }
   if (hasToolUses(message)) return 'tool-call';
   const blocks = blocksOf(message);
   if (blocks.length > 0 && blocks.every((b) => b.type === 'thinking' || b.type === 'redacted_thinking')) return 'thinking';

@@ -69,6 +69,7 @@ const ARTEFACT_KINDS: ReadonlySet<string> = new Set<ArtefactKind>([
   'shell-input',
   'attachment',
   'meta',
+  'instructions',
 ]);
 
 function checkUsage(value: unknown, fail: Fail): RecordedUsage {

@@ -10,6 +10,8 @@
 //   <local-command-stdout> / <local-command-stderr>             'command-output'
 //   [Request interrupted by user…                               'interruption'
 //   <task-notification>                                         'notification'
+//   only <system-reminder> blocks holding the CLAUDE.md memory  'instructions'    ("# claudeMd" context,
+//                                                                                  re-injected after a compaction)
 //   only <system-reminder>…</system-reminder> blocks            'notification'
 //   hook output: <user-prompt-submit-hook>, "<Event> hook       'notification'
 //     feedback|error|blocking error|additional context…"
@@ -19,7 +21,7 @@
 // Attachment lines (`type: "attachment"`): a `queued_command` is a prompt typed while the agent worked (a
 // genuine prompt unless its text or commandMode says it is a task notification); files and references
 // re-attached after a compaction, IDE selections and the like are 'attachment'; hook output attachments
-// are 'notification'.
+// are 'notification'; a CLAUDE.md file attached as `nested_memory` is 'instructions'.
 import type { ArtefactKind, ContentBlock } from '../conversation/conversation';
 
 const COMMAND = /^<command-(name|message|args)>/;
@@ -30,6 +32,8 @@ const SYSTEM_REMINDERS_ONLY = /^(\s*<system-reminder>[\s\S]*?<\/system-reminder>
 const HOOK_OUTPUT =
   /^(<user-prompt-submit-hook>|(Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|PreCompact|Notification)(:\S+)? hook (feedback|error|blocking error|additional context|success))/i;
 const SHELL_INPUT = /^<bash-(input|stdout|stderr)>/;
+/** Claude Code's user context (`prependUserContext`): the CLAUDE.md files under a `# claudeMd` heading. */
+const CLAUDE_MD_CONTEXT = /^<system-reminder>\s*As you answer the user's questions, you can use the following context:\s*# claudeMd\b/;
 
 /** The text of a user line's text blocks (images and other blocks ignored), joined by newlines. */
 export function userText(content: string | readonly ContentBlock[]): string {
@@ -47,7 +51,7 @@ export function artefactKindOf(text: string, isMeta: boolean): ArtefactKind | un
   if (COMMAND_OUTPUT.test(t)) return 'command-output';
   if (INTERRUPTION.test(t)) return 'interruption';
   if (TASK_NOTIFICATION.test(t) || HOOK_OUTPUT.test(t)) return 'notification';
-  if (t !== '' && SYSTEM_REMINDERS_ONLY.test(t)) return 'notification';
+  if (t !== '' && SYSTEM_REMINDERS_ONLY.test(t)) return CLAUDE_MD_CONTEXT.test(t) ? 'instructions' : 'notification';
   if (SHELL_INPUT.test(t)) return 'shell-input';
   return isMeta ? 'meta' : undefined;
 }

@@ -48,7 +48,10 @@ const joined = (parts: Array<string | undefined>): string | undefined => {
   return present.length === 0 ? undefined : present.join('\n\n');
 };
 
-/** The renderers by type, and the artefact kind each produces ('attachment': content; 'notification': a reminder). */
+/**
+ * The renderers by type, and the artefact kind each produces ('attachment': content; 'notification': a reminder;
+ * 'instructions': a CLAUDE.md memory file, the project's standing rules).
+ */
 const RENDERERS: Record<string, [Renderer, ArtefactKind]> = {
   invoked_skills: [(a) => {
     const skills = objects(a.skills);
@@ -110,7 +113,7 @@ const RENDERERS: Record<string, [Renderer, ArtefactKind]> = {
       'If this plan is relevant to the current work and not already complete, continue working on it.',
   ), 'attachment'],
   nested_memory: [(a) => !isObject(a.content) || typeof a.content.content !== 'string' ? undefined
-    : systemReminder(`Contents of ${str(a.content.path ?? a.path)}:\n\n${a.content.content}`), 'attachment'],
+    : systemReminder(`Contents of ${str(a.content.path ?? a.path)}:\n\n${a.content.content}`), 'instructions'],
   critical_system_reminder: [(a) => typeof a.content === 'string' ? systemReminder(a.content) : undefined, 'notification'],
   compaction_reminder: [() => systemReminder(
     'Auto-compact is enabled. When the context window is nearly full, older messages will be automatically summarized so you ' +

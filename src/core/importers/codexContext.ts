@@ -14,8 +14,9 @@ export const CODEX_SUMMARY_PREFIX = 'Another language model started to solve thi
  * - `<environment_context>` (cwd, shell, date, sandbox: harness state),
  *   `<subagent_notification>` (a sub-agent's status)                               -> 'notification'
  * - `<user_shell_command>` (the user ran `!cmd` in the TUI)                         -> 'shell-input'
- * - instructions: `# AGENTS.md instructions for …`, `<user_instructions>`, `<INSTRUCTIONS>`, `<skill>`,
- *   `<plugins>`, `<recommended_plugins>`, `<subagents>`, `<permissions instructions>`,
+ * - the project's standing instructions: `# AGENTS.md instructions for …`, `<user_instructions>`,
+ *   `<INSTRUCTIONS>`                                                               -> 'instructions'
+ * - other harness instructions: `<skill>`, `<plugins>`, `<recommended_plugins>`, `<subagents>`, `<permissions instructions>`,
  *   `<collaboration_mode>`, `<apps_instructions>`, `<skills_instructions>`, `<plugins_instructions>`
  *                                                                                  -> 'meta'
  * Developer- and system-role messages (permissions, collaboration mode, apps/skills instructions) are
@@ -27,9 +28,9 @@ const CODEX_CONTEXT_TAGS: ReadonlyArray<readonly [prefix: string, kind: Artefact
   ['<environment_context>', 'notification'],
   ['<subagent_notification>', 'notification'],
   ['<user_shell_command>', 'shell-input'],
-  ['# AGENTS.md instructions for', 'meta'],
-  ['<user_instructions>', 'meta'],
-  ['<INSTRUCTIONS>', 'meta'],
+  ['# AGENTS.md instructions for', 'instructions'],
+  ['<user_instructions>', 'instructions'],
+  ['<INSTRUCTIONS>', 'instructions'],
   ['<skill>', 'meta'],
   ['<plugins>', 'meta'],
   ['<recommended_plugins>', 'meta'],

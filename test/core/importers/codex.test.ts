@@ -43,7 +43,7 @@ test('codex: two compactions: each archives the context it replaced; the current
   assert.equal(first.at, Date.parse('2026-03-02T09:00:15.000Z'));
   assert.deepEqual(kinds(first.before), [
     'codex_2 meta',
-    'codex_3 meta',
+    'codex_3 instructions',
     'codex_3_1 notification',
     'codex_5 user-prompt',
     'codex_8 tool-call',
@@ -165,7 +165,7 @@ test('codex: artefacts are shown with their kind and never count as prompts; sea
   const r = load('codex-artefacts.jsonl');
   assert.deepEqual(kinds(r.messages), [
     'codex_2 meta',
-    'codex_3 meta',
+    'codex_3 instructions',
     'codex_3_1 notification',
     'codex_4 user-prompt',
     'codex_6 assistant-text',
