@@ -15,6 +15,7 @@ import { probeHandlers } from './probeRouting';
 import { pendingEditsOf, reviewHandlers, type ChatReview } from './reviewRouting';
 import { createRouter, reportFailure, type FailureSink, type MessageHandlers } from './router';
 import { compactAndReport } from './sessionCommands';
+import { TodoRouting } from './todoRouting';
 
 /** What the chat's buttons do beyond the controller, and what it follows, from the features that own it. */
 export interface ChatActions {
@@ -44,6 +45,7 @@ export class ChatFeature extends Disposable {
   ) {
     super();
     const sendProposals = () => this.view.post({ type: 'proposals', items: pendingEditsOf(controller.review) });
+    const todo = new TodoRouting(controller, (m) => this.view.post(m));
     const route = createRouter<ChatToHost>(
       'Chat view',
       {
@@ -51,7 +53,9 @@ export class ChatFeature extends Disposable {
           sendState: () => this.sendState(),
           sendPins: (force) => this.sendPins(controller, force),
           sendProposals,
+          sendTodo: () => todo.send(true),
         }),
+        ...todo.handlers(),
         ...composerHandlers(controller, (m) => this.view.post(m), log),
       },
       sink,
@@ -67,6 +71,9 @@ export class ChatFeature extends Disposable {
     this.register(controller.onDidResetChat(() => this.sendState()));
     // Pins change from either view (and persist with the session): the chat follows the session.
     this.register(controller.onDidChangeSession(() => this.sendPins(controller)));
+    // The task list changes with the session's meta (the todo tool during a turn, an edit) or with the session.
+    this.register(controller.onDidChangeSession(() => todo.send()));
+    this.register(controller.onDidResetChat(() => todo.send()));
     this.register(controller.onDidChangeBusy((b) => this.view.post({ type: 'busy', busy: b.busy, compacting: b.compacting })));
     this.register(controller.onDidChangeContext((c) => this.view.post({ type: 'context', context: c })));
     this.register(controller.review.onDidChangeProposals(sendProposals));
@@ -114,18 +121,20 @@ interface ChatSenders {
   sendState(): void;
   sendPins(force: boolean): void;
   sendProposals(): void;
+  sendTodo(): void;
 }
 
 function chatHandlers(
   controller: AgentController,
   actions: ChatActions,
-  { sendState, sendPins, sendProposals }: ChatSenders,
-): MessageHandlers<Exclude<ChatToHost, { type: 'send' | 'listFiles' }>> {
+  { sendState, sendPins, sendProposals, sendTodo }: ChatSenders,
+): MessageHandlers<Exclude<ChatToHost, { type: 'send' | 'listFiles' | 'setTodo' }>> {
   return {
     ready: () => {
       sendState();
       sendPins(true);
       sendProposals();
+      sendTodo();
     },
     ...pinHandlers(controller, () => sendPins(false)),
     ...probeHandlers(controller),

@@ -5,9 +5,11 @@
 // The engine's types that travel as they are (costs, the ledger, server context) are imported from
 // core, never copied: type-only imports, erased from the webview bundles.
 // No `vscode` import: this module is bundled into the webviews too.
-import type { MicroCompactDecision, PlanCost, PromptCaching, ServerContextReport } from '../core';
+import type { MicroCompactDecision, PlanCost, PromptCaching, ServerContextReport, TodoItem } from '../core';
 import type { InspectorSession, MessageDetail, PlanView, ReplayView } from './inspector';
 export { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
+/** The agent's task list items, as the chat's checklist shows and edits them. */
+export type { TodoItem, TodoStatus } from '../core';
 // The inspector panel's views (session, rows, plans, probes, replay) live in inspector.ts, re-exported here.
 export * from './inspector';
 
@@ -205,7 +207,9 @@ export type HostToChat =
   /** What "Restore files to before this prompt" would change (files null: nothing to show; error: why). */
   | { type: 'restorePlan'; messageId: string; files: RestoreFileView[] | null; error?: string }
   /** The workspace files the @-mention picker offers (.gitignore honoured; `truncated`: capped). */
-  | { type: 'files'; files: string[]; truncated: boolean };
+  | { type: 'files'; files: string[]; truncated: boolean }
+  /** The session's task list (the agent's todo tool and the user's edits), whole, whenever it changes. */
+  | { type: 'todo'; items: TodoItem[] };
 
 /** An image pasted or dropped into the composer: base64 data of one of the API's image types. */
 export interface ImageAttachment {
@@ -258,7 +262,9 @@ export type ChatToHost =
   /** An action on a missed probe of a check's card: pin its source, add its fact to the ledger, undo the compaction. */
   | { type: 'probeAction'; checkId: string; probeId: string; action: ProbeAction }
   /** Open the model picker (the model name in the header). */
-  | { type: 'pickModel' };
+  | { type: 'pickModel' }
+  /** The user edited the task list in the checklist: the whole new list (the next request carries it). */
+  | { type: 'setTodo'; items: TodoItem[] };
 
 // ---------------------------------------------------------------------------------------------
 // Inspector (the views the messages carry are in inspector.ts)

@@ -2,7 +2,9 @@
 // webviews; this module is host-only). Webviews are untrusted: a compromised webview must not be
 // able to make the host do anything outside the protocol's shapes. Each union has a table with one
 // validator per message type (byType.ts): a type without its validator does not compile.
+import { parseTodoItems } from '../core';
 import { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
+import type { TodoItem } from '../core';
 import type { ChatToHost, ImageAttachment, InspectorToHost, ProbeAction } from './index';
 
 const MAX_TEXT = 200_000;
@@ -30,6 +32,13 @@ function withId<T extends string, K extends string>(v: RawMessage, type: T, key:
 }
 const openTranscript = (v: RawMessage): { type: 'openTranscript'; path: string } | null =>
   onlyKeys(v, ['type', 'path']) && nonEmpty(v.path, 4_096) ? { type: 'openTranscript', path: v.path } : null;
+
+/** The checklist's edit: exactly `{ type, items }`, the items a valid task list (the same check as the todo tool's). */
+function parseSetTodo(v: RawMessage): { type: 'setTodo'; items: TodoItem[] } | null {
+  if (!onlyKeys(v, ['type', 'items'])) return null;
+  const parsed = parseTodoItems(v.items);
+  return parsed.ok ? { type: 'setTodo', items: parsed.items } : null;
+}
 
 const isProbeAction = isMemberOf<ProbeAction>({ pin: true, addToLedger: true, undo: true });
 
@@ -65,6 +74,7 @@ const CHAT_TO_HOST: ValidatorsByType<ChatToHost> = {
       : null,
   openTranscript,
   pin: (v) => withId(v, 'pin', 'id'),
+  setTodo: (v) => parseSetTodo(v),
   unpin: (v) => withId(v, 'unpin', 'id'),
   checkCompaction: (v) => withId(v, 'checkCompaction', 'compactionId'),
   probeAction: (v) =>

@@ -7,6 +7,7 @@ import { PendingEdits } from './components/FileReview';
 import { ContextMeterView } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
 import { ApiKeyNeeded, RestrictedBanner, Welcome } from './components/EmptyState';
+import { TodoChecklist } from './components/TodoChecklist';
 import { Toolbar } from './components/Toolbar';
 
 export function App() {
@@ -22,6 +23,7 @@ export function App() {
         {snap.hydrated && !chat.hasApiKey ? <ApiKeyNeeded /> : null}
         {snap.hydrated && chat.hasApiKey && chat.items.length === 0 ? <Welcome model={chat.model} /> : null}
       </Conversation>
+      {snap.todo.length > 0 ? <TodoChecklist items={snap.todo} /> : null}
       <PendingEdits items={snap.proposals} />
       <StatusLine busy={chat.busy} compacting={chat.compacting} announcement={snap.announcement} />
       <Composer busy={chat.busy} compacting={chat.compacting} files={snap.files} />

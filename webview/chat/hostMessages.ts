@@ -16,8 +16,15 @@ import {
   type ProbeMissView,
   type RawMessage,
   type RestoreFileView,
+  type TodoItem,
   type ValidatorsByType,
 } from '../../src/protocol';
+
+const isTodoStatus = isMemberOf<TodoItem['status']>({ pending: true, in_progress: true, done: true });
+const isTodoItem = (v: unknown): v is TodoItem => {
+  const r = v as Record<string, unknown> | null;
+  return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.text === 'string' && isTodoStatus(r.status);
+};
 
 const isPendingEdit = (v: unknown): v is PendingEdit => {
   const r = v as Record<string, unknown> | null;
@@ -186,6 +193,7 @@ const HOST_TO_CHAT: ValidatorsByType<HostToChat> = {
         (m.files === null || (Array.isArray(m.files) && m.files.every(isRestoreFile))) &&
         (m.error === undefined || typeof m.error === 'string'),
     ),
+  todo: (m) => (Array.isArray(m.items) && m.items.every(isTodoItem) ? { type: 'todo', items: m.items as TodoItem[] } : null),
   files: (m) =>
     Array.isArray(m.files) && m.files.every((f) => typeof f === 'string') && typeof m.truncated === 'boolean'
       ? { type: 'files', files: m.files as string[], truncated: m.truncated }

@@ -12,6 +12,7 @@ import type {
   PendingEdit,
   ProbeAction,
   RestoreFileView,
+  TodoItem,
 } from '../../src/protocol';
 import { frameScheduler } from '../shared/frame';
 import type { WebviewStore } from '../shared/storeContext';
@@ -33,6 +34,8 @@ export interface ChatSnapshot {
   readonly restore: RestorePanel | null;
   /** The workspace files the @-mention picker offers (null: not asked for yet). */
   readonly files: { readonly list: readonly string[]; readonly truncated: boolean } | null;
+  /** The session's task list (the agent's todo tool, the user's edits), as the host last said. */
+  readonly todo: readonly TodoItem[];
 }
 
 export interface RestorePanel {
@@ -78,6 +81,7 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
   private proposals: readonly PendingEdit[] = [];
   private restore: RestorePanel | null = null;
   private files: ChatSnapshot['files'] = null;
+  private todo: readonly TodoItem[] = [];
   private readonly frame = frameScheduler(() => this.flush());
   readonly ui: UiState;
 
@@ -162,6 +166,13 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
 
   unpin = (messageId: string): void => this.post({ type: 'unpin', id: messageId });
 
+  /** The user edited the task list: the whole new list goes to the host (shown at once; the host confirms). */
+  setTodo = (items: readonly TodoItem[]): void => {
+    this.todo = items.map((t) => ({ ...t }));
+    this.post({ type: 'setTodo', items: this.todo.map((t) => ({ ...t })) });
+    this.frame.schedule();
+  };
+
   /** Opens a pending edit in VS Code's diff editor. */
   openDiff = (toolUseId: string): void => this.post({ type: 'openDiff', toolUseId });
 
@@ -244,6 +255,9 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
       case 'proposals':
         this.proposals = msg.items;
         break;
+      case 'todo':
+        this.todo = msg.items;
+        break;
       case 'files':
         this.files = { list: msg.files, truncated: msg.truncated };
         break;
@@ -286,6 +300,7 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
       proposals: this.proposals,
       restore: this.restore,
       files: this.files,
+      todo: this.todo,
     };
   }
 
