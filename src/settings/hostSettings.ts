@@ -43,6 +43,8 @@ export interface HostSettings {
   checkpoints?: { enabled: boolean; maxCount: number; maxFileKB: number; maxStorageMB: number };
   /** Prompt-cache breakpoints on every model call: their TTL, or 'off'. */
   promptCaching: PromptCaching;
+  /** The user's own standing instructions (splitpoint.instructions, user settings only); '' = none. */
+  instructions?: string;
   /** "Check this compaction" (issue 22): when it runs, and the model asked ('' = the cheapest of the session's family). Absent: the defaults. */
   probes?: ProbeSettings;
 }
@@ -99,6 +101,7 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
     },
     promptCaching: promptCachingOf(c.get<unknown>('promptCaching', shippedDefault('promptCaching'))),
     probes: probeSettingsOf(c),
+    instructions: sensitive('instructions'),
   };
 }
 

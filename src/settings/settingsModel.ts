@@ -18,7 +18,7 @@ export type { InspectedSetting, SettingsSource } from './settingsSource';
 export const PROMPT_CACHING_VALUES: readonly PromptCaching[] = ['5m', '1h', 'off'];
 
 /** Settings (under `splitpoint.`) that only the user's own settings may set. */
-export const SENSITIVE_SETTINGS = ['baseUrl', 'transcriptFolder'] as const;
+export const SENSITIVE_SETTINGS = ['baseUrl', 'transcriptFolder', 'instructions'] as const;
 export type SensitiveSetting = (typeof SENSITIVE_SETTINGS)[number];
 
 /** A workspace or folder value of a sensitive setting that was not used. */

@@ -9,6 +9,7 @@ import {
   newMessageId,
   setSessionTodo,
   SplitpointError,
+  systemWithStanding,
   totalInputTokens,
   type CalibratedCounter,
   type CompactionPipeline,
@@ -18,6 +19,7 @@ import {
   type Message,
   type RecordedUsage,
   type SessionLog,
+  type StandingContext,
   type TextTokenizer,
   type ToolResultBlock,
   type ToolUseBlock,
@@ -33,7 +35,7 @@ import { normalizeBlocks, toolResultBlock } from './replyBlocks';
 import { validUsage, type ValidUsage } from './replyUsage';
 import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
 import { summaryConversation, type SentRequest } from './summaryConversation';
-import { executeToolCalls, type ToolCallServices } from './toolCalls';
+import { executeToolCalls, fileToolPaths, type ToolCallServices } from './toolCalls';
 import { CANCELLED_BY_USER, type ApprovalGate, type ToolDefinition, type ToolExecutor } from '../tools';
 
 // The loop's public surface includes its events and the request helpers hosts use before it exists.
@@ -63,6 +65,13 @@ export interface AgentLoopOptions {
   maxSteps?: number;
   /** Prompt-cache breakpoints: their TTL, or 'off' (default '5m'). */
   promptCaching?: PromptCaching;
+  /**
+   * What every request carries outside the history (instruction files, the user's instructions, the
+   * task list): read before every model call and appended to the system prompt (issue 23).
+   */
+  standing?: () => StandingContext;
+  /** A file tool (read_file, edit_file, write_file) was called with this workspace path (nested instruction files). */
+  onFileTouched?: (path: string) => void;
   onEvent: (e: AgentEvent) => void;
   now?: () => number;
 }
@@ -115,6 +124,10 @@ export class AgentLoop implements Disposable {
   /** The last request sent, for the summary request that reuses its cached prefix. */
   private lastSent: SentRequest | undefined;
   private readonly serverNotices = new ServerContextNotices();
+  private readonly standing?: () => StandingContext;
+  private readonly onFileTouched?: (path: string) => void;
+  /** The system prompt as last sent (the base prompt and the standing section). */
+  private currentSystem: string;
   readonly model: string;
   readonly maxTokens: number;
   readonly system: string;
@@ -143,6 +156,9 @@ export class AgentLoop implements Disposable {
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.contextWindow = options.contextWindow;
     this.promptCaching = options.promptCaching ?? '5m';
+    this.standing = options.standing;
+    this.onFileTouched = options.onFileTouched;
+    this.currentSystem = this.system;
     const runId = () => this.current?.runId;
     this.subscriptions.push(
       this.pipeline.onWillCompact((e) =>
@@ -181,9 +197,9 @@ export class AgentLoop implements Disposable {
    */
   rawOverheadTokens(): number {
     const tools = this.tools.definitions();
-    const key = `${this.system.length}:${tools.map((t) => t.name).join(',')}`;
+    const key = `${this.currentSystem}\u0000${tools.map((t) => t.name).join(',')}`;
     if (this.overheadCache?.key === key) return this.overheadCache.tokens;
-    const n = requestOverheadTokens(this.tokenizer, this.system, tools);
+    const n = requestOverheadTokens(this.tokenizer, this.currentSystem, tools);
     this.overheadCache = { key, tokens: n };
     return n;
   }
@@ -290,6 +306,7 @@ export class AgentLoop implements Disposable {
       const step = s.steps;
 
       await this.tools.ready?.(signal); // e.g. MCP servers still starting (bounded)
+      this.refreshSystem();
       const prepared = await this.pipeline.beforeModelCall(signal);
       if (signal.aborted) return this.result(s, 'cancelled');
       const estimatedRaw = this.calibration
@@ -307,7 +324,7 @@ export class AgentLoop implements Disposable {
       const params = messageStreamParams({
         model: this.model,
         maxTokens: this.maxTokens,
-        system: this.system,
+        system: this.currentSystem,
         tools,
         messages: prepared.messages,
         caching: this.promptCaching,
@@ -362,6 +379,7 @@ export class AgentLoop implements Disposable {
 
       if (uses.length > 0) {
         const results = await executeToolCalls(this.toolCalls, s.runId, uses, signal);
+        if (this.onFileTouched) for (const p of fileToolPaths(uses)) this.onFileTouched(p);
         this.appendResults(results);
         this.pipeline.noteEvent('tool-output');
         if (signal.aborted) return this.result(s, 'cancelled');
@@ -378,6 +396,11 @@ export class AgentLoop implements Disposable {
       if (!assistant) this.warn(s, 'The model returned an empty reply.');
       return this.result(s, 'completed');
     }
+  }
+
+  /** The system prompt for the next request: the base prompt and the standing section as it is now. */
+  private refreshSystem(): void {
+    this.currentSystem = systemWithStanding(this.system, this.standing?.());
   }
 
   /** The reply was cut at max_tokens: its tool calls may be incomplete, so none runs; each is answered "Not executed". */

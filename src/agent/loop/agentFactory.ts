@@ -3,7 +3,14 @@
 // per request (known before any agent exists, for the context meter and the inspector).
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicSdk } from './sdks';
-import type { ApiMessage, CachingTextTokenizer, CalibratedCounter, CompactionPipeline } from '../../core';
+import {
+  systemWithStanding,
+  type ApiMessage,
+  type CachingTextTokenizer,
+  type CalibratedCounter,
+  type CompactionPipeline,
+  type StandingContext,
+} from '../../core';
 import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
 import { countRequestTokens } from './anthropicClient';
 import type { HostSettings } from '../../settings/hostSettings';
@@ -22,6 +29,10 @@ export interface AgentFactoryDeps {
   ripgrepPath?: string;
   /** Tools of MCP servers, offered after the workspace tools (read at every request). */
   mcp?: McpToolHost;
+  /** What every request carries outside the history (instructions, task list), appended to the system prompt. */
+  standing?: () => StandingContext;
+  /** A file tool named this path (nested instruction files join). */
+  onFileTouched?: (path: string) => void;
 }
 
 export interface AgentRequest {
@@ -59,6 +70,8 @@ export class AgentFactory {
       tokenizer: this.deps.tokenizer,
       contextWindow: settings.contextWindow,
       promptCaching: settings.promptCaching,
+      ...(this.deps.standing ? { standing: this.deps.standing } : {}),
+      ...(this.deps.onFileTouched ? { onFileTouched: this.deps.onFileTouched } : {}),
       onEvent: r.onEvent,
     });
   }
@@ -69,14 +82,19 @@ export class AgentFactory {
    */
   countInputTokens(apiKey: string, settings: HostSettings, messages: readonly ApiMessage[], signal?: AbortSignal): Promise<number> {
     const { tools, system } = this.toolsAndSystem(settings);
-    const request = { model: settings.model, system, tools: tools.definitions() as Anthropic.Tool[], messages };
+    const request = { model: settings.model, system: this.withStanding(system), tools: tools.definitions() as Anthropic.Tool[], messages };
     return countRequestTokens(this.client(apiKey, settings), request, { signal });
   }
 
   /** What the agent sends besides its messages (client, system prompt, tool definitions): a probe check sends the same. */
   requestParts(apiKey: string, settings: HostSettings): { client: Anthropic; system: string; tools: Anthropic.Tool[] } {
     const { tools, system } = this.toolsAndSystem(settings);
-    return { client: this.client(apiKey, settings), system, tools: tools.definitions() as Anthropic.Tool[] };
+    return { client: this.client(apiKey, settings), system: this.withStanding(system), tools: tools.definitions() as Anthropic.Tool[] };
+  }
+
+  /** The base system prompt with the standing section as it is now (what the agent's next request sends). */
+  private withStanding(system: string): string {
+    return systemWithStanding(system, this.deps.standing?.());
   }
 
   private client(apiKey: string, settings: HostSettings): Anthropic {

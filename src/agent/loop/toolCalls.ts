@@ -98,3 +98,16 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, onAbort: T): Pro
     );
   });
 }
+
+/** The tools whose `path` tells which folder the agent works in (its nested instruction files join). */
+const FILE_TOOLS = new Set(['read_file', 'edit_file', 'write_file']);
+
+/** The workspace paths a reply's file tool calls named (read_file, edit_file, write_file). */
+export function fileToolPaths(uses: readonly ToolUseBlock[]): string[] {
+  const paths: string[] = [];
+  for (const u of uses) {
+    const path = FILE_TOOLS.has(u.name) ? (u.input as { path?: unknown } | null)?.path : undefined;
+    if (typeof path === 'string') paths.push(path);
+  }
+  return paths;
+}

@@ -39,6 +39,7 @@ import { ProbeChecks } from './probeChecks';
 import { promptContent, type PromptAttachments } from './promptAttachments';
 import { RequestCount } from '../loop/requestCount';
 import { SessionScope } from './sessionScope';
+import { StandingService } from '../instructions/standingService';
 import { SummaryDrafts } from './summaryDrafts';
 import { SummaryRunner } from '../loop/summaryRunner';
 import type { CompactNowOptions, ControllerDeps, SessionSummary } from './controllerTypes';
@@ -59,6 +60,7 @@ export class AgentController implements Disposable {
   readonly drafts = new SummaryDrafts();
   readonly review: FileReview; // edits pending review (diff editor) and file checkpoints
   readonly probes: ProbeChecks; // "Check this compaction": probe questions asked of the compacted context (issue 22)
+  readonly standing: StandingService; // instruction files, the user's and kept instructions, the task list (issue 23)
   private calibration: CalibratedCounter;
   private settings: HostSettings;
   private scope: SessionScope;
@@ -88,7 +90,9 @@ export class AgentController implements Disposable {
     this.counting = new HostCounting(deps.log, deps.counting);
     this.calibrations = new CalibrationStore(join(deps.storageDir, 'calibration.json'), this.counting.counter, deps.log);
     this.calibration = this.calibrations.load(this.settings.model);
-    this.agents = new AgentFactory({ ...deps, tokenizer: this.counting.tokenizer });
+    const standingDeps = { setting: () => this.settings.instructions, session: () => this.scope.session };
+    this.standing = new StandingService({ ...deps, ...standingDeps });
+    this.agents = new AgentFactory({ ...deps, tokenizer: this.counting.tokenizer, ...this.standing.agentHooks() });
     this.requestCount = new RequestCount({
       ...deps,
       calibration: () => this.calibration,
@@ -261,7 +265,7 @@ export class AgentController implements Disposable {
 
   private rawOverheadTokens(): number {
     const parts = this.agents.overheadParts(this.settings);
-    return parts.system + parts.tools;
+    return parts.system + parts.tools + this.standing.tokens(this.counting.tokenizer);
   }
 
   private async ensureAgent(): Promise<AgentLoop> {

@@ -26,6 +26,9 @@ export interface ControllerDeps {
   counting?: HostCountingOptions;
   /** Tools of MCP servers (each call approved unless allow-listed); the agent offers them after its own. */
   mcp?: McpToolHost;
+  /** The user allowed instruction files in this untrusted workspace before (workspace state), and how to remember it. */
+  instructionsAllowed?: boolean;
+  rememberAllowed?: () => void;
 }
 
 export interface SessionSummary {

@@ -15,8 +15,8 @@ export interface InstructionCaps {
 /** 16,000 characters per file (about 4k tokens), 48,000 in all (about 12k tokens): every request pays for them. */
 export const DEFAULT_INSTRUCTION_CAPS: InstructionCaps = { perSource: 16_000, total: 48_000 };
 
-/** A source before the caps: its whole text. */
-export type UncappedSource = Omit<InstructionSource, 'text' | 'truncated' | 'originalChars'> & { text: string };
+/** A source before the caps: its whole text (originalChars: when only part of a big file was read). */
+export type UncappedSource = Omit<InstructionSource, 'truncated' | 'originalChars'> & { originalChars?: number };
 
 /**
  * Apply the caps in order: each source is cut to `perSource`, then what is left of `total` (earlier
@@ -27,10 +27,10 @@ export type UncappedSource = Omit<InstructionSource, 'text' | 'truncated' | 'ori
 export function capInstructions(sources: readonly UncappedSource[], caps: InstructionCaps = DEFAULT_INSTRUCTION_CAPS): InstructionSource[] {
   let left = Math.max(0, caps.total);
   return sources.map((s) => {
-    const originalChars = s.text.length;
+    const originalChars = Math.max(s.originalChars ?? 0, s.text.length);
     if (!s.sent) return { ...s, text: '', truncated: false, originalChars };
     const limit = Math.min(Math.max(0, caps.perSource), left);
-    const text = originalChars <= limit ? s.text : cutAtLine(s.text, limit);
+    const text = s.text.length <= limit ? s.text : cutAtLine(s.text, limit);
     left -= text.length;
     return { ...s, text, truncated: text.length < originalChars, originalChars };
   });
