@@ -6,6 +6,7 @@ import { cacheBoundaryOf } from './cacheBoundary';
 import { lastRecordedCall, recordedCallView, recordedCompactionView } from './recordedViews';
 import { previewOf } from './messageText';
 import { compactionView, strategyViews, type StrategyParamOverrides } from './planViews';
+import { outsideCompaction } from './standingView';
 import {
   isTurnStart,
   kindOf,
@@ -18,7 +19,15 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from '../core';
-import type { ArchivedSegment, InspectorSession, MessageRow, ProbeScoreView, TimeTravelPoint, UsageBreakdown } from '../protocol';
+import type {
+  StandingView,
+  ArchivedSegment,
+  InspectorSession,
+  MessageRow,
+  ProbeScoreView,
+  TimeTravelPoint,
+  UsageBreakdown,
+} from '../protocol';
 
 export interface InspectorSessionInput {
   /** "Current session" or the path of an inspected file. */
@@ -37,6 +46,8 @@ export interface InspectorSessionInput {
   ctx: PlanContext;
   /** Tokens outside the messages: the system prompt and the tool definitions. */
   overhead: { system: number; tools: number };
+  /** The live session's standing context (instructions, task list) with its tokens: outside every compaction. */
+  standing?: StandingView;
   /** Auto-compact threshold in tokens, or null when auto-compact is off. */
   autoCompactThreshold: number | null;
   /** Parameter values per strategy (the user's settings); missing or out-of-range values fall back to the defaults. */
@@ -83,6 +94,12 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
     free: Math.max(0, window - system - tools - total),
     threshold: a.autoCompactThreshold,
   };
+  if (a.standing) {
+    usage.standing = a.standing;
+    usage.free = Math.max(0, usage.free - a.standing.instructionTokens - a.standing.todo.tokens);
+    const pinned = rows.reduce((n, r) => n + (r.pinned ? r.tokens : 0), 0);
+    usage.outside = outsideCompaction({ system, tools }, a.standing, pinned);
+  }
   if (a.overheadSource && a.overheadSource !== 'agent') usage.overheadSource = a.overheadSource;
   if (a.windowSource && a.windowSource !== 'settings') usage.windowSource = a.windowSource;
   if (a.windowNote) usage.windowNote = a.windowNote;

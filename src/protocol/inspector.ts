@@ -76,10 +76,37 @@ export interface CacheBoundaryView {
   source: 'breakpoint' | 'estimate';
 }
 
+/**
+ * What every request carries outside the compacted history besides the system prompt and the tools
+ * (issue 23): the standing instructions (each source with its cost) and the task list. No compaction
+ * touches them; they are o200k estimates like the system prompt.
+ */
+export interface StandingView {
+  instructions: Array<{ name: string; tokens: number; sent: boolean; truncated: boolean }>;
+  /** Tokens of the instructions section as sent (the sources and their heading). */
+  instructionTokens: number;
+  todo: { tokens: number; items: number; done: number };
+}
+
+/** What a request carries that no compaction can remove, and what it costs (tokens per request). */
+export interface OutsideCompactionView {
+  system: number;
+  tools: number;
+  instructions: number;
+  todo: number;
+  /** Pinned messages: in the history, but every compaction keeps them verbatim. */
+  pinned: number;
+  total: number;
+}
+
 export interface UsageBreakdown {
   window: number;
   system: number;
   tools: number;
+  /** The live session's standing context (absent for a recording, or with nothing standing). */
+  standing?: StandingView;
+  /** What no compaction can remove, per request (the live session only). */
+  outside?: OutsideCompactionView;
   messages: number;
   toolResults: number;
   summaries: number;
@@ -241,6 +268,10 @@ export interface PlanView {
   /** Ids kept verbatim because they are pinned, and their tokens (counted against every budget). */
   pinned?: string[];
   pinnedTokens?: number;
+  /** What the request after the plan still carries outside compaction (the live session only). */
+  outside?: OutsideCompactionView;
+  /** The plan's request is over the limit (the auto-compact threshold, else the window), and why: set when it is. */
+  overLimit?: { limit: number; tokensAfter: number; becauseOfOutside: boolean };
   /** The artifact ledger the compaction would carry (absent or null: none). */
   ledger?: LedgerView | null;
   /** What would leave the model's view without surviving anywhere (absent or null: not reported). */

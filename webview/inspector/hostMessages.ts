@@ -113,6 +113,14 @@ function isCacheBoundary(v: unknown): boolean {
   );
 }
 
+const isOutside = (v: unknown): boolean => isRec(v) && allNum(v, ['system', 'tools', 'instructions', 'todo', 'pinned', 'total']);
+const isStanding = (v: unknown): boolean =>
+  isRec(v) &&
+  isNum(v.instructionTokens) &&
+  arrayOf(v.instructions, (s): s is unknown => isRec(s) && isStr(s.name) && isNum(s.tokens) && isBool(s.sent) && isBool(s.truncated)) &&
+  isRec(v.todo) &&
+  allNum(v.todo, ['tokens', 'items', 'done']);
+
 function isUsage(v: unknown): v is UsageBreakdown {
   return (
     isRec(v) &&
@@ -122,7 +130,9 @@ function isUsage(v: unknown): v is UsageBreakdown {
     isOpt(v.windowSource, isWindowSource) &&
     isOpt(v.windowNote, isStr) &&
     isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId)) &&
-    isOpt(v.cacheBoundary, isCacheBoundary)
+    isOpt(v.cacheBoundary, isCacheBoundary) &&
+    isOpt(v.standing, isStanding) &&
+    isOpt(v.outside, isOutside)
   );
 }
 
@@ -242,7 +252,9 @@ export function isPlanView(v: unknown): v is PlanView {
     isOpt(v.lost, (l) => l === null || isLoss(l)) &&
     isOpt(v.cost, isPlanCost) &&
     isOpt(v.probes, isProbeScore) &&
-    isOpt(v.microCompaction, isMicroDecision)
+    isOpt(v.microCompaction, isMicroDecision) &&
+    isOpt(v.outside, isOutside) &&
+    isOpt(v.overLimit, (o) => isRec(o) && allNum(o, ['limit', 'tokensAfter']) && isBool(o.becauseOfOutside))
   );
 }
 

@@ -113,6 +113,7 @@ export class AgentController implements Disposable {
       counter: this.counting.counter,
       strategyParams: (name) => this.strategyParams(name),
       overheadParts: () => this.agents.overheadParts(this.settings),
+      standing: () => ({ context: this.standing.context(), tokenizer: this.counting.tokenizer }),
     });
     this.review = new FileReview(deps, { settings: () => this.settings, current: () => this.scope, busy: () => this.busy });
     const probeDeps = { current: () => this.scope, settings: () => this.settings, undo: () => this.undo() };

@@ -37,11 +37,14 @@ import {
   type RecordingCalibration,
   type SessionLog,
   type SessionMeta,
+  type StandingContext,
+  type TextTokenizer,
 } from '../../core';
 import { buildInspectorSession, type InspectorSessionInput } from '../../inspector/inspectorModel';
 import { messageDetail } from '../../inspector/messageText';
 import { planToView } from '../../inspector/planViews';
 import { planProbeView, recordedProbeViews } from '../../inspector/probeViews';
+import { markOutside, outsideCompaction, standingView } from '../../inspector/standingView';
 import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
 import type { InspectorSession, MessageDetail, PlanView, ProbeScoreView, TimeTravelPoint, UsageBreakdown } from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
@@ -78,6 +81,8 @@ export interface InspectorServiceDeps {
   strategyParams: (name: string) => Record<string, number>;
   /** System prompt and tool definitions, in tokens. */
   overheadParts: () => { system: number; tools: number };
+  /** What the live session's requests carry outside the history (instructions, task list), and how to count it. */
+  standing?: () => { context: StandingContext; tokenizer: TextTokenizer };
   /** Reads a transcript (time travel on the current session); tests may inject one. */
   readTranscript?: (path: string) => Message[];
 }
@@ -112,8 +117,10 @@ export class InspectorService {
     const chosen = validAt(at, points);
     const base = this.baseInput(meta);
     if (chosen === null) {
+      const standing = this.standingNow();
       return buildInspectorSession({
         ...base,
+        ...(standing ? { standing } : {}),
         source: 'Current session',
         readOnly: false,
         messages: session.messages,
@@ -193,8 +200,25 @@ export class InspectorService {
     const micro = this.deps.settings().microCompact;
     const probes = planProbeView(c.messages, plan, c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined);
     if (probes) view.probes = probes;
+    const standing = target.file || target.at !== null ? undefined : this.standingNow();
+    if (standing) this.markOutside(view, c.messages, standing);
     view.computeMs = performance.now() - started;
     return view;
+  }
+
+  /** The live session's standing context with its tokens (absent: the host gives none). */
+  private standingNow() {
+    const s = this.deps.standing?.();
+    return s ? standingView(s.context, s.tokenizer) : undefined;
+  }
+
+  /** What the plan's request still carries outside compaction, and whether a plan over the limit is so because of it. */
+  private markOutside(view: PlanView, messages: readonly Message[], standing: ReturnType<typeof standingView>): void {
+    const pinnedIds = new Set(view.pinned ?? []);
+    const pinned = view.pinnedTokens ?? this.deps.counter.countMessages(messages.filter((m) => pinnedIds.has(m.id)));
+    const settings = this.deps.settings();
+    const limit = autoCompactThreshold(settings.autoCompact, settings.contextWindow) ?? settings.contextWindow;
+    markOutside(view, outsideCompaction(this.deps.overheadParts(), standing, pinned), limit);
   }
 
   /** What the model would see of `messages` under the current micro-compaction settings. */

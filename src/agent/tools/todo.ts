@@ -48,7 +48,8 @@ function setTodo(args: Record<string, unknown>, env: ToolEnvironment): ToolResul
   const list = parsed.items.length === 0 ? '(empty)' : renderTodoLines(parsed.items);
   return {
     content:
-      `Task list saved (${parsed.items.length} items, ${done} done). It is shown to you with every request, also after a compaction.\n` + list,
+      `Task list saved (${parsed.items.length} items, ${done} done). It is shown to you with every request, also after a compaction.\n` +
+      list,
     isError: false,
   };
 }

@@ -78,14 +78,7 @@ export interface TruncationNote {
  *   Claude Code's CLAUDE.md memory re-attached after a compaction): the project's rules, not a prompt.
  */
 export type ArtefactKind =
-  | 'command'
-  | 'command-output'
-  | 'interruption'
-  | 'notification'
-  | 'shell-input'
-  | 'attachment'
-  | 'meta'
-  | 'instructions';
+  'command' | 'command-output' | 'interruption' | 'notification' | 'shell-input' | 'attachment' | 'meta' | 'instructions';
 
 /** What the API recorded for the model call that produced an assistant message (ground truth). */
 export interface RecordedUsage {
@@ -137,15 +130,7 @@ export interface ApiMessage {
 
 /** What a message is, for display and for the engine's rules. */
 export type MessageKind =
-  | 'user-prompt'
-  | 'tool-result'
-  | 'assistant-text'
-  | 'tool-call'
-  | 'thinking'
-  | 'summary'
-  | 'placeholder'
-  | 'artefact'
-  | 'instructions';
+  'user-prompt' | 'tool-result' | 'assistant-text' | 'tool-call' | 'thinking' | 'summary' | 'placeholder' | 'artefact' | 'instructions';
 
 export function blocksOf(message: Pick<Message, 'content'>): ContentBlock[] {
   return typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;

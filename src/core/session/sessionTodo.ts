@@ -29,7 +29,8 @@ export function parseTodoItems(value: unknown, field = 'items'): TodoParse {
     if (!isRecord(v)) return fail(at, `expected an object { id?, text, status }, got ${describe(v)}`);
     const extra = Object.keys(v).find((k) => k !== 'id' && k !== 'text' && k !== 'status');
     if (extra !== undefined) return fail(`${at}.${extra}`, 'unknown field (expected id, text, status)');
-    if (typeof v.text !== 'string' || v.text.trim() === '') return fail(`${at}.text`, `expected a non-empty string, got ${describe(v.text)}`);
+    if (typeof v.text !== 'string' || v.text.trim() === '')
+      return fail(`${at}.text`, `expected a non-empty string, got ${describe(v.text)}`);
     if (v.text.length > MAX_TODO_TEXT) return fail(`${at}.text`, `${v.text.length} characters, more than ${MAX_TODO_TEXT}`);
     if (!TODO_STATUSES.includes(v.status as TodoStatus))
       return fail(`${at}.status`, `expected one of ${TODO_STATUSES.join(', ')}, got ${describe(v.status)}`);

@@ -64,7 +64,7 @@ for (const file of ['codex-agentv-a.jsonl', 'codex-agentv-b.jsonl']) {
   });
 }
 
-test("Claude Code: the CLAUDE.md user context and a nested_memory attachment are instructions; other reminders stay notifications", () => {
+test('Claude Code: the CLAUDE.md user context and a nested_memory attachment are instructions; other reminders stay notifications', () => {
   const claudeMd =
     "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n" +
     'Codebase and user instructions are shown below.\n\nContents of /repo/CLAUDE.md (project instructions, checked into the codebase):\n\nUse pnpm.\n</system-reminder>';
@@ -78,7 +78,11 @@ test("Claude Code: the CLAUDE.md user context and a nested_memory attachment are
       type: 'attachment',
       uuid: 'a1',
       parentUuid: 'u1',
-      attachment: { type: 'nested_memory', path: '/repo/pkg/CLAUDE.md', content: { path: '/repo/pkg/CLAUDE.md', content: 'Never edit dist/.' } },
+      attachment: {
+        type: 'nested_memory',
+        path: '/repo/pkg/CLAUDE.md',
+        content: { path: '/repo/pkg/CLAUDE.md', content: 'Never edit dist/.' },
+      },
     }),
     line({ type: 'user', uuid: 'u2', parentUuid: 'a1', isMeta: true, message: { role: 'user', content: claudeMd } }),
   ].join('\n');

@@ -5,6 +5,7 @@ import { formatDelta, formatInt, formatMs, formatTokens, plural } from '../../sh
 import { useStore } from '../context';
 import { countsText, LedgerCard, ledgerCounts } from './LedgerCard';
 import { MicroDecisionCard, PlanCostCard } from './PlanCost';
+import { OutsideCompaction } from './OutsideCompaction';
 import { ProbeList, ProbeRate, SUMMARY_NOT_COUNTED } from './ProbeList';
 
 export interface PlanSummaryProps {
@@ -94,6 +95,13 @@ export function PlanSummary({ plan, title, pending, stale, error }: PlanSummaryP
                   </div>
                 )}
               </dl>
+              {plan.outside && <OutsideCompaction outside={plan.outside} what="every request after it" />}
+              {plan.overLimit?.becauseOfOutside && (
+                <p class="error" role="alert" data-stat="cannot-fit">
+                  This plan cannot get under the limit of {formatInt(plan.overLimit.limit)} tokens: what no compaction removes takes{' '}
+                  {formatInt(plan.outside?.total ?? 0)} tokens by itself. Shorten the instructions or the task list, or unpin messages.
+                </p>
+              )}
               {plan.cost && <PlanCostCard cost={plan.cost} />}
               <PlanLedger plan={plan} />
               {plan.needsSummary && (

@@ -4,6 +4,7 @@
 // marked on the bar, and the overhead is the prefix fitted from the recorded usage (or unknown).
 import type { UsageBreakdown } from '../../../src/protocol';
 import { formatInt, formatShare } from '../../shared/format';
+import { OutsideCompaction, StandingSegments } from './OutsideCompaction';
 
 /** How each window source is named beside the window. */
 const WINDOW_SOURCE_TEXT: Record<Exclude<NonNullable<UsageBreakdown['windowSource']>, 'settings'>, string> = {
@@ -20,7 +21,9 @@ interface Segment {
 
 export function UsageBar({ usage }: { usage: UsageBreakdown }) {
   const conversation = Math.max(0, usage.messages - usage.toolResults - usage.summaries);
-  const used = usage.system + usage.tools + usage.messages;
+  const instructions = usage.standing?.instructionTokens ?? 0;
+  const todo = usage.standing?.todo.tokens ?? 0;
+  const used = usage.system + usage.tools + instructions + todo + usage.messages;
   const scale = Math.max(usage.window, used, usage.recorded?.call.input ?? 0, 1);
   const source = usage.overheadSource ?? 'agent';
   const overhead: Segment[] =
@@ -30,8 +33,15 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
           { key: 'tools', label: 'Tool definitions', tokens: usage.tools },
         ]
       : [{ key: 'system', label: source === 'fitted' ? 'System prompt + tools (fitted)' : 'System prompt + tools', tokens: usage.system }];
+  const standing: Segment[] = usage.standing
+    ? [
+        { key: 'instructions', label: 'Instructions', tokens: instructions },
+        { key: 'todo', label: 'Task list', tokens: todo },
+      ]
+    : [];
   const segments: Segment[] = [
     ...overhead,
+    ...standing,
     { key: 'messages', label: 'Messages', tokens: conversation },
     { key: 'tool-results', label: 'Tool results', tokens: usage.toolResults },
     { key: 'summaries', label: 'Summaries', tokens: usage.summaries },
@@ -105,6 +115,8 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
           </li>
         ))}
       </ul>
+      {usage.standing && <StandingSegments standing={usage.standing} />}
+      {usage.outside && <OutsideCompaction outside={usage.outside} />}
     </section>
   );
 }
