@@ -51,7 +51,8 @@ export function markOutside(view: PlanView, outside: OutsideCompactionView, limi
   const becauseOfOutside = outside.total >= limit;
   view.overLimit = { limit, tokensAfter: view.tokensAfter, becauseOfOutside };
   const note = becauseOfOutside
-    ? `cannot fit: what no compaction removes (system prompt, tools, instructions, task list, pins: ${outside.total} tokens) is over the limit of ${limit} by itself`
+    ? `cannot fit: what no compaction removes (system prompt, tools, instructions, task list, pins: ${outside.total} tokens) ` +
+      `is over the limit of ${limit} by itself`
     : `still over the limit of ${limit} after compaction (${view.tokensAfter} tokens, of which ${outside.total} are outside compaction)`;
   view.notes = [...view.notes, note];
 }

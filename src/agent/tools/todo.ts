@@ -12,7 +12,8 @@ export const todoTool: WorkspaceTool = {
     description:
       'Set your task list for this session: send the WHOLE list every time (it replaces the previous one). ' +
       'Use it for work with several steps: write the plan as items, mark one item in_progress while you work on it and done when it is finished. ' +
-      'The list is kept outside the conversation history and shown to you in every request (also after a compaction) and to the user as a checklist the user may edit. ' +
+      'The list is kept outside the conversation history and shown to you in every request (also after a compaction), ' +
+      'and to the user as a checklist the user may edit. ' +
       'Do not say the work is done while items are pending.',
     input_schema: {
       type: 'object',

@@ -67,7 +67,8 @@ for (const file of ['codex-agentv-a.jsonl', 'codex-agentv-b.jsonl']) {
 test('Claude Code: the CLAUDE.md user context and a nested_memory attachment are instructions; other reminders stay notifications', () => {
   const claudeMd =
     "<system-reminder>\nAs you answer the user's questions, you can use the following context:\n# claudeMd\n" +
-    'Codebase and user instructions are shown below.\n\nContents of /repo/CLAUDE.md (project instructions, checked into the codebase):\n\nUse pnpm.\n</system-reminder>';
+    'Codebase and user instructions are shown below.\n\n' +
+    'Contents of /repo/CLAUDE.md (project instructions, checked into the codebase):\n\nUse pnpm.\n</system-reminder>';
   assert.equal(artefactKindOf(claudeMd, true), 'instructions');
   assert.equal(artefactKindOf('<system-reminder>\nThe date has changed.\n</system-reminder>', true), 'notification');
   const line = (o: Record<string, unknown>) =>

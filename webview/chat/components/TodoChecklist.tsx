@@ -19,24 +19,10 @@ function freshId(items: readonly TodoItem[]): string {
 
 export function TodoChecklist({ items }: { items: readonly TodoItem[] }) {
   const store = useStore();
-  const [editing, setEditing] = useState<string | null>(null);
-  const [draft, setDraft] = useState('');
-  const [adding, setAdding] = useState('');
   const [open, setOpen] = useState(true);
   const done = items.filter((t) => t.status === 'done').length;
   const replace = (id: string, change: Partial<TodoItem> | null) =>
     store.setTodo(change === null ? items.filter((t) => t.id !== id) : items.map((t) => (t.id === id ? { ...t, ...change } : t)));
-  const commitEdit = (id: string) => {
-    const text = draft.trim();
-    setEditing(null);
-    if (text !== '' && text !== items.find((t) => t.id === id)?.text) replace(id, { text });
-  };
-  const add = () => {
-    const text = adding.trim();
-    if (text === '') return;
-    store.setTodo([...items, { id: freshId(items), text, status: 'pending' }]);
-    setAdding('');
-  };
   return (
     <section class="todo-checklist" aria-label="Task list" data-todo-count={items.length}>
       <div class="todo-head">
@@ -54,89 +40,100 @@ export function TodoChecklist({ items }: { items: readonly TodoItem[] }) {
         <>
           <ul class="todo-items">
             {items.map((t) => (
-              <li key={t.id} class={`todo-item todo-${t.status}`} data-todo-id={t.id} data-status={t.status}>
-                <button
-                  type="button"
-                  class="todo-status"
-                  data-action="todo-toggle"
-                  aria-label={`${t.text}: ${WORDS[t.status]}. Mark ${WORDS[NEXT[t.status]]}`}
-                  title={`${WORDS[t.status]} (click: ${WORDS[NEXT[t.status]]})`}
-                  onClick={() => replace(t.id, { status: NEXT[t.status] })}
-                >
-                  {MARK[t.status]}
-                </button>
-                {editing === t.id ? (
-                  <input
-                    class="todo-edit"
-                    aria-label="Item text"
-                    value={draft}
-                    maxLength={1000}
-                    ref={(el) => el?.focus()}
-                    onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
-                    onKeyDown={(e) => {
-                      if (e.key === 'Enter') commitEdit(t.id);
-                      if (e.key === 'Escape') setEditing(null);
-                    }}
-                    onBlur={() => commitEdit(t.id)}
-                  />
-                ) : (
-                  <span
-                    class="todo-text"
-                    onDblClick={() => {
-                      setDraft(t.text);
-                      setEditing(t.id);
-                    }}
-                  >
-                    {t.text}
-                  </span>
-                )}
-                <button
-                  type="button"
-                  class="todo-action"
-                  data-action="todo-edit"
-                  aria-label={`Edit "${t.text}"`}
-                  title="Edit"
-                  onClick={() => {
-                    setDraft(t.text);
-                    setEditing(t.id);
-                  }}
-                >
-                  ✎
-                </button>
-                <button
-                  type="button"
-                  class="todo-action"
-                  data-action="todo-remove"
-                  aria-label={`Remove "${t.text}"`}
-                  title="Remove"
-                  onClick={() => replace(t.id, null)}
-                >
-                  ✕
-                </button>
-              </li>
+              <TodoRow key={t.id} item={t} replace={replace} />
             ))}
           </ul>
-          <form
-            class="todo-add"
-            onSubmit={(e) => {
-              e.preventDefault();
-              add();
-            }}
-          >
-            <input
-              class="todo-add-input"
-              aria-label="New task"
-              placeholder="Add a task…"
-              value={adding}
-              maxLength={1000}
-              onInput={(e) => setAdding((e.target as HTMLInputElement).value)}
-            />
-            <button type="submit" class="todo-add-button" data-action="todo-add" disabled={adding.trim() === ''}>
-              Add
-            </button>
-          </form>
+          <AddTodo onAdd={(text) => store.setTodo([...items, { id: freshId(items), text, status: 'pending' }])} />
         </>
       ) : null}
     </section>
+  );
+}
+
+function TodoRow({ item: t, replace }: { item: TodoItem; replace: (id: string, change: Partial<TodoItem> | null) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState('');
+  const startEdit = () => {
+    setDraft(t.text);
+    setEditing(true);
+  };
+  const commitEdit = () => {
+    const text = draft.trim();
+    setEditing(false);
+    if (text !== '' && text !== t.text) replace(t.id, { text });
+  };
+  return (
+    <li class={`todo-item todo-${t.status}`} data-todo-id={t.id} data-status={t.status}>
+      <button
+        type="button"
+        class="todo-status"
+        data-action="todo-toggle"
+        aria-label={`${t.text}: ${WORDS[t.status]}. Mark ${WORDS[NEXT[t.status]]}`}
+        title={`${WORDS[t.status]} (click: ${WORDS[NEXT[t.status]]})`}
+        onClick={() => replace(t.id, { status: NEXT[t.status] })}
+      >
+        {MARK[t.status]}
+      </button>
+      {editing ? (
+        <input
+          class="todo-edit"
+          aria-label="Item text"
+          value={draft}
+          maxLength={1000}
+          ref={(el) => el?.focus()}
+          onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') commitEdit();
+            if (e.key === 'Escape') setEditing(false);
+          }}
+          onBlur={commitEdit}
+        />
+      ) : (
+        <span class="todo-text" onDblClick={startEdit}>
+          {t.text}
+        </span>
+      )}
+      <button type="button" class="todo-action" data-action="todo-edit" aria-label={`Edit "${t.text}"`} title="Edit" onClick={startEdit}>
+        ✎
+      </button>
+      <button
+        type="button"
+        class="todo-action"
+        data-action="todo-remove"
+        aria-label={`Remove "${t.text}"`}
+        title="Remove"
+        onClick={() => replace(t.id, null)}
+      >
+        ✕
+      </button>
+    </li>
+  );
+}
+
+function AddTodo({ onAdd }: { onAdd: (text: string) => void }) {
+  const [adding, setAdding] = useState('');
+  return (
+    <form
+      class="todo-add"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const text = adding.trim();
+        if (text === '') return;
+        onAdd(text);
+        setAdding('');
+      }}
+    >
+      <input
+        class="todo-add-input"
+        aria-label="New task"
+        placeholder="Add a task…"
+        value={adding}
+        maxLength={1000}
+        onInput={(e) => setAdding((e.target as HTMLInputElement).value)}
+      />
+      <button type="submit" class="todo-add-button" data-action="todo-add" disabled={adding.trim() === ''}>
+        Add
+      </button>
+    </form>
   );
 }
