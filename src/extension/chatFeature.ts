@@ -15,6 +15,7 @@ import { probeHandlers } from './probeRouting';
 import { pendingEditsOf, reviewHandlers, type ChatReview } from './reviewRouting';
 import { createRouter, reportFailure, type FailureSink, type MessageHandlers } from './router';
 import { compactAndReport } from './sessionCommands';
+import { InstructionsRouting } from './instructionsRouting';
 import { TodoRouting } from './todoRouting';
 
 /** What the chat's buttons do beyond the controller, and what it follows, from the features that own it. */
@@ -46,6 +47,7 @@ export class ChatFeature extends Disposable {
     super();
     const sendProposals = () => this.view.post({ type: 'proposals', items: pendingEditsOf(controller.review) });
     const todo = new TodoRouting(controller, (m) => this.view.post(m));
+    const instructions = new InstructionsRouting(controller, (m) => this.view.post(m));
     const route = createRouter<ChatToHost>(
       'Chat view',
       {
@@ -53,9 +55,13 @@ export class ChatFeature extends Disposable {
           sendState: () => this.sendState(),
           sendPins: (force) => this.sendPins(controller, force),
           sendProposals,
-          sendTodo: () => todo.send(true),
+          sendTodo: () => {
+            todo.send(true);
+            instructions.send(true);
+          },
         }),
         ...todo.handlers(),
+        ...instructions.handlers(),
         ...composerHandlers(controller, (m) => this.view.post(m), log),
       },
       sink,
@@ -74,6 +80,10 @@ export class ChatFeature extends Disposable {
     // The task list changes with the session's meta (the todo tool during a turn, an edit) or with the session.
     this.register(controller.onDidChangeSession(() => todo.send()));
     this.register(controller.onDidResetChat(() => todo.send()));
+    // The instructions in force: a kept prompt (session meta), a nested file that joined, "Allow", a new chat.
+    for (const changed of [controller.onDidChangeSession, controller.onDidResetChat, controller.standing.onDidChange])
+      this.register(changed(() => instructions.send()));
+    this.register(vscode.commands.registerCommand('splitpoint.allowInstructionFiles', () => controller.standing.allow()));
     this.register(controller.onDidChangeBusy((b) => this.view.post({ type: 'busy', busy: b.busy, compacting: b.compacting })));
     this.register(controller.onDidChangeContext((c) => this.view.post({ type: 'context', context: c })));
     this.register(controller.review.onDidChangeProposals(sendProposals));
@@ -116,6 +126,8 @@ export class ChatFeature extends Disposable {
   }
 }
 
+type InstructionsMessage = 'allowInstructions' | 'keepAsInstruction' | 'removeInstruction';
+
 /** What the chat's handlers send to the view: the whole state, the pins, the pending edits. */
 interface ChatSenders {
   sendState(): void;
@@ -128,7 +140,7 @@ function chatHandlers(
   controller: AgentController,
   actions: ChatActions,
   { sendState, sendPins, sendProposals, sendTodo }: ChatSenders,
-): MessageHandlers<Exclude<ChatToHost, { type: 'send' | 'listFiles' | 'setTodo' }>> {
+): MessageHandlers<Exclude<ChatToHost, { type: 'send' | 'listFiles' | 'setTodo' | InstructionsMessage }>> {
   return {
     ready: () => {
       sendState();

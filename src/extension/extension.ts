@@ -40,6 +40,8 @@ interface Services {
   transcripts: TranscriptOpener;
 }
 
+const INSTRUCTIONS_ALLOWED_KEY = 'splitpoint.instructionsAllowed';
+
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Splitpoint', { log: true });
   context.subscriptions.push(log);
@@ -60,6 +62,9 @@ export function activate(context: vscode.ExtensionContext): void {
     settings: settings.read(),
     getApiKey: () => requestKey.key(),
     trusted: vscode.workspace.isTrusted,
+    // Instruction files in an untrusted workspace: sent once the user allowed them there (remembered per workspace).
+    instructionsAllowed: context.workspaceState.get<boolean>(INSTRUCTIONS_ALLOWED_KEY) === true,
+    rememberAllowed: () => void context.workspaceState.update(INSTRUCTIONS_ALLOWED_KEY, true),
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
     // The search tool runs the rg that VS Code ships (else findRipgrep's npm package or PATH).
     ripgrepPath: vscodeRipgrepCandidates(vscode.env.appRoot).find((p) => existsSync(p)),

@@ -209,7 +209,25 @@ export type HostToChat =
   /** The workspace files the @-mention picker offers (.gitignore honoured; `truncated`: capped). */
   | { type: 'files'; files: string[]; truncated: boolean }
   /** The session's task list (the agent's todo tool and the user's edits), whole, whenever it changes. */
-  | { type: 'todo'; items: TodoItem[] };
+  | { type: 'todo'; items: TodoItem[] }
+  /** The standing instructions in force (the chat header); listedOnly: untrusted workspace, files not sent until allowed. */
+  | { type: 'instructions'; items: InstructionInfo[]; listedOnly: boolean };
+
+/** One source of standing instructions as the chat header lists it (issue 23). */
+export interface InstructionInfo {
+  /** 'AGENTS.md', 'packages/api/AGENTS.md', 'splitpoint.instructions', 'Kept from the chat (1)'. */
+  name: string;
+  kind: 'file' | 'setting' | 'chat';
+  /** False: listed, not sent (untrusted workspace until the user allows instruction files). */
+  sent: boolean;
+  /** Cut to the caps (16,000 characters per source, 48,000 in all). */
+  truncated: boolean;
+  /** Characters sent, and of the whole source. */
+  chars: number;
+  originalChars: number;
+  /** A kept prompt: the message it came from. */
+  messageId?: string;
+}
 
 /** An image pasted or dropped into the composer: base64 data of one of the API's image types. */
 export interface ImageAttachment {
@@ -264,7 +282,13 @@ export type ChatToHost =
   /** Open the model picker (the model name in the header). */
   | { type: 'pickModel' }
   /** The user edited the task list in the checklist: the whole new list (the next request carries it). */
-  | { type: 'setTodo'; items: TodoItem[] };
+  | { type: 'setTodo'; items: TodoItem[] }
+  /** Send the workspace's instruction files although the workspace is not trusted (remembered for it). */
+  | { type: 'allowInstructions' }
+  /** "Keep as instruction" on a prompt: it joins the session's standing instructions. */
+  | { type: 'keepAsInstruction'; messageId: string }
+  /** Stop sending a kept prompt as an instruction. */
+  | { type: 'removeInstruction'; messageId: string };
 
 // ---------------------------------------------------------------------------------------------
 // Inspector (the views the messages carry are in inspector.ts)

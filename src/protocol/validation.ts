@@ -75,6 +75,9 @@ const CHAT_TO_HOST: ValidatorsByType<ChatToHost> = {
   openTranscript,
   pin: (v) => withId(v, 'pin', 'id'),
   setTodo: (v) => parseSetTodo(v),
+  allowInstructions: (v) => bare(v, 'allowInstructions'),
+  keepAsInstruction: (v) => withId(v, 'keepAsInstruction', 'messageId'),
+  removeInstruction: (v) => withId(v, 'removeInstruction', 'messageId'),
   unpin: (v) => withId(v, 'unpin', 'id'),
   checkCompaction: (v) => withId(v, 'checkCompaction', 'compactionId'),
   probeAction: (v) =>

@@ -7,6 +7,7 @@ import { PendingEdits } from './components/FileReview';
 import { ContextMeterView } from './components/ContextMeter';
 import { Conversation } from './components/Conversation';
 import { ApiKeyNeeded, RestrictedBanner, Welcome } from './components/EmptyState';
+import { InstructionsHeader } from './components/Instructions';
 import { TodoChecklist } from './components/TodoChecklist';
 import { Toolbar } from './components/Toolbar';
 
@@ -17,8 +18,9 @@ export function App() {
     <div class={`app${chat.busy ? ' is-busy' : ''}`}>
       <Toolbar title={chat.title} model={chat.model} hasApiKey={chat.hasApiKey} compacting={chat.compacting} />
       <ContextMeterView context={chat.context} />
+      <InstructionsHeader items={snap.instructions} listedOnly={snap.instructionsListedOnly} />
       {!chat.trusted ? <RestrictedBanner /> : null}
-      <Conversation items={chat.items} busy={chat.busy} pins={snap.pins} restore={snap.restore}>
+      <Conversation items={chat.items} busy={chat.busy} pins={snap.pins} kept={snap.kept} restore={snap.restore}>
         {!snap.hydrated ? <p class="loading">Loading…</p> : null}
         {snap.hydrated && !chat.hasApiKey ? <ApiKeyNeeded /> : null}
         {snap.hydrated && chat.hasApiKey && chat.items.length === 0 ? <Welcome model={chat.model} /> : null}

@@ -8,6 +8,7 @@ import {
   type ChatState,
   type ContextMeter,
   type HostToChat,
+  type InstructionInfo,
   type PendingEdit,
   type ProbeCheckItem,
   type ProbeCheckOffer,
@@ -24,6 +25,22 @@ const isTodoStatus = isMemberOf<TodoItem['status']>({ pending: true, in_progress
 const isTodoItem = (v: unknown): v is TodoItem => {
   const r = v as Record<string, unknown> | null;
   return typeof r === 'object' && r !== null && typeof r.id === 'string' && typeof r.text === 'string' && isTodoStatus(r.status);
+};
+
+const isInstructionKind = isMemberOf<InstructionInfo['kind']>({ file: true, setting: true, chat: true });
+const isInstructionInfo = (v: unknown): v is InstructionInfo => {
+  const r = v as Record<string, unknown> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.name === 'string' &&
+    isInstructionKind(r.kind) &&
+    typeof r.sent === 'boolean' &&
+    typeof r.truncated === 'boolean' &&
+    typeof r.chars === 'number' &&
+    typeof r.originalChars === 'number' &&
+    (r.messageId === undefined || typeof r.messageId === 'string')
+  );
 };
 
 const isPendingEdit = (v: unknown): v is PendingEdit => {
@@ -193,6 +210,8 @@ const HOST_TO_CHAT: ValidatorsByType<HostToChat> = {
         (m.files === null || (Array.isArray(m.files) && m.files.every(isRestoreFile))) &&
         (m.error === undefined || typeof m.error === 'string'),
     ),
+  instructions: (m) =>
+    sent<'instructions'>(m, Array.isArray(m.items) && m.items.every(isInstructionInfo) && typeof m.listedOnly === 'boolean'),
   todo: (m) => (Array.isArray(m.items) && m.items.every(isTodoItem) ? { type: 'todo', items: m.items as TodoItem[] } : null),
   files: (m) =>
     Array.isArray(m.files) && m.files.every((f) => typeof f === 'string') && typeof m.truncated === 'boolean'

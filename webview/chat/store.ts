@@ -9,6 +9,7 @@ import type {
   ChatToHost,
   HostToChat,
   ImageAttachment,
+  InstructionInfo,
   PendingEdit,
   ProbeAction,
   RestoreFileView,
@@ -36,6 +37,11 @@ export interface ChatSnapshot {
   readonly files: { readonly list: readonly string[]; readonly truncated: boolean } | null;
   /** The session's task list (the agent's todo tool, the user's edits), as the host last said. */
   readonly todo: readonly TodoItem[];
+  /** The standing instructions in force (the header), and whether the files are only listed (untrusted, not allowed). */
+  readonly instructions: readonly InstructionInfo[];
+  readonly instructionsListedOnly: boolean;
+  /** The prompts kept as instructions, by message id (a new set when they change). */
+  readonly kept: ReadonlySet<string>;
 }
 
 export interface RestorePanel {
@@ -82,6 +88,9 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
   private restore: RestorePanel | null = null;
   private files: ChatSnapshot['files'] = null;
   private todo: readonly TodoItem[] = [];
+  private instructions: readonly InstructionInfo[] = [];
+  private instructionsListedOnly = false;
+  private kept: ReadonlySet<string> = new Set();
   private readonly frame = frameScheduler(() => this.flush());
   readonly ui: UiState;
 
@@ -173,6 +182,14 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
     this.frame.schedule();
   };
 
+  /** Send the workspace's instruction files although it is not trusted (the host remembers it for this workspace). */
+  allowInstructions = (): void => this.post({ type: 'allowInstructions' });
+
+  /** "Keep as instruction": the prompt joins the session's standing instructions (the host answers with the list). */
+  keepAsInstruction = (messageId: string): void => this.post({ type: 'keepAsInstruction', messageId });
+
+  removeInstruction = (messageId: string): void => this.post({ type: 'removeInstruction', messageId });
+
   /** Opens a pending edit in VS Code's diff editor. */
   openDiff = (toolUseId: string): void => this.post({ type: 'openDiff', toolUseId });
 
@@ -258,6 +275,15 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
       case 'todo':
         this.todo = msg.items;
         break;
+      case 'instructions': {
+        const kept = new Set(msg.items.flatMap((i) => (i.kind === 'chat' && i.messageId ? [i.messageId] : [])));
+        if (kept.size > this.kept.size) this.announce('Kept as an instruction: sent with every request.');
+        else if (kept.size < this.kept.size) this.announce('No longer kept as an instruction.');
+        this.instructions = msg.items;
+        this.instructionsListedOnly = msg.listedOnly;
+        this.kept = kept;
+        break;
+      }
       case 'files':
         this.files = { list: msg.files, truncated: msg.truncated };
         break;
@@ -301,6 +327,9 @@ export class ChatStore implements WebviewStore<ChatSnapshot, HostToChat> {
       restore: this.restore,
       files: this.files,
       todo: this.todo,
+      instructions: this.instructions,
+      instructionsListedOnly: this.instructionsListedOnly,
+      kept: this.kept,
     };
   }
 

@@ -10,11 +10,11 @@ import {
   renderStanding,
   sessionKeptInstructions,
   sessionTodo,
-  type InstructionSource,
   type SessionLog,
   type StandingContext,
   type TextTokenizer,
 } from '../../core';
+import type { InstructionInfo } from '../../protocol';
 import { InstructionFiles } from './instructionFiles';
 import { standingContext } from './standingContext';
 
@@ -29,18 +29,6 @@ export interface StandingServiceDeps {
   setting: () => string | undefined;
   /** The current session (kept instructions and the task list live in its meta). */
   session: () => SessionLog;
-}
-
-/** One instruction source as the chat header lists it. */
-export interface InstructionInfo {
-  name: string;
-  kind: InstructionSource['kind'];
-  sent: boolean;
-  truncated: boolean;
-  /** Characters sent (the whole text when not cut), and of the whole source. */
-  chars: number;
-  originalChars: number;
-  messageId?: string;
 }
 
 export class StandingService {

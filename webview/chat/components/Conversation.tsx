@@ -13,12 +13,14 @@ export interface ConversationProps {
   busy: boolean;
   /** The session's pinned message ids (items are marked by their `messageId`). */
   pins?: ReadonlySet<string>;
+  /** The prompts kept as instructions, by message id. */
+  kept?: ReadonlySet<string>;
   /** The restore preview shown under a prompt. */
   restore?: RestorePanel | null;
   children?: ComponentChildren;
 }
 
-export function Conversation({ items, busy, pins, restore = null, children }: ConversationProps) {
+export function Conversation({ items, busy, pins, kept, restore = null, children }: ConversationProps) {
   const ref = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const [away, setAway] = useState(false);
@@ -79,6 +81,7 @@ export function Conversation({ items, busy, pins, restore = null, children }: Co
               live={busy && (item.kind === 'assistant' || item.kind === 'thinking') && item.streaming}
               retry={!busy && item.id === lastError}
               pinned={isPinned(item, pins)}
+              kept={item.kind === 'user' && item.messageId !== undefined && kept?.has(item.messageId) === true}
               restore={item.kind === 'user' && restore && restore.messageId === item.messageId ? restore : null}
               undoable={item.id === undoable}
             />

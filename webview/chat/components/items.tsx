@@ -9,6 +9,7 @@ import { Markdown } from '../../shared/MarkdownView';
 import { useStore } from '../context';
 import type { RestorePanel } from '../store';
 import { RestoreButton, RestorePreview } from './FileReview';
+import { KeepButton } from './Instructions';
 import { PinButton } from './PinButton';
 import { CheckCompaction, ProbeCard } from './ProbeCard';
 import { ToolCard } from './ToolCard';
@@ -23,16 +24,26 @@ export interface ItemProps {
   retry: boolean;
   /** The session message this item shows is pinned. */
   pinned?: boolean;
+  /** A prompt kept as a standing instruction. */
+  kept?: boolean;
   /** A prompt: its restore preview, while shown. A compaction: the one Undo would undo. */
   restore?: RestorePanel | null;
   undoable?: boolean;
 }
 
 /** Re-renders only when its own item (or its flags) changed. */
-export const ItemView = memo(function ItemView({ item, live, retry, pinned = false, restore = null, undoable = false }: ItemProps) {
+export const ItemView = memo(function ItemView({
+  item,
+  live,
+  retry,
+  pinned = false,
+  kept = false,
+  restore = null,
+  undoable = false,
+}: ItemProps) {
   switch (item.kind) {
     case 'user':
-      return <UserMessage item={item} pinned={pinned} restore={restore} />;
+      return <UserMessage item={item} pinned={pinned} kept={kept} restore={restore} />;
     case 'assistant':
       return <AssistantMessage item={item} live={live} pinned={pinned} />;
     case 'thinking':
@@ -52,7 +63,7 @@ export const ItemView = memo(function ItemView({ item, live, retry, pinned = fal
   }
 });
 
-function UserMessage({ item, pinned, restore }: { item: Of<'user'>; pinned: boolean; restore: RestorePanel | null }) {
+function UserMessage({ item, pinned, kept, restore }: { item: Of<'user'>; pinned: boolean; kept: boolean; restore: RestorePanel | null }) {
   return (
     <article
       class={`item user${pinned ? ' is-pinned' : ''}`}
@@ -64,6 +75,7 @@ function UserMessage({ item, pinned, restore }: { item: Of<'user'>; pinned: bool
         You
       </div>
       {item.messageId ? <PinButton messageId={item.messageId} pinned={pinned} who="your" /> : null}
+      {item.messageId ? <KeepButton messageId={item.messageId} kept={kept} /> : null}
       <div class="user-text">{item.text}</div>
       <AttachmentList files={item.files ?? []} images={item.images ?? []} />
       {item.checkpoint && item.messageId && !restore ? <RestoreButton messageId={item.messageId} /> : null}
