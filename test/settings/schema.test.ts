@@ -52,6 +52,7 @@ const READ_AS: Record<string, (r: Read) => unknown> = {
   'microCompact.cacheAware': (r) => r.host.microCompact.cacheAware,
   'microCompact.horizonTurns': (r) => r.host.microCompact.horizonTurns,
   transcriptFolder: (r) => r.host.transcriptFolder,
+  instructions: (r) => r.host.instructions,
   promptCaching: (r) => r.host.promptCaching,
   'probes.afterCompaction': (r) => r.host.probes?.afterCompaction,
   'probes.model': (r) => r.host.probes?.model,
