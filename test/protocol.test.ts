@@ -21,7 +21,9 @@ type FieldSpec =
   /** An optional flag that is either absent or exactly true. */
   | { kind: 'trueFlag' }
   /** One of these strings exactly. */
-  | { kind: 'oneOf'; values: readonly string[] };
+  | { kind: 'oneOf'; values: readonly string[] }
+  /** A whole task list: [{ id?, text, status }] (core's parseTodoItems). */
+  | { kind: 'todoItems' };
 
 interface MessageSpec {
   /** A valid message with every field, optional ones included. */
@@ -74,6 +76,10 @@ const CHAT: Record<ChatToHost['type'], MessageSpec> = {
     fields: { path: { kind: 'string', max: MAX_PATH, nonEmpty: true, optional: false } },
   },
   pin: { full: { type: 'pin', id: 'u_01' }, fields: { id: id() } },
+  setTodo: {
+    full: { type: 'setTodo', items: [{ id: 'p1', text: 'Fix the parser', status: 'in_progress' }] },
+    fields: { items: { kind: 'todoItems' } },
+  },
   unpin: { full: { type: 'unpin', id: 'u_01' }, fields: { id: id() } },
   checkCompaction: { full: { type: 'checkCompaction', compactionId: 'cmp_01' }, fields: { compactionId: id() } },
   probeAction: {
@@ -163,6 +169,9 @@ function wrongValues(spec: FieldSpec): Array<[string, unknown]> {
         return !(v === undefined || v === true);
       case 'oneOf':
         return !spec.values.includes(v as string);
+      case 'todoItems':
+        // Only an array of items: an empty array is an empty list.
+        return !(Array.isArray(v) && v.length === 0);
     }
   });
 }
@@ -224,6 +233,30 @@ function edgeValues(spec: FieldSpec): { rejected: Array<[string, unknown]>; acce
           ['a 64-char key', { ['k'.repeat(64)]: 1 }],
           ['no entries', {}],
           ['negative and fractional values', { a: -3, b: 0.5, c: Number.MAX_VALUE }],
+        ],
+      };
+    }
+    case 'todoItems': {
+      const item = (i: number) => ({ id: `i${i}`, text: `step ${i}`, status: 'pending' });
+      return {
+        rejected: [
+          ['101 items (cap 100)', Array.from({ length: 101 }, (_, i) => item(i))],
+          ['an empty text', [{ id: 'a', text: '', status: 'done' }]],
+          ['a blank text', [{ id: 'a', text: ' \n ', status: 'done' }]],
+          ['1001 chars of text (cap 1000)', [{ id: 'a', text: 'x'.repeat(1001), status: 'done' }]],
+          ['an unknown status', [{ id: 'a', text: 'x', status: 'finished' }]],
+          ['a missing status', [{ id: 'a', text: 'x' }]],
+          ['an extra key', [{ id: 'a', text: 'x', status: 'done', owner: 'me' }]],
+          ['a duplicate id', [item(1), item(1)]],
+          ['an empty id', [{ id: '', text: 'x', status: 'done' }]],
+          ['a 65-char id (cap 64)', [{ id: 'k'.repeat(65), text: 'x', status: 'done' }]],
+          ['an item that is a string', ['x']],
+          ['an object', { 0: item(0) }],
+        ],
+        accepted: [
+          ['100 items (at the cap)', Array.from({ length: 100 }, (_, i) => item(i))],
+          ['1000 chars of text (at the cap)', [{ id: 'a', text: 'x'.repeat(1000), status: 'done' }]],
+          ['every status', [item(1), { ...item(2), status: 'in_progress' }, { ...item(3), status: 'done' }]],
         ],
       };
     }
