@@ -74,8 +74,8 @@ function UserMessage({ item, pinned, kept, restore }: { item: Of<'user'>; pinned
       <div class="who" aria-hidden="true">
         You
       </div>
-      {item.messageId ? <PinButton messageId={item.messageId} pinned={pinned} who="your" /> : null}
       {item.messageId ? <KeepButton messageId={item.messageId} kept={kept} /> : null}
+      {item.messageId ? <PinButton messageId={item.messageId} pinned={pinned} who="your" /> : null}
       <div class="user-text">{item.text}</div>
       <AttachmentList files={item.files ?? []} images={item.images ?? []} />
       {item.checkpoint && item.messageId && !restore ? <RestoreButton messageId={item.messageId} /> : null}
