@@ -123,7 +123,15 @@ export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/tr
 export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
-export { MAX_TODO_ITEMS, parseTodoItems, renderTodoLines, sessionTodo, setSessionTodo, TODO_STATUSES, type TodoParse } from './session/sessionTodo';
+export {
+  MAX_TODO_ITEMS,
+  parseTodoItems,
+  renderTodoLines,
+  sessionTodo,
+  setSessionTodo,
+  TODO_STATUSES,
+  type TodoParse,
+} from './session/sessionTodo';
 export type { InstructionSource, StandingContext, TodoItem, TodoStatus } from './standing/types';
 export {
   capInstructions,
@@ -139,6 +147,7 @@ export {
 export {
   keepInstruction,
   keptInstructionSources,
+  ledgerPromptId,
   MAX_KEPT,
   removeKeptInstruction,
   sessionKeptInstructions,

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { AgentController } from '../agent/service/controller';
 import type { InspectedRecording, InspectorTarget } from '../agent/service/inspectorService';
 import { loadRecording } from '../agent/service/recordingLoader';
-import { errorMessage, ImportError } from '../core';
+import { errorMessage, ImportError, ledgerPromptId } from '../core';
 import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
@@ -187,6 +187,14 @@ export class InspectorFeature extends Disposable {
       timeTravel: (msg) => {
         this.at = msg.at;
         this.refresh();
+      },
+      // An archived prompt of a ledger kept as a standing instruction of the current session (issue 23).
+      keepInstruction: (msg) => {
+        if (this.inspected !== undefined || this.at !== null)
+          throw new Error('Instructions belong to the current session: show it to keep one.');
+        const kept = controller.standing.keepText(ledgerPromptId(msg.text), msg.text);
+        const message = kept ? 'Kept as an instruction: sent with every request.' : 'That prompt is already kept as an instruction.';
+        post({ type: 'notice', level: 'info', message });
       },
       // The rows' pin markers come with the refreshed session (and a showing preview re-plans with the pins).
       // Pins are the current session's: not of a recording or a past context (the webview offers none there).

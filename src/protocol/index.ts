@@ -323,4 +323,6 @@ export type InspectorToHost =
   /** Restore the files to before this prompt (the chat shows what would change, then confirms). */
   | { type: 'restoreFiles'; id: string }
   /** "Check this compaction" on a compaction of the current session (runs the command splitpoint.checkCompaction). */
-  | { type: 'checkCompaction'; compactionId: string };
+  | { type: 'checkCompaction'; compactionId: string }
+  /** "Keep as instruction" on an archived prompt of the ledger (its text): it joins the session's standing instructions. */
+  | { type: 'keepInstruction'; text: string };

@@ -183,6 +183,8 @@ const INSPECTOR_TO_HOST: ValidatorsByType<InspectorToHost> = {
   pin: (v) => withId(v, 'pin', 'id'),
   unpin: (v) => withId(v, 'unpin', 'id'),
   checkCompaction: (v) => withId(v, 'checkCompaction', 'compactionId'),
+  keepInstruction: (v) =>
+    onlyKeys(v, ['type', 'text']) && nonEmpty(v.text, 16_000) && v.text.trim() !== '' ? { type: 'keepInstruction', text: v.text } : null,
 };
 
 /** An inspector message from the webview, or null if it is not exactly one of the protocol's shapes. */

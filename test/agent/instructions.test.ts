@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { LoopbackAnthropic, reply, type WireBlock } from '../loopback/anthropic-server';
 import type { AgentController, ControllerDeps } from '../../src/agent/service/controller';
 import type { HostSettings } from '../../src/settings/hostSettings';
-import { setSessionTodo } from '../../src/core';
+import { ledgerPromptId, setSessionTodo } from '../../src/core';
 import { isSummaryRequest } from '../helpers/summaryRequest';
 import { loopbackController } from '../helpers/loopbackController';
 
@@ -234,6 +234,34 @@ test('after an auto-compaction the next request still carries the instructions, 
     r.server.queue.text('ok');
     await c.send('after removal');
     assert.ok(!r.systems().at(-1)!.includes('KEEP-ME'));
+  } finally {
+    await r.close();
+  }
+});
+
+test('an archived prompt kept from the ledger joins the requests; kept instructions persist with the session (reload)', async () => {
+  const r = await rig();
+  try {
+    const c = r.make();
+    r.server.queue.text('ok');
+    await c.send('first');
+    const text = 'LEDGER-PROMPT: never use default exports.';
+    assert.equal(c.standing.keepText(ledgerPromptId(text), text), true);
+    assert.equal(c.standing.keepText(ledgerPromptId(text), text), false, 'kept once');
+    r.server.queue.text('ok');
+    await c.send('second');
+    assert.ok(r.systems()[1].includes(text));
+    assert.ok(!r.systems()[0].includes(text));
+    // A reload: a new controller on the same storage resumes the session and sends it still.
+    c.dispose();
+    const again = r.make();
+    assert.deepEqual(
+      again.standing.list().map((i) => [i.kind, i.messageId]),
+      [['chat', ledgerPromptId(text)]],
+    );
+    r.server.queue.text('ok');
+    await again.send('third');
+    assert.ok(r.systems()[2].includes(text));
   } finally {
     await r.close();
   }

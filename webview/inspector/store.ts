@@ -223,6 +223,9 @@ export class InspectorStore implements WebviewStore<InspectorSnapshot, HostToIns
   /** Unpins a message of the current session; a showing preview follows. */
   unpin = (id: string): void => this.pinIntent('unpin', id);
 
+  /** "Keep as instruction" on an archived prompt of a ledger: it joins the session's standing instructions. */
+  keepInstruction = (text: string): void => this.host.post({ type: 'keepInstruction', text });
+
   inspectFile = (): void => this.host.post({ type: 'inspectFile' });
 
   /** Replays the inspected file under the built-in configurations (the host answers with the chart's data). */

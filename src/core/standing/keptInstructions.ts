@@ -65,6 +65,13 @@ export function removeKeptInstruction(session: SessionLog, messageId: string): b
   return true;
 }
 
+/** The id a prompt kept from a ledger's instruction list stands under (the prompt itself is archived): stable per text. */
+export function ledgerPromptId(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return `ledger-${h.toString(16).padStart(8, '0')}`;
+}
+
 /** Kept instructions as standing sources (always sent: the user typed them). */
 export function keptInstructionSources(kept: readonly KeptInstruction[]): Omit<InstructionSource, 'truncated' | 'originalChars'>[] {
   return kept.map((k, i) => ({ name: `Kept from the chat (${i + 1})`, kind: 'chat', text: k.text, sent: true, messageId: k.messageId }));

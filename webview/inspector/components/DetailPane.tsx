@@ -92,7 +92,9 @@ export function DetailPane({ row, detailId, detail, archivedBy, actions = [], le
         </p>
       )}
       {row?.usage && <RecordedCall call={row.usage} />}
-      {ledger && <LedgerCard ledger={ledger} label="Artifact ledger this compaction carried" which="ledger" />}
+      {ledger && (
+        <LedgerCard ledger={ledger} label="Artifact ledger this compaction carried" which="ledger" onKeep={store.keepInstruction} />
+      )}
       {!detail ? (
         <p class="muted" role="status">
           Loading…

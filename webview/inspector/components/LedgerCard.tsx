@@ -35,7 +35,9 @@ export function lossIsEmpty(l: LossView): boolean {
   return l.files.length + l.commands.length + l.errors.length + l.instructions.length + l.images + l.thinkingBlocks === 0;
 }
 
-export function LedgerCard({ ledger, label, which }: { ledger: LedgerView; label: string; which: 'ledger' | 'lost' }) {
+/** `onKeep`: offer "Keep as instruction" on each prompt of the instruction list (an archived prompt joins the standing instructions). */
+export function LedgerCard(props: { ledger: LedgerView; label: string; which: 'ledger' | 'lost'; onKeep?: (text: string) => void }) {
+  const { ledger, label, which, onKeep } = props;
   const f = ledger.folded;
   const folded = f ? f.files + f.commands + f.errors + f.instructions : 0;
   return (
@@ -45,6 +47,11 @@ export function LedgerCard({ ledger, label, which }: { ledger: LedgerView; label
           {ledger.instructions.map((t, i) => (
             <li key={i} class="ledger-instruction">
               {t}
+              {onKeep && (
+                <button type="button" class="link ledger-keep" data-action="keepInstruction" onClick={() => onKeep(t)}>
+                  Keep as instruction
+                </button>
+              )}
             </li>
           ))}
         </LedgerList>
