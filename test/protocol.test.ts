@@ -81,6 +81,9 @@ const CHAT: Record<ChatToHost['type'], MessageSpec> = {
     fields: { items: { kind: 'todoItems' } },
   },
   unpin: { full: { type: 'unpin', id: 'u_01' }, fields: { id: id() } },
+  allowInstructions: { full: { type: 'allowInstructions' }, fields: {} },
+  keepAsInstruction: { full: { type: 'keepAsInstruction', messageId: 'u_01' }, fields: { messageId: id() } },
+  removeInstruction: { full: { type: 'removeInstruction', messageId: 'u_01' }, fields: { messageId: id() } },
   checkCompaction: { full: { type: 'checkCompaction', compactionId: 'cmp_01' }, fields: { compactionId: id() } },
   probeAction: {
     full: { type: 'probeAction', checkId: 'probes_cmp_01_1', probeId: 'p-artifact-1a2b', action: 'addToLedger' },
@@ -123,6 +126,10 @@ const INSPECTOR: Record<InspectorToHost['type'], MessageSpec> = {
     fields: { path: { kind: 'string', max: MAX_PATH, nonEmpty: true, optional: false } },
   },
   timeTravel: { full: { type: 'timeTravel', at: 3 }, fields: { at: { kind: 'compactionAt' } } },
+  keepInstruction: {
+    full: { type: 'keepInstruction', text: 'Never use default exports.' },
+    fields: { text: { kind: 'string', max: 16_000, nonEmpty: true, optional: false, nonBlank: true } },
+  },
 };
 
 /** Values of every JSON-ish type, and a few that are not JSON at all. */
