@@ -132,10 +132,9 @@ export {
   TODO_STATUSES,
   type TodoParse,
 } from './session/sessionTodo';
-export type { InstructionSource, StandingContext, TodoItem, TodoStatus } from './standing/types';
+export type { StandingContext, TodoItem, TodoStatus } from './standing/types';
 export {
   capInstructions,
-  cutNote,
   DEFAULT_INSTRUCTION_CAPS,
   renderInstructions,
   renderStanding,
@@ -148,7 +147,6 @@ export {
   keepInstruction,
   keptInstructionSources,
   ledgerPromptId,
-  MAX_KEPT,
   removeKeptInstruction,
   sessionKeptInstructions,
   type KeptInstruction,

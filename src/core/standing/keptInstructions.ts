@@ -4,7 +4,6 @@
 // prompt stays in the history too: the conversation reads as it happened, and undoing a keep loses
 // nothing. Removable; at most MAX_KEPT, each at most MAX_KEPT_TEXT characters.
 import { describe, isFiniteNumber, isRecord } from '../conversation/messageShape';
-import type { SessionLog } from '../session/session';
 import type { InstructionSource } from './types';
 
 export interface KeptInstruction {
@@ -16,6 +15,12 @@ export interface KeptInstruction {
 }
 
 export const MAX_KEPT = 50;
+
+/** What these functions need of a SessionLog (structural: no import of the session module, no cycle). */
+interface MetaHolder {
+  readonly meta: { keptInstructions?: KeptInstruction[] };
+  saveMeta(): void;
+}
 export const MAX_KEPT_TEXT = 16_000;
 
 /** Check the meta field; wrong entries are dropped with a problem naming `keptInstructions[i].field`. */
@@ -40,12 +45,12 @@ export function parseKeptInstructions(value: unknown, field = 'keptInstructions'
 }
 
 /** The session's kept instructions (copies, in the order they were kept). */
-export function sessionKeptInstructions(session: SessionLog): KeptInstruction[] {
+export function sessionKeptInstructions(session: MetaHolder): KeptInstruction[] {
   return (session.meta.keptInstructions ?? []).map((k) => ({ ...k }));
 }
 
 /** Keep a prompt's text as an instruction (persisted with the meta); false when it is already kept or the list is full. */
-export function keepInstruction(session: SessionLog, messageId: string, text: string, now = Date.now()): boolean {
+export function keepInstruction(session: MetaHolder, messageId: string, text: string, now = Date.now()): boolean {
   const list = session.meta.keptInstructions ?? [];
   const trimmed = text.trim();
   if (trimmed === '' || list.length >= MAX_KEPT || list.some((k) => k.messageId === messageId)) return false;
@@ -55,7 +60,7 @@ export function keepInstruction(session: SessionLog, messageId: string, text: st
 }
 
 /** Remove a kept instruction; false when there was none for that prompt. */
-export function removeKeptInstruction(session: SessionLog, messageId: string): boolean {
+export function removeKeptInstruction(session: MetaHolder, messageId: string): boolean {
   const list = session.meta.keptInstructions ?? [];
   const next = list.filter((k) => k.messageId !== messageId);
   if (next.length === list.length) return false;
