@@ -42,17 +42,19 @@ export function outsideCompaction(
 
 /**
  * Mark a plan of the live session with what stays outside compaction after it (`pinned`: the tokens of
- * the pins it keeps) and, when its request is still over `limit`, whether that is because of them: the
- * parts no compaction can remove take the limit (or more) by themselves.
+ * the pins it keeps, already part of its messages) and, when the request it leaves (its messages plus
+ * the system prompt, tools, instructions and task list) is over `limit` (the window less the answer's
+ * room), whether that is because of them: what no compaction removes takes the limit by itself.
  */
 export function markOutside(view: PlanView, outside: OutsideCompactionView, limit: number): void {
   view.outside = outside;
-  if (view.noop || view.tokensAfter <= limit) return;
+  const request = view.tokensAfter + outside.total - outside.pinned;
+  if (request <= limit) return;
   const becauseOfOutside = outside.total >= limit;
-  view.overLimit = { limit, tokensAfter: view.tokensAfter, becauseOfOutside };
+  view.overLimit = { limit, tokensAfter: request, becauseOfOutside };
   const note = becauseOfOutside
     ? `cannot fit: what no compaction removes (system prompt, tools, instructions, task list, pins: ${outside.total} tokens) ` +
       `is over the limit of ${limit} by itself`
-    : `still over the limit of ${limit} after compaction (${view.tokensAfter} tokens, of which ${outside.total} are outside compaction)`;
+    : `still over the limit of ${limit} after compaction (${request} tokens, of which ${outside.total} are outside compaction)`;
   view.notes = [...view.notes, note];
 }

@@ -18,7 +18,8 @@ import { planMicroCompact } from '../../src/core/strategies/microCompact';
 import { buildInspectorSession } from '../../src/inspector/inspectorModel';
 import { messageDetail } from '../../src/inspector/messageText';
 import { planToView } from '../../src/inspector/planViews';
-import type { HostToInspector, InspectorSession, InspectorToHost } from '../../src/protocol';
+import { markOutside, outsideCompaction } from '../../src/inspector/standingView';
+import type { HostToInspector, InspectorSession, InspectorToHost, StandingView } from '../../src/protocol';
 import { parseInspectorToHost } from '../../src/protocol/validation';
 import { buildWebviewHtml, makeNonce } from '../../src/extension/webviewHtml';
 
@@ -281,6 +282,8 @@ export interface SessionFixture {
   overhead?: { system: number; tools: number };
   threshold?: number | null;
   strategyParams?: Record<string, Record<string, number>>;
+  /** The live session's standing context (instructions, task list) with its tokens (issue 23). */
+  standing?: StandingView;
 }
 
 export const MICRO = { keepRecent: 3, minChars: 100 };
@@ -330,6 +333,7 @@ export class InspectorHost {
       strategyParams: f.strategyParams,
       canUndo: f.canUndo ?? false,
       tailStartId: f.tailStartId ?? null,
+      ...(f.standing ? { standing: f.standing } : {}),
     });
     this.lastBuildMs = performance.now() - t0;
     return this.session;
@@ -357,7 +361,16 @@ export class InspectorHost {
     try {
       const { plan, ms } = this.plan(m.strategy, m.params);
       this.plans.set(m.requestId, plan);
-      await this.send({ type: 'plan', plan: planToView(plan, m.requestId, ms) });
+      const view = planToView(plan, m.requestId, ms);
+      // As InspectorService does for the live session: what stays outside compaction, and a plan over the limit because of it.
+      const { standing, overhead = { system: 2_400, tools: 1_800 } } = this.fixture;
+      if (standing)
+        markOutside(
+          view,
+          outsideCompaction(overhead, standing, view.pinnedTokens ?? 0),
+          this.ctx.contextWindow - this.ctx.maxOutputTokens, // the window less the answer's room, as InspectorService
+        );
+      await this.send({ type: 'plan', plan: view });
     } catch (e) {
       await this.send({ type: 'planError', requestId: m.requestId, message: (e as Error).message });
     }

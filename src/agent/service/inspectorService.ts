@@ -46,7 +46,15 @@ import { planToView } from '../../inspector/planViews';
 import { planProbeView, recordedProbeViews } from '../../inspector/probeViews';
 import { markOutside, outsideCompaction, standingView } from '../../inspector/standingView';
 import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
-import type { InspectorSession, MessageDetail, PlanView, ProbeScoreView, TimeTravelPoint, UsageBreakdown } from '../../protocol';
+import type {
+  InspectorSession,
+  MessageDetail,
+  PlanView,
+  ProbeScoreView,
+  StandingView,
+  TimeTravelPoint,
+  UsageBreakdown,
+} from '../../protocol';
 import type { HostSettings } from '../../settings/hostSettings';
 
 /** The parts of the current session the inspector reads. */
@@ -201,7 +209,7 @@ export class InspectorService {
     const probes = planProbeView(c.messages, plan, c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined);
     if (probes) view.probes = probes;
     const standing = target.file || target.at !== null ? undefined : this.standingNow();
-    if (standing) this.markOutside(view, c.messages, standing);
+    if (standing) this.markOutside(view, c.messages, standing, c.ctx);
     view.computeMs = performance.now() - started;
     return view;
   }
@@ -213,11 +221,11 @@ export class InspectorService {
   }
 
   /** What the plan's request still carries outside compaction, and whether a plan over the limit is so because of it. */
-  private markOutside(view: PlanView, messages: readonly Message[], standing: ReturnType<typeof standingView>): void {
+  private markOutside(view: PlanView, messages: readonly Message[], standing: StandingView, ctx: PlanContext): void {
     const pinnedIds = new Set(view.pinned ?? []);
     const pinned = view.pinnedTokens ?? this.deps.counter.countMessages(messages.filter((m) => pinnedIds.has(m.id)));
-    const settings = this.deps.settings();
-    const limit = autoCompactThreshold(settings.autoCompact, settings.contextWindow) ?? settings.contextWindow;
+    // The request must fit the window with room for the answer (the engine's requestBudget with nothing outside).
+    const limit = Math.max(0, ctx.contextWindow - ctx.maxOutputTokens);
     markOutside(view, outsideCompaction(this.deps.overheadParts(), standing, pinned), limit);
   }
 

@@ -95,13 +95,6 @@ export function PlanSummary({ plan, title, pending, stale, error }: PlanSummaryP
                   </div>
                 )}
               </dl>
-              {plan.outside && <OutsideCompaction outside={plan.outside} what="every request after it" />}
-              {plan.overLimit?.becauseOfOutside && (
-                <p class="error" role="alert" data-stat="cannot-fit">
-                  This plan cannot get under the limit of {formatInt(plan.overLimit.limit)} tokens: what no compaction removes takes{' '}
-                  {formatInt(plan.outside?.total ?? 0)} tokens by itself. Shorten the instructions or the task list, or unpin messages.
-                </p>
-              )}
               {plan.cost && <PlanCostCard cost={plan.cost} />}
               <PlanLedger plan={plan} />
               {plan.needsSummary && (
@@ -120,6 +113,13 @@ export function PlanSummary({ plan, title, pending, stale, error }: PlanSummaryP
                 Show the split point
               </button>
             </>
+          )}
+          {plan.outside && <OutsideCompaction outside={plan.outside} what="every request after it" />}
+          {plan.overLimit?.becauseOfOutside && (
+            <p class="error" role="alert" data-stat="cannot-fit">
+              This plan cannot get under the limit of {formatInt(plan.overLimit.limit)} tokens: what no compaction removes takes{' '}
+              {formatInt(plan.outside?.total ?? 0)} tokens by itself. Shorten the instructions or the task list, or unpin messages.
+            </p>
           )}
           <p class="muted plan-timing">
             Computed in <span data-stat="compute-ms">{formatMs(plan.computeMs)}</span>
