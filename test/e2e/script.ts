@@ -53,6 +53,20 @@ export const MEDIUM_ANSWER = [
   'That is the whole test plan.',
 ].join('\n');
 
+/** Step 17: the workspace's AGENTS.md, and the prompt the model answers by keeping a task list with the todo tool. */
+export const AGENTS_MD = 'Release rule from AGENTS.md: never publish without a signed tag.';
+export const PROMPT_PLAN = 'Plan the release and keep a task list.';
+export const TODO_PLAN = [
+  { id: 'r1', text: 'Tag the release', status: 'in_progress' },
+  { id: 'r2', text: 'Publish the package', status: 'pending' },
+];
+export const TODO_DONE_FIRST = [
+  { id: 'r1', text: 'Tag the release', status: 'done' },
+  { id: 'r2', text: 'Publish the package', status: 'in_progress' },
+];
+/** Streamed slowly, so the checklist is seen updated while the turn is still running. */
+export const ANSWER_PLAN = `Tagged; publishing is next. ${'Checking the registry state before publishing. '.repeat(4)}`;
+
 export interface ScriptLog {
   summaryRequests: number;
 }
@@ -94,6 +108,7 @@ export function createResponder(log: ScriptLog): (request: ValidRequest) => Scri
         const tool = toolNameOf(request, String(result.tool_use_id));
         if (tool === 'read_file') return reply.text(ANSWER_READ, { chunkDelayMs: 120, textChunkChars: 6 });
         if (tool === 'edit_file') return reply.text(ANSWER_EDIT);
+        if (tool === 'todo') return todoStep(request);
         return reply.text(`(unexpected tool result for ${tool})`);
       }
     }
@@ -110,6 +125,17 @@ export function createResponder(log: ScriptLog): (request: ValidRequest) => Scri
     if (prompt.includes(PROMPT_LONG)) return reply.text(LONG_ANSWER, { textChunkChars: 400 });
     if (prompt.includes(PROMPT_MEDIUM)) return reply.text(MEDIUM_ANSWER, { textChunkChars: 400 });
     if (prompt.includes(PROMPT_AFTER)) return reply.text(ANSWER_AFTER);
+    if (prompt.includes(PROMPT_PLAN)) return reply.toolUse('todo', { items: TODO_PLAN }, { text: 'Planning the release.' });
     return reply.text(`echo: ${prompt}`);
   };
+}
+
+/** After the first todo call: mark the first item done (a second call in the same turn); after the second: a slow answer. */
+function todoStep(request: ValidRequest): ScriptedReply {
+  let calls = 0;
+  for (const m of request.body.messages)
+    if (m.role === 'assistant' && Array.isArray(m.content))
+      calls += (m.content as WireBlock[]).filter((b) => b.type === 'tool_use' && b.name === 'todo').length;
+  if (calls === 1) return reply.toolUse('todo', { items: TODO_DONE_FIRST }, { text: 'The tag is signed.' });
+  return reply.text(ANSWER_PLAN, { chunkDelayMs: 250, textChunkChars: 8 });
 }

@@ -6,7 +6,8 @@
 // reload, a real Claude Code session inspected as recorded (its compaction, time travel), a pinned
 // prompt kept by a preview, a split at a chosen message, and its summary draft edited before it is
 // applied (the edit is what the next request carries), and "Check this compaction": a missed probe
-// pinned from its card, kept by a second compaction.
+// pinned from its card, kept by a second compaction; the workspace's AGENTS.md in the chat header, the
+// agent's task list updated in the chat during a turn, and both in the next request after "Compact".
 // Screenshots of each step go to test-artifacts/e2e-<n>-<name>.png; on failure the code-server
 // output and VS Code's logs (extension host, Splitpoint's output channel) go there too.
 // The steps live in steps/ by concern (chat, API key, compaction, persistence, recorded session, pins,
@@ -29,7 +30,7 @@ import {
   type CodeServer,
 } from './codeServer';
 import { E2eRun } from './run';
-import { createResponder, FILE_BEFORE, WORKSPACE_FILE, type ScriptLog } from './script';
+import { AGENTS_MD, createResponder, FILE_BEFORE, WORKSPACE_FILE, type ScriptLog } from './script';
 import { apiKeyAllowedForUserBaseUrl, workspaceBaseUrlIgnored } from './steps/apiKeySteps';
 import { editApproved, sidebarAsksForKey, streamedAnswerAndToolCard } from './steps/chatSteps';
 import { autoCompaction, inspectorPreviewApplyUndo } from './steps/compactionSteps';
@@ -39,6 +40,7 @@ import { checkCompactionPinAndKeep } from './steps/probeSteps';
 import { inspectRecordedClaudeCodeSession } from './steps/recordedSessionSteps';
 import type { VscodeSession } from './steps/session';
 import { editDraftSummary, splitHerePreview } from './steps/splitSteps';
+import { instructionsAndTodo } from './steps/standingSteps';
 
 const API_KEY = 'sk-ant-e2e-0123456789';
 /** Small window + low threshold: the long answer of step 5 crosses it (about 1.7k tokens before, 5.7k after; threshold 4.8k). */
@@ -82,6 +84,7 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
       // The extension goes in before code-server starts (one added later is not picked up reliably).
       installUnpacked(extensionsDir);
       writeFileSync(join(workspace, WORKSPACE_FILE), FILE_BEFORE);
+      writeFileSync(join(workspace, 'AGENTS.md'), `${AGENTS_MD}\n`);
       writeFileSync(join(workspace, 'README.md'), '# e2e workspace\n\nA tiny project for the Splitpoint end-to-end test.\n');
       writeFileSync(join(workspace, 'src', 'index.ts'), `import { greeting } from '../greeting';\nconsole.log(greeting);\n`);
 
@@ -163,4 +166,5 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
   run.step(14, 'split-here-preview', () => splitHerePreview(session));
   run.step(15, 'edit-draft-summary', () => editDraftSummary(session));
   run.step(16, 'check-compaction', () => checkCompactionPinAndKeep(session));
+  run.step(17, 'instructions-and-todo', () => instructionsAndTodo(session));
 });
