@@ -13,8 +13,12 @@ const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.me
 const properties = manifest.contributes.configuration.properties;
 const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
 
-test('splitpoint.baseUrl and splitpoint.transcriptFolder are the sensitive settings', () => {
-  assert.deepEqual([...SENSITIVE_SETTINGS].map((k) => `splitpoint.${k}`).sort(), ['splitpoint.baseUrl', 'splitpoint.transcriptFolder']);
+test('splitpoint.baseUrl, splitpoint.instructions and splitpoint.transcriptFolder are the sensitive settings', () => {
+  assert.deepEqual([...SENSITIVE_SETTINGS].map((k) => `splitpoint.${k}`).sort(), [
+    'splitpoint.baseUrl',
+    'splitpoint.instructions',
+    'splitpoint.transcriptFolder',
+  ]);
 });
 
 test('every sensitive setting is machine- or application-scoped (a workspace cannot set it)', () => {
