@@ -72,9 +72,9 @@ export class SettingsReader {
     if (this.warned.has(id)) return;
     this.warned.add(id);
     const where = i.scope === 'workspace' ? 'workspace' : 'workspace folder';
-    this.log.warn(
-      `Ignored the ${where} value of ${i.key} (${JSON.stringify(i.value)}): it decides where your API key or your ` +
-        'history goes, so only your user settings can set it.',
-    );
+    const why = i.key.endsWith('.instructions')
+      ? 'it is sent to the model as your instructions with every request'
+      : 'it decides where your API key or your history goes';
+    this.log.warn(`Ignored the ${where} value of ${i.key} (${JSON.stringify(i.value)}): ${why}, so only your user settings can set it.`);
   }
 }
