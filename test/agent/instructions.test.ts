@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoopbackAnthropic, reply, type WireBlock } from '../loopback/anthropic-server';
+import { LoopbackAnthropic, reply, type ValidRequest, type WireBlock } from '../loopback/anthropic-server';
 import type { AgentController, ControllerDeps } from '../../src/agent/service/controller';
 import type { HostSettings } from '../../src/settings/hostSettings';
 import { ledgerPromptId, setSessionTodo } from '../../src/core';
@@ -262,6 +262,22 @@ test('an archived prompt kept from the ledger joins the requests; kept instructi
     r.server.queue.text('ok');
     await again.send('third');
     assert.ok(r.systems()[2].includes(text));
+  } finally {
+    await r.close();
+  }
+});
+
+test('the standing section is stable between requests: with AGENTS.md each call reads the whole previous one from the prompt cache', async () => {
+  const r = await rig({ 'AGENTS.md': `${AGENTS}\n`.repeat(40), 'app.ts': 'export const answer = 41;\n' });
+  try {
+    const c = r.make({ model: 'claude-sonnet-4-5' }); // the real minimum cacheable prefix applies
+    r.server.queue.toolUse('read_file', { path: 'app.ts' }).text('It is 41.').text('Still 41.');
+    await c.send('What is the answer?');
+    await c.send('And now?');
+    const [first, second, third] = [0, 1, 2].map((n) => r.server.messageRequests[n] as ValidRequest);
+    assert.ok(systemText(first!.body.system).includes(AGENTS));
+    assert.equal(second!.cache?.cacheReadTokens, first!.inputTokens, 'call 2 reads all of call 1');
+    assert.equal(third!.cache?.cacheReadTokens, second!.inputTokens, 'the next prompt reads the whole previous turn');
   } finally {
     await r.close();
   }
