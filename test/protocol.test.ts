@@ -183,6 +183,32 @@ function wrongValues(spec: FieldSpec): Array<[string, unknown]> {
   });
 }
 
+/** A task list's hostile variants (caps, statuses, ids, extra keys) and the ones at its caps. */
+function todoItemsEdges(): { rejected: Array<[string, unknown]>; accepted: Array<[string, unknown]> } {
+  const item = (i: number) => ({ id: `i${i}`, text: `step ${i}`, status: 'pending' });
+  return {
+    rejected: [
+      ['101 items (cap 100)', Array.from({ length: 101 }, (_, i) => item(i))],
+      ['an empty text', [{ id: 'a', text: '', status: 'done' }]],
+      ['a blank text', [{ id: 'a', text: ' \n ', status: 'done' }]],
+      ['1001 chars of text (cap 1000)', [{ id: 'a', text: 'x'.repeat(1001), status: 'done' }]],
+      ['an unknown status', [{ id: 'a', text: 'x', status: 'finished' }]],
+      ['a missing status', [{ id: 'a', text: 'x' }]],
+      ['an extra key', [{ id: 'a', text: 'x', status: 'done', owner: 'me' }]],
+      ['a duplicate id', [item(1), item(1)]],
+      ['an empty id', [{ id: '', text: 'x', status: 'done' }]],
+      ['a 65-char id (cap 64)', [{ id: 'k'.repeat(65), text: 'x', status: 'done' }]],
+      ['an item that is a string', ['x']],
+      ['an object', { 0: item(0) }],
+    ],
+    accepted: [
+      ['100 items (at the cap)', Array.from({ length: 100 }, (_, i) => item(i))],
+      ['1000 chars of text (at the cap)', [{ id: 'a', text: 'x'.repeat(1000), status: 'done' }]],
+      ['every status', [item(1), { ...item(2), status: 'in_progress' }, { ...item(3), status: 'done' }]],
+    ],
+  };
+}
+
 /** Hostile values specific to a field beyond its type: caps, ranges, bad params maps. */
 function edgeValues(spec: FieldSpec): { rejected: Array<[string, unknown]>; accepted: Array<[string, unknown]> } {
   switch (spec.kind) {
@@ -243,30 +269,8 @@ function edgeValues(spec: FieldSpec): { rejected: Array<[string, unknown]>; acce
         ],
       };
     }
-    case 'todoItems': {
-      const item = (i: number) => ({ id: `i${i}`, text: `step ${i}`, status: 'pending' });
-      return {
-        rejected: [
-          ['101 items (cap 100)', Array.from({ length: 101 }, (_, i) => item(i))],
-          ['an empty text', [{ id: 'a', text: '', status: 'done' }]],
-          ['a blank text', [{ id: 'a', text: ' \n ', status: 'done' }]],
-          ['1001 chars of text (cap 1000)', [{ id: 'a', text: 'x'.repeat(1001), status: 'done' }]],
-          ['an unknown status', [{ id: 'a', text: 'x', status: 'finished' }]],
-          ['a missing status', [{ id: 'a', text: 'x' }]],
-          ['an extra key', [{ id: 'a', text: 'x', status: 'done', owner: 'me' }]],
-          ['a duplicate id', [item(1), item(1)]],
-          ['an empty id', [{ id: '', text: 'x', status: 'done' }]],
-          ['a 65-char id (cap 64)', [{ id: 'k'.repeat(65), text: 'x', status: 'done' }]],
-          ['an item that is a string', ['x']],
-          ['an object', { 0: item(0) }],
-        ],
-        accepted: [
-          ['100 items (at the cap)', Array.from({ length: 100 }, (_, i) => item(i))],
-          ['1000 chars of text (at the cap)', [{ id: 'a', text: 'x'.repeat(1000), status: 'done' }]],
-          ['every status', [item(1), { ...item(2), status: 'in_progress' }, { ...item(3), status: 'done' }]],
-        ],
-      };
-    }
+    case 'todoItems':
+      return todoItemsEdges();
     case 'oneOf':
       return {
         rejected: [
