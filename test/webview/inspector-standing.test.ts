@@ -103,7 +103,12 @@ test("an imported Codex rollout's AGENTS.md injection is an instructions row, no
     const row = host.session.rows.find((r) => r.id === m.id)!;
     assert.equal(row.kind, 'instructions');
   }
-  await page.waitForSelector(`.legend li:has-text("instructions")`);
+  // The timeline draws the injection as an instructions row (its own kind), not a user prompt.
+  const first = injected[0];
+  const row = page.locator(`.timeline [data-id="${first.id}"]`);
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-kind'), 'instructions');
+  assert.match((await row.getAttribute('aria-label')) ?? '', /instructions/);
   assert.deepEqual(errors, []);
   await page.close();
 });
