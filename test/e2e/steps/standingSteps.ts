@@ -3,6 +3,9 @@
 // while the turn is still running; after "Compact" the next request to the model still carries the
 // instructions and the whole task list in its system prompt.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeUserSettings } from '../codeServer';
 import type { WireBlock } from '../../loopback/anthropic-server';
 import { isSummaryRequest } from '../../helpers/summaryRequest';
 import { AGENTS_MD, ANSWER_PLAN, PROMPT_PLAN } from '../script';
@@ -38,11 +41,22 @@ export async function instructionsAndTodo(s: VscodeSession): Promise<void> {
     .filter({ hasText: ANSWER_PLAN.trim().slice(0, 40) })
     .waitFor({ timeout: 60_000 });
   await idle(frame);
-  // Compact from the chat's header, then one more prompt.
+  // Compact from the chat's header, then one more prompt. The user first switches the configured strategy
+  // to sliding-window (an LLM summary of this short history would save nothing and open a draft) and
+  // raises the threshold; the context meter shows when the window has applied the change.
+  const settingsFile = join(s.base, 'user-data', 'User', 'settings.json');
+  const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
+  writeUserSettings(join(s.base, 'user-data'), {
+    ...settings,
+    'splitpoint.autoCompact.strategy': 'sliding-window',
+    'splitpoint.autoCompact.threshold': 0.9,
+  });
+  await frame.locator('.meter-threshold-text', { hasText: 'auto-compact at 90%' }).waitFor({ timeout: UI_TIMEOUT });
   const compactions = await frame.locator('section.item.compaction').count();
   await frame.getByRole('button', { name: 'Compact', exact: true }).click();
   await frame.getByRole('button', { name: 'Compact now' }).click();
   await waitFor('the compaction', async () => (await frame.locator('section.item.compaction').count()) > compactions, 60_000);
+  await frame.locator('section.item.compaction', { hasText: 'sliding-window' }).last().waitFor({ timeout: UI_TIMEOUT });
   await idle(frame);
   const before = s.loopback.messageRequests.length;
   await send(frame, PROMPT_NEXT);
