@@ -123,15 +123,7 @@ export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/tr
 export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
-export {
-  MAX_TODO_ITEMS,
-  parseTodoItems,
-  renderTodoLines,
-  sessionTodo,
-  setSessionTodo,
-  TODO_STATUSES,
-  type TodoParse,
-} from './session/sessionTodo';
+export { parseTodoItems, renderTodoLines, sessionTodo, setSessionTodo, TODO_STATUSES } from './session/sessionTodo';
 export type { StandingContext, TodoItem, TodoStatus } from './standing/types';
 export {
   capInstructions,

@@ -3,7 +3,13 @@
 // lives outside the history: no compaction sees it, every request carries it (standing context).
 import { describe, isRecord } from '../conversation/messageShape';
 import type { TodoItem, TodoStatus } from '../standing/types';
-import type { SessionLog } from './session';
+import type { SessionMeta } from './sessionTypes';
+
+/** What the list needs of a session (its meta and how to persist it): structural, so no import cycle with session.ts. */
+export interface TodoSession {
+  readonly meta: SessionMeta;
+  saveMeta(): void;
+}
 
 export const TODO_STATUSES: readonly TodoStatus[] = ['pending', 'in_progress', 'done'];
 /** Most items a list may hold, and the longest item text / id: a larger list is not a plan, and it travels with every request. */
@@ -49,12 +55,12 @@ export function parseTodoItems(value: unknown, field = 'items'): TodoParse {
 }
 
 /** The session's current task list (a copy; empty when none was set). */
-export function sessionTodo(session: SessionLog): TodoItem[] {
+export function sessionTodo(session: Pick<TodoSession, 'meta'>): TodoItem[] {
   return (session.meta.todo ?? []).map((t) => ({ ...t }));
 }
 
 /** Replace the session's task list and persist it with the meta (fires a meta change); false when unchanged. */
-export function setSessionTodo(session: SessionLog, items: readonly TodoItem[]): boolean {
+export function setSessionTodo(session: TodoSession, items: readonly TodoItem[]): boolean {
   const next = items.map((t) => ({ id: t.id, text: t.text, status: t.status }));
   if (JSON.stringify(next) === JSON.stringify(session.meta.todo ?? [])) return false;
   session.meta.todo = next;
