@@ -132,6 +132,7 @@ export {
   renderStanding,
   renderTodo,
   systemWithStanding,
+  todoTrailer,
   type InstructionCaps,
   type UncappedSource,
 } from './standing/render';

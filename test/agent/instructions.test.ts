@@ -12,6 +12,7 @@ import type { AgentController, ControllerDeps } from '../../src/agent/service/co
 import type { HostSettings } from '../../src/settings/hostSettings';
 import { ledgerPromptId, setSessionTodo } from '../../src/core';
 import { isSummaryRequest } from '../helpers/summaryRequest';
+import { standingText } from '../helpers/standingText';
 import { loopbackController } from '../helpers/loopbackController';
 
 interface Rig {
@@ -38,7 +39,7 @@ async function rig(files: Record<string, string> = {}): Promise<Rig> {
       controllers.push(c);
       return c;
     },
-    systems: () => server.messageRequests.filter((r) => !isSummaryRequest(r.body)).map((r) => systemText(r.body.system)),
+    systems: () => server.messageRequests.filter((r) => !isSummaryRequest(r.body)).map((r) => standingText(r.body)),
     async close() {
       for (const c of controllers) c.dispose();
       await server.close();

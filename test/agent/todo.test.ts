@@ -8,13 +8,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LoopbackAnthropic, reply, type WireBlock } from '../loopback/anthropic-server';
+import { LoopbackAnthropic, reply, type ValidRequest, type WireBlock } from '../loopback/anthropic-server';
 import type { AgentController } from '../../src/agent/service/controller';
 import type { HostSettings } from '../../src/settings/hostSettings';
 import { TodoRouting } from '../../src/extension/todoRouting';
 import { parseChatToHost } from '../../src/protocol/validation';
 import type { HostToChat } from '../../src/protocol';
 import { isSummaryRequest } from '../helpers/summaryRequest';
+import { standingText, trailerOf } from '../helpers/standingText';
 import { loopbackController } from '../helpers/loopbackController';
 
 interface Rig {
@@ -42,7 +43,7 @@ async function rig(): Promise<Rig> {
       controllers.push(c);
       return c;
     },
-    systems: () => agentRequests().map((r) => systemText(r.body.system)),
+    systems: () => agentRequests().map((r) => standingText(r.body)),
     toolResult(id) {
       for (const r of agentRequests())
         for (const m of r.body.messages ?? [])
@@ -57,11 +58,6 @@ async function rig(): Promise<Rig> {
       await server.close();
     },
   };
-}
-
-function systemText(system: string | WireBlock[] | undefined): string {
-  if (system === undefined) return '';
-  return typeof system === 'string' ? system : system.map((b) => String(b.text ?? '')).join('\n');
 }
 
 const PLAN = [
@@ -84,7 +80,7 @@ test('the todo tool sets the list: persisted with the session, told to the chat 
     const result = r.toolResult('toolu_plan')!;
     assert.match(result, /^Task list saved \(3 items, 1 done\)/);
     assert.ok(result.includes(PLAN_LINES), result);
-    // The request that followed the tool call already carried the list in its system prompt; the first did not.
+    // The request that followed the tool call already carried the list (after its cache breakpoints); the first did not.
     const [first, second] = r.systems();
     assert.ok(!first.includes('# Task list'));
     assert.ok(second.includes(PLAN_LINES), second);
@@ -194,6 +190,35 @@ test("the list the tool set survives an auto-compaction of the same run verbatim
     const last = r.systems().at(-1)!;
     assert.ok(last.includes('[x] Fix add() in math.ts (id p2)\n[ ] Add a regression test (id u4)'), last);
     assert.ok(!last.includes('Run the whole suite'));
+  } finally {
+    await r.close();
+  }
+});
+
+test('a changed task list never invalidates the cached conversation: it is sent after the last cache breakpoint, not in the system prompt', async () => {
+  const r = await rig();
+  try {
+    const c = r.make({ model: 'claude-sonnet-4-5' }); // the real minimum cacheable prefix applies
+    const long = 'context '.repeat(900);
+    r.server.queue
+      .toolUse([{ name: 'todo', input: { items: PLAN }, id: 'toolu_plan' }], { text: `Planning. ${long}` })
+      .toolUse([{ name: 'todo', input: { items: PLAN.map((p) => ({ ...p, status: 'done' })) }, id: 'toolu_done' }])
+      .text('All done.');
+    await c.send(`Fix the add bug. ${long}`);
+    const requests = r.server.messageRequests.filter((q) => !isSummaryRequest(q.body)) as ValidRequest[];
+    assert.equal(requests.length, 3);
+    for (const q of requests) assert.ok(!standingText({ system: q.body.system }).includes('# Task list'), 'never in the system prompt');
+    assert.ok(trailerOf(requests[1].body).includes(PLAN_LINES));
+    assert.ok(trailerOf(requests[2].body).includes('[x] Run the whole suite (id t3)'));
+    // Each call reads the whole previous call from the cache although the list changed in between, all
+    // but the previous list itself (it was after the breakpoint); in the system prompt, a changed list
+    // would leave only the tools cached.
+    assert.equal(requests[1].cache?.cacheReadTokens, requests[0].inputTokens, 'call 2 reads all of call 1');
+    const unread = requests[1].inputTokens - (requests[2].cache?.cacheReadTokens ?? 0);
+    assert.ok(
+      unread >= 0 && unread <= trailerOf(requests[1].body).length / 2,
+      `call 3 reads all of call 2 but its task list (${unread} tokens unread)`,
+    );
   } finally {
     await r.close();
   }

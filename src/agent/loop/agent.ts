@@ -10,6 +10,7 @@ import {
   setSessionTodo,
   SplitpointError,
   systemWithStanding,
+  todoTrailer,
   totalInputTokens,
   type CalibratedCounter,
   type CompactionPipeline,
@@ -128,6 +129,7 @@ export class AgentLoop implements Disposable {
   private readonly onFileTouched?: (path: string) => void;
   /** The system prompt as last sent (the base prompt and the standing section). */
   private currentSystem: string;
+  private currentTrailer = ''; // the task list, sent after the next request's last cache breakpoint
   readonly model: string;
   readonly maxTokens: number;
   readonly system: string;
@@ -197,9 +199,10 @@ export class AgentLoop implements Disposable {
    */
   rawOverheadTokens(): number {
     const tools = this.tools.definitions();
-    const key = `${this.currentSystem}\u0000${tools.map((t) => t.name).join(',')}`;
+    const system = this.currentTrailer === '' ? this.currentSystem : `${this.currentSystem}\n\n${this.currentTrailer}`;
+    const key = `${system}\u0000${tools.map((t) => t.name).join(',')}`;
     if (this.overheadCache?.key === key) return this.overheadCache.tokens;
-    const n = requestOverheadTokens(this.tokenizer, this.currentSystem, tools);
+    const n = requestOverheadTokens(this.tokenizer, system, tools);
     this.overheadCache = { key, tokens: n };
     return n;
   }
@@ -328,6 +331,7 @@ export class AgentLoop implements Disposable {
         tools,
         messages: prepared.messages,
         caching: this.promptCaching,
+        trailer: this.currentTrailer,
       });
       const sent: SentRequest = {
         params,
@@ -400,7 +404,9 @@ export class AgentLoop implements Disposable {
 
   /** The system prompt for the next request: the base prompt and the standing section as it is now. */
   private refreshSystem(): void {
-    this.currentSystem = systemWithStanding(this.system, this.standing?.());
+    const standing = this.standing?.();
+    this.currentSystem = systemWithStanding(this.system, standing);
+    this.currentTrailer = todoTrailer(standing);
   }
 
   /** The reply was cut at max_tokens: its tool calls may be incomplete, so none runs; each is answered "Not executed". */

@@ -47,6 +47,11 @@ export interface ModelRequest {
   messages: readonly ApiMessage[];
   /** Prompt-cache breakpoints (default 'off': none). */
   caching?: PromptCaching;
+  /**
+   * Text sent as the last block of the last user turn, after every cache breakpoint (the task list):
+   * in every request, never in the history, and never part of a cached prefix.
+   */
+  trailer?: string;
 }
 
 /** The Messages API request for one model call (tools omitted when there are none), with its cache breakpoints. */
@@ -58,5 +63,18 @@ export function messageStreamParams(r: ModelRequest): Anthropic.MessageStreamPar
     ...(r.tools.length > 0 ? { tools: r.tools as Anthropic.Tool[] } : {}),
     messages: r.messages as Anthropic.MessageParam[],
   };
-  return withPromptCaching(params, r.caching ?? 'off');
+  return withTrailer(withPromptCaching(params, r.caching ?? 'off'), r.trailer);
+}
+
+/** `params` with `trailer` as the last text block of its last user turn (a new user turn when the last is not one). */
+export function withTrailer(params: Anthropic.MessageStreamParams, trailer: string | undefined): Anthropic.MessageStreamParams {
+  if (trailer === undefined || trailer === '') return params;
+  const messages = [...params.messages];
+  const last = messages[messages.length - 1];
+  const block: Anthropic.TextBlockParam = { type: 'text', text: trailer };
+  if (last && last.role === 'user') {
+    const content = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : [...last.content];
+    messages[messages.length - 1] = { ...last, content: [...content, block] };
+  } else messages.push({ role: 'user', content: [block] });
+  return { ...params, messages };
 }

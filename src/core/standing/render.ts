@@ -85,8 +85,20 @@ export function renderStanding(s: StandingContext): string {
   return [renderInstructions(s.instructions), renderTodo(s.todo)].filter((p) => p !== '').join('\n\n');
 }
 
-/** The system prompt a request sends: the base prompt, then the standing section. */
+/**
+ * The system prompt a request sends: the base prompt, then the standing instructions. The task list is
+ * not in it: it changes as the work goes, and a changed system prompt would make the provider re-write
+ * the whole cached conversation; it travels as the request's trailer instead (todoTrailer).
+ */
 export function systemWithStanding(base: string, s: StandingContext | undefined): string {
-  const section = s ? renderStanding(s) : '';
+  const section = s ? renderInstructions(s.instructions) : '';
   return section === '' ? base : `${base}\n\n${section}`;
+}
+
+/**
+ * The task list as the last block of a request, after its last cache breakpoint: sent with every request
+ * (outside the history, so no compaction drops it) without invalidating the cached prefix; '' when empty.
+ */
+export function todoTrailer(s: StandingContext | undefined): string {
+  return s ? renderTodo(s.todo) : '';
 }

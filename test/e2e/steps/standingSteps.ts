@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import type { WireBlock } from '../../loopback/anthropic-server';
 import { isSummaryRequest } from '../../helpers/summaryRequest';
+import { trailerOf } from '../../helpers/standingText';
 import { AGENTS_MD, ANSWER_PLAN, PROMPT_PLAN } from '../script';
 import { editorTab, waitFor } from '../workbench';
 import { chat, idle, inspector, send, UI_TIMEOUT, type VscodeSession } from './session';
@@ -73,7 +74,11 @@ export async function instructionsAndTodo(s: VscodeSession): Promise<void> {
   const next = s.loopback.messageRequests.slice(before).find((r) => !isSummaryRequest(r.body));
   assert.ok(next, 'the next request reached the model');
   const system = systemText(next.body.system);
-  assert.ok(system.includes(AGENTS_MD), 'the next request carries AGENTS.md');
-  assert.ok(system.includes(LIST_LINES), `the next request carries the whole task list:\n${system.slice(-600)}`);
+  assert.ok(system.includes(AGENTS_MD), 'the next request carries AGENTS.md in its system prompt');
+  const trailer = trailerOf(next.body);
+  assert.ok(
+    trailer.includes(LIST_LINES),
+    `the next request carries the whole task list after its cache breakpoints:\n${trailer.slice(-600)}`,
+  );
   await s.run.screenshot('todo-after-compact');
 }
