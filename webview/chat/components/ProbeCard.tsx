@@ -67,7 +67,11 @@ export function ProbeCard({ item }: { item: ProbeItem }) {
                 .join(' · ')}
             </span>
           </p>
-          {missed.length > 0 ? <MissList title="Missed" item={item} misses={missed} /> : <p class="muted">Nothing missed.</p>}
+          {missed.length > 0 ? (
+            <MissList title="Missed" item={item} misses={missed} />
+          ) : (
+            <p class="muted">{uncertain.length > 0 ? 'No exact fact missed.' : 'Nothing missed.'}</p>
+          )}
           {item.followed && item.followed.length > 0 ? <Followed item={item} /> : null}
           {uncertain.length > 0 ? (
             <MissList title="Uncertain (not an exact fact: check the answer yourself)" item={item} misses={uncertain} />
