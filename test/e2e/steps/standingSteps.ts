@@ -50,13 +50,16 @@ export async function instructionsAndTodo(s: VscodeSession): Promise<void> {
   const current = insp.locator('[data-action="show-current"]');
   if ((await current.count()) > 0 && (await current.first().isVisible())) await current.first().click();
   await insp.locator('.timeline .row', { hasText: PROMPT_PLAN }).first().waitFor({ timeout: UI_TIMEOUT });
+  const appliedBefore = await insp.locator('.notice', { hasText: 'Applied sliding-window' }).count();
   await insp.locator('section.strategy[data-strategy="sliding-window"] button[data-action="apply"]').click();
   const confirm = insp.locator('section.strategy[data-strategy="sliding-window"] button[data-action="confirm-apply"]');
   await confirm.waitFor({ timeout: 2_000 }).then(
     () => confirm.click(),
     () => undefined,
   );
-  await insp.locator('.notice', { hasText: 'Applied sliding-window' }).waitFor({ timeout: UI_TIMEOUT });
+  // Earlier steps applied sliding-window too: wait for one more such notice than before.
+  const applied = insp.locator('.notice', { hasText: 'Applied sliding-window' });
+  await waitFor('the compaction applied', async () => (await applied.count()) > appliedBefore, UI_TIMEOUT);
   const chatFrame = await chat(s.page);
   await waitFor(
     'the compaction in the chat',
