@@ -77,7 +77,11 @@ describe('chat pins in headless Chromium', () => {
     await p.page.keyboard.press('Enter');
     assert.deepEqual(await p.intents(), [{ type: 'pin', id: 'a_1' }]);
     // Tab order: the first prompt's button comes before the assistant's.
-    await p.page.locator('article.item.user').first().getByRole('button', { name: /^Pin your message/ }).focus();
+    await p.page
+      .locator('article.item.user')
+      .first()
+      .getByRole('button', { name: /^Pin your message/ })
+      .focus();
     await p.page.keyboard.press('Tab');
     assert.equal(await p.page.evaluate(() => document.activeElement?.getAttribute('data-message-id')), 'a_1');
   });
