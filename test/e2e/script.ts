@@ -88,7 +88,8 @@ function toolNameOf(request: ValidRequest, toolUseId: string): string | undefine
 function promptOf(request: ValidRequest): string {
   const last = request.body.messages.filter((m) => m.role === 'user').at(-1);
   if (last && Array.isArray(last.content)) {
-    const texts = (last.content as WireBlock[]).filter((b) => b.type === 'text');
+    // The task list the agent sends as the turn's last block (after its cache breakpoints) is not the prompt.
+    const texts = (last.content as WireBlock[]).filter((b) => b.type === 'text' && !String(b.text ?? '').startsWith('# Task list'));
     if (texts.length > 0) return String(texts[texts.length - 1].text ?? '');
   }
   return lastUserText(request.body);
