@@ -26,9 +26,12 @@ export interface ExtractLedgerOptions {
 }
 
 type FileAction = 'read' | 'edited' | 'created';
-interface Call {
+/** A tool call, the message it is in, and its result and the result's message once answered. */
+export interface Call {
   use: ToolUseBlock;
+  useMessage: Message;
   result?: ToolResultBlock;
+  resultMessage?: Message;
 }
 
 // Codex `view_image` opens an image by path: a file read like any other.
@@ -37,7 +40,8 @@ const EDIT_TOOLS = new Set(['edit_file', 'Edit', 'MultiEdit', 'NotebookEdit']);
 const WRITE_TOOLS = new Set(['write_file', 'Write']);
 const COMMAND_TOOLS = new Set(['run_command', 'Bash', 'exec_command', 'shell', 'local_shell', 'container.exec']);
 
-function field(input: unknown, ...keys: string[]): string | undefined {
+/** The first of `keys` whose value in a tool input is a non-blank string. */
+export function field(input: unknown, ...keys: string[]): string | undefined {
   if (!input || typeof input !== 'object') return undefined;
   const rec = input as Record<string, unknown>;
   for (const k of keys) {
@@ -92,11 +96,11 @@ export function exitCodeOf(result: ToolResultBlock | undefined): number | null {
   return result.is_error ? null : 0;
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
@@ -109,19 +113,22 @@ export function instructionText(message: Message, transcriptPath?: string): stri
 }
 
 /** Tool calls paired with their results, in order. */
-function callsOf(messages: readonly Message[]): Call[] {
+export function pairCalls(messages: readonly Message[]): Call[] {
   const calls: Call[] = [];
   const byId = new Map<string, Call>();
   for (const m of messages) {
     if (typeof m.content === 'string') continue;
     for (const b of m.content) {
       if (b.type === 'tool_use') {
-        const call = { use: b as ToolUseBlock };
+        const call: Call = { use: b as ToolUseBlock, useMessage: m };
         calls.push(call);
         byId.set(call.use.id, call);
       } else if (b.type === 'tool_result') {
         const call = byId.get((b as ToolResultBlock).tool_use_id);
-        if (call) call.result = b as ToolResultBlock;
+        if (call) {
+          call.result = b as ToolResultBlock;
+          call.resultMessage = m;
+        }
       }
     }
   }
@@ -138,7 +145,7 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
   const files = new Map<string, LedgerFile>();
   const commands: LedgerCommand[] = [];
   const errors: Array<LedgerError & { target: string }> = [];
-  const calls = callsOf(archived);
+  const calls = pairCalls(archived);
   for (const { use, result } of calls) {
     for (const t of fileTouches(use, files)) {
       const f = files.get(t.path) ?? { path: t.path, read: 0, edited: 0, created: 0, lastAction: t.action };

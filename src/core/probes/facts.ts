@@ -2,40 +2,12 @@
 // results (files created, edited and deleted; commands and how they ended; error lines), and the
 // text the session wrote (figures and names in tool results and assistant text). Each fact names the
 // messages it comes from. Deterministic: the order is the messages' order.
-import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
-import { commandText, exitCodeOf, fileTouches } from '../ledger/ledgerExtract';
+import { isTurnStart, textOf, toolResultText, type Message, type ToolUseBlock } from '../conversation/conversation';
+import { commandText, exitCodeOf, field, fileTouches, pairCalls, type Call } from '../ledger/ledgerExtract';
+
+export { pairCalls, type Call };
 import { commandHead, commandTitle, commandVerb, mainSegment, type CommandPurpose } from './commands';
 import { clip, oneLine } from './normalize';
-
-export interface Call {
-  use: ToolUseBlock;
-  useMessage: Message;
-  result?: ToolResultBlock;
-  resultMessage?: Message;
-}
-
-/** Tool calls paired with their results, in order. */
-export function pairCalls(messages: readonly Message[]): Call[] {
-  const calls: Call[] = [];
-  const byId = new Map<string, Call>();
-  for (const m of messages) {
-    if (typeof m.content === 'string') continue;
-    for (const b of m.content) {
-      if (b.type === 'tool_use') {
-        const call: Call = { use: b as ToolUseBlock, useMessage: m };
-        calls.push(call);
-        byId.set(call.use.id, call);
-      } else if (b.type === 'tool_result') {
-        const call = byId.get((b as ToolResultBlock).tool_use_id);
-        if (call) {
-          call.result = b as ToolResultBlock;
-          call.resultMessage = m;
-        }
-      }
-    }
-  }
-  return calls;
-}
 
 export interface FileFact {
   path: string;
@@ -70,16 +42,6 @@ export interface ErrorFact {
 }
 
 const DELETE_RE = /(?:^|[;&|]\s*)(?:git\s+rm|rm)\s+(?:-[a-zA-Z]+\s+)*([^\s;&|]+(?:\s+[^\s;&|-][^\s;&|]*)*)/g;
-
-function field(input: unknown, ...keys: string[]): string | undefined {
-  if (!input || typeof input !== 'object') return undefined;
-  const rec = input as Record<string, unknown>;
-  for (const k of keys) {
-    const v = rec[k];
-    if (typeof v === 'string' && v.trim() !== '') return v;
-  }
-  return undefined;
-}
 
 /** A distinctive line the change wrote: the first non-trivial line of the new text. */
 function changeHint(use: ToolUseBlock, path: string): string | null {

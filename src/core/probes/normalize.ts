@@ -22,13 +22,7 @@ export function shortHash(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+export { clip, oneLine } from '../ledger/ledgerExtract';
 
 export { commonFolder };
 

@@ -4,12 +4,10 @@
 // unbudgeted); a path is present when the request's text contains it, a prompt when the request
 // contains its first PROMPT_PROBE_CHARS characters (whitespace collapsed: the ledger clips long prompts).
 import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
-import { extractLedger } from '../ledger/ledgerExtract';
+import { extractLedger, oneLine } from '../ledger/ledgerExtract';
 import type { MessageTokenCounter } from '../counting/tokens';
 
 export const PROMPT_PROBE_CHARS = 200;
-
-const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Everything the model reads in these messages, as one searchable string. */
 export function requestText(messages: readonly Message[]): string {
@@ -25,7 +23,7 @@ export function requestText(messages: readonly Message[]): string {
       else if (b.type === 'tool_result') parts.push(toolResultText(b as ToolResultBlock));
     }
   }
-  return squash(parts.join('\n'));
+  return oneLine(parts.join('\n'));
 }
 
 /** The file paths and genuine prompts of `messages` (deduplicated; prompts as their first PROMPT_PROBE_CHARS). */
@@ -33,7 +31,7 @@ export function artifactsOf(messages: readonly Message[], counter: MessageTokenC
   const real = messages.filter((m) => m.synthetic === undefined);
   const ledger = extractLedger(real, { budgetTokens: Number.MAX_SAFE_INTEGER, counter });
   const paths = new Set(ledger.files.map((f) => f.path));
-  const prompts = new Set(real.filter(isTurnStart).map((m) => squash(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
+  const prompts = new Set(real.filter(isTurnStart).map((m) => oneLine(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
   prompts.delete('');
   return { paths, prompts };
 }
@@ -93,6 +91,6 @@ export function sessionRecall(
     return n / all.size;
   };
   // A prompt still sent as its own turn is there without searching (a long session keeps thousands).
-  const kept = new Set(finalRequest.filter(isTurnStart).map((m) => squash(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
+  const kept = new Set(finalRequest.filter(isTurnStart).map((m) => oneLine(textOf(m)).slice(0, PROMPT_PROBE_CHARS)));
   return { pathRecall: share(artifacts.paths, named), promptRecall: share(artifacts.prompts, (p) => kept.has(p) || text.includes(p)) };
 }
