@@ -5,34 +5,20 @@
 // their expected answer and a link that opens the source message; "Check this compaction" on the
 // current session's compaction (in Past compactions, and on the summary row it wrote) posts its id; the
 // ledger card shows facts kept on request.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { importSession, type CompactionRecord } from '../../src/core';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../../src/core/pipeline/plan';
-import type { InspectorToHost, ProbeScoreView } from '../../src/protocol';
-import { openInspector, startInspectorHarness, type HarnessServer, type InspectorHarness } from './inspector-harness';
+import type { ProbeScoreView } from '../../src/protocol';
 import { RecordingHost } from './inspector-recording-host';
-import { ARTIFACTS, assertClean, EXAMPLE, exampleCtx, waitRowCount } from './inspector-support';
+import { ARTIFACTS, assertClean, clickPreview, EXAMPLE, exampleCtx, inspectorPagesForFile, waitRowCount } from './inspector-support';
 
 const FILE = 'test/fixtures/real-sessions/claude-code-cipher-box-c.jsonl';
 
-let browser: Browser;
-let server: HarnessServer;
-let harness: InspectorHarness | undefined;
-
-before(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  harness = await startInspectorHarness();
-  ({ browser, server } = harness);
-});
-
-after(async () => {
-  await harness?.close();
-});
+const pages = inspectorPagesForFile();
 
 const ctx = (): PlanContext => ({
   ...DEFAULT_PLAN_CONTEXT,
@@ -42,14 +28,7 @@ const ctx = (): PlanContext => ({
 const rate = (v: ProbeScoreView) => `answerable ${v.answerable}/${v.total} (${Math.round((100 * v.answerable) / v.total)}%)`;
 
 async function openRecording() {
-  const opened = await openInspector(
-    browser,
-    server,
-    ctx(),
-    'dark',
-    { width: 1400, height: 900 },
-    (page, pc) => new RecordingHost(page, pc),
-  );
+  const opened = await pages.open(ctx(), 'dark', { width: 1400, height: 900 }, (page, pc) => new RecordingHost(page, pc));
   const host = opened.host as RecordingHost;
   const file = { source: FILE, result: importSession(readFileSync(FILE, 'utf8'), FILE) };
   await host.showRecording(file);
@@ -83,14 +62,7 @@ test('previews show the answerable rate beside tokens and cost, and the missed p
   await host.showRecording(host.file, 1);
   await waitRowCount(page, host.file.result.compactions[0].before.length);
   for (const strategy of ['recursive-summarization', 'sliding-window']) {
-    const since = host.posted.length;
-    await page.click(`[data-strategy="${strategy}"] [data-action=preview]`);
-    const post = await host.waitForPost(
-      (m): m is Extract<InspectorToHost, { type: 'preview' }> => m.type === 'preview' && m.strategy === strategy,
-      5_000,
-      since,
-    );
-    await page.waitForSelector(`.plan-summary[data-request-id="${post.requestId}"]`);
+    const post = await clickPreview(page, host, strategy);
     const view = host.views.get(post.requestId)!;
     const probes = view.probes!;
     const shown = (await page.textContent('.plan-summary .plan-tokens [data-stat="probes"]'))?.trim();
@@ -124,7 +96,7 @@ test('previews show the answerable rate beside tokens and cost, and the missed p
 });
 
 test('"Check this compaction" on the current session posts the compaction id; the ledger shows facts kept on request', async () => {
-  const opened = await openInspector(browser, server, exampleCtx());
+  const opened = await pages.open(exampleCtx());
   const { page, host, errors } = opened;
   const messages = EXAMPLE.slice(0, 40);
   const record: CompactionRecord = {

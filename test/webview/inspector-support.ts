@@ -28,7 +28,12 @@ export const exampleCtx = (): PlanContext => ({
 /** Starts one harness before the file's tests (and the artifacts folder) and closes it after them. */
 export function inspectorPagesForFile(): {
   /** The inspector in a new page, with a fake host answering from the real engine (see openInspector). */
-  open(ctx: PlanContext, theme?: Theme, viewport?: { width: number; height: number }): ReturnType<typeof openInspector>;
+  open(
+    ctx: PlanContext,
+    theme?: Theme,
+    viewport?: { width: number; height: number },
+    makeHost?: Parameters<typeof openInspector>[5],
+  ): ReturnType<typeof openInspector>;
 } {
   let harness: InspectorHarness | undefined;
   before(async () => {
@@ -39,9 +44,9 @@ export function inspectorPagesForFile(): {
     await harness?.close();
   });
   return {
-    open(ctx, theme, viewport) {
+    open(ctx, theme, viewport, makeHost) {
       if (!harness) throw new Error('the inspector harness did not start (see the before hook)');
-      return openInspector(harness.browser, harness.server, ctx, theme, viewport);
+      return openInspector(harness.browser, harness.server, ctx, theme, viewport, makeHost);
     },
   };
 }
@@ -114,11 +119,12 @@ export async function waitRowCount(page: Page, n: number): Promise<void> {
   await page.waitForSelector(`.timeline[data-count="${n}"] [role=option]`);
 }
 
-export async function previewAndWait(
+/** Clicks a strategy's Preview and waits until its plan is shown; the preview message the webview posted. */
+export async function clickPreview(
   page: Page,
   host: InspectorHost,
   strategy: string,
-): Promise<{ requestId: number; plan: CompactionPlan; params: Record<string, number> }> {
+): Promise<Extract<InspectorToHost, { type: 'preview' }>> {
   const since = host.posted.length;
   await page.click(`[data-strategy="${strategy}"] [data-action=preview]`);
   const post = await host.waitForPost(
@@ -127,6 +133,15 @@ export async function previewAndWait(
     since,
   );
   await page.waitForSelector(`.plan-summary[data-request-id="${post.requestId}"]`);
+  return post;
+}
+
+export async function previewAndWait(
+  page: Page,
+  host: InspectorHost,
+  strategy: string,
+): Promise<{ requestId: number; plan: CompactionPlan; params: Record<string, number> }> {
+  const post = await clickPreview(page, host, strategy);
   const plan = host.plans.get(post.requestId);
   assert.ok(plan, 'the host computed a plan');
   return { requestId: post.requestId, plan, params: post.params };
