@@ -7,7 +7,6 @@
 // current context or just before one of its past compactions (time travel). An inspected recording
 // is shown as recorded: no micro-compaction of the view, the window the recording names, and the
 // overhead fitted from its recorded usage (or unknown), never this extension's own agent's.
-import { readFileSync } from 'node:fs';
 import {
   autoCompactThreshold,
   calibratedPlanCost,
@@ -17,13 +16,13 @@ import {
   costNote,
   errorMessage,
   fittedOverhead,
-  importSession,
   microCompactedView,
   planCostOnView,
   planTokensOnView,
   planWith,
   recordedCacheState,
   recordingCalibration,
+  restoreTranscript,
   sessionWindow,
   STRATEGIES,
   type CompactionPipeline,
@@ -399,7 +398,7 @@ function windowFields(w: InspectorWindow): Pick<InspectorSessionInput, 'windowSo
 
 function readTranscriptFile(path: string): Message[] {
   try {
-    return importSession(readFileSync(path, 'utf8'), path).messages;
+    return restoreTranscript(path);
   } catch (e) {
     throw new Error(`Could not read the transcript ${path}: ${errorMessage(e)}`, { cause: e });
   }
