@@ -13,6 +13,7 @@ import type { ApiKeyGate } from './baseUrlConsent';
 import { ChatFeature } from './chatFeature';
 import { CompactionProgress } from './compactionProgress';
 import { ConfigurationFeature } from './configurationFeature';
+import { ContinueCommand } from './continueCommand';
 import { CheckpointRestore } from './checkpointRestore';
 import { DiffReview } from './diffReview';
 import { failureSink } from './failureSink';
@@ -112,6 +113,7 @@ function activateFeatures(features: FeatureActivation, s: Services): void {
   // Without the chat, what would reveal or refresh it says so (reveal) or has nothing to do (state).
   const chatView = chat ?? { reveal: unavailable('Chat view'), sendState: () => undefined };
   features.activate('Session commands', () => new SessionCommands(controller, chatView, s.transcripts));
+  features.activate('Continue in Splitpoint', () => new ContinueCommand(s, chatView));
   features.activate('Status bar', () => new StatusBar(controller));
   features.activate('Compaction progress', () => new CompactionProgress(controller));
   features.activate('Summary review', () => new SummaryReview(controller, log));
