@@ -194,3 +194,16 @@ export {
   type ProbeScore,
   type ScoredProbe,
 } from './probes';
+
+// Live sessions: the Claude Code, Codex and Splitpoint sessions of a workspace, and a followed session's status
+export {
+  agentOf,
+  discoverSessions,
+  liveCalls,
+  liveStatus,
+  type AgentKind,
+  type DiscoveredSession,
+  type DiscoverOptions,
+  type LiveCall,
+  type LiveStatus,
+} from './live';
