@@ -198,6 +198,7 @@ export {
 // Live sessions: the Claude Code, Codex and Splitpoint sessions of a workspace, and a followed session's status
 export {
   agentOf,
+  claudeProjectFolderNames,
   discoverSessions,
   liveCalls,
   liveStatus,
