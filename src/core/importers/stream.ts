@@ -87,7 +87,7 @@ class JsonlCollector {
 }
 
 /** Splits decoded text into lines (\n, with a \r before it dropped), across chunk boundaries. */
-class LineSplitter {
+export class LineSplitter {
   private parts: string[] = [];
   private lineNo = 0;
   private first = true;
