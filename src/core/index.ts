@@ -175,6 +175,7 @@ export {
   type SessionFormat,
 } from './importers';
 export { sessionWindow, type SessionWindow, type WindowSource } from './importers/window';
+export { SessionFollower, type FollowUpdate } from './importers/follow';
 
 // Replay: the cost of a configuration on a recorded session
 export { fittedOverhead, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';
