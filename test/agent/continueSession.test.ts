@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { LoopbackAnthropic, type WireBlock, type WireMessage } from '../loopback/anthropic-server';
 import { loopbackController } from '../helpers/loopbackController';
-import { continueSession, ContinueSessionError, sessionsDirOf } from '../../src/agent/service/continueSession';
+import { continueSession, ContinueSessionError, sessionsDirOf, withoutThinking } from '../../src/agent/service/continueSession';
 import { chatItemsOf } from '../../src/agent/service/continuedChat';
-import { importSessionFile, restoreTranscript, toApiMessages, type ApiMessage } from '../../src/core';
+import { blocksOf, importSessionFile, restoreTranscript, toApiMessages, type ApiMessage, type Message } from '../../src/core';
 import { requestViolations } from '../../src/core/conversation/invariants';
 import { DEFAULT_HOST_SETTINGS, type HostSettings } from '../../src/settings/hostSettings';
 import type { ChatItem } from '../../src/protocol';
@@ -79,7 +79,22 @@ for (const name of SESSIONS) {
       const continued = await continueSession(r.controller, file, r.target);
       const c = r.controller;
       assert.equal(c.session.id, continued.id, 'the continued session is the current chat');
-      assert.deepEqual(c.session.messages, imported.messages, 'the history is the current context as imported');
+      // The history is the current context as imported, without the thinking blocks (signed for the recording's conversation).
+      const history = withoutThinking(imported.messages).messages;
+      assert.deepEqual(c.session.messages, history, 'the history is the current context as imported');
+      assert.deepEqual(
+        c.session.messages.map((m) => m.id),
+        imported.messages.map((m) => m.id),
+        'every message is there, in order',
+      );
+      const thinking = (ms: readonly Message[]) =>
+        ms.reduce((n, m) => n + blocksOf(m).filter((b) => b.type === 'thinking' || b.type === 'redacted_thinking').length, 0);
+      assert.equal(thinking(c.session.messages), 0, 'no thinking block is sent');
+      assert.equal(
+        continued.droppedThinking,
+        thinking(imported.messages) + imported.compactions.reduce((n, rc) => n + thinking(rc.before), 0),
+      );
+      if (name.startsWith('claude-code')) assert.ok(continued.droppedThinking > 0, 'the Claude Code sessions recorded thinking');
       assert.deepEqual(requestViolations(toApiMessages(c.session.messages)), []);
 
       const records = c.session.meta.compactions;
@@ -87,7 +102,11 @@ for (const name of SESSIONS) {
       assert.equal(continued.compactions, imported.compactions.length);
       records.forEach((rec, k) => {
         const recorded = imported.compactions[k];
-        assert.deepEqual(restoreTranscript(rec.transcriptPath, rec.transcriptSha256), recorded.before, `transcript ${k + 1} is its before`);
+        assert.deepEqual(
+          restoreTranscript(rec.transcriptPath, rec.transcriptSha256),
+          withoutThinking(recorded.before).messages,
+          `transcript ${k + 1} is its before`,
+        );
         assert.equal(rec.archivedCount, recorded.before.length);
         assert.equal(rec.tokensBefore, recorded.preTokens);
         assert.equal(rec.resultLength, recorded.summary.length);
@@ -116,6 +135,8 @@ for (const name of SESSIONS) {
       const modelNotice = items.find((i) => i.kind === 'notice' && i.message.includes(`used ${imported.model}`));
       assert.ok(modelNotice, `the recording's model (${imported.model}) differs from claude-test: a notice says so`);
       if (agent === 'Codex') assert.match((modelNotice as { message: string }).message, /not an Anthropic model/);
+      const thinkingNotice = items.some((i) => i.kind === 'notice' && /thinking blocks? of .* not sent/.test(i.message));
+      assert.equal(thinkingNotice, continued.droppedThinking > 0, 'the chat says when thinking was left out');
 
       // The inspector shows the records: one time-travel point each, before it the transcript's context.
       const view = c.inspectorSession();
@@ -130,7 +151,7 @@ for (const name of SESSIONS) {
       assert.equal(sent[0].status, 200, 'the loopback accepted the request');
       assert.equal(sent[0].source, 'queue');
       assert.equal(sent[0].body.model, 'claude-test', 'the configured Splitpoint model, never the recording’s');
-      const expected = flat(toApiMessages(imported.messages));
+      const expected = flat(toApiMessages(history));
       const got = flat(sent[0].body.messages as WireMessage[]);
       assert.deepEqual(got.slice(0, expected.length), expected, 'the request starts with the imported context');
       assert.deepEqual(got[expected.length], { role: 'user', block: { type: 'text', text: 'Carry on from where you were.' } });
@@ -145,20 +166,44 @@ for (const name of SESSIONS) {
   });
 }
 
-test('undo of the last recorded compaction brings its archived context back, followed by what came after its summary', async () => {
-  const file = join(FIXTURES, 'codex-agentv-b.jsonl');
-  const imported = await importSessionFile(file);
-  const r = await rig();
-  try {
-    await continueSession(r.controller, file, r.target);
-    const last = imported.compactions[imported.compactions.length - 1];
-    const outcome = r.controller.undo();
-    assert.equal(outcome.ok, true, outcome.ok ? '' : outcome.message);
-    assert.deepEqual(r.controller.session.messages, [...last.before, ...imported.messages.slice(last.summary.length)]);
-    assert.deepEqual(requestViolations(toApiMessages(r.controller.session.messages)), []);
-  } finally {
-    await r.close();
-  }
+for (const name of ['codex-agentv-b', 'claude-code-cipher-box-a']) {
+  test(`undo of ${name}'s last recorded compaction brings its archived context back, followed by what came after its summary`, async () => {
+    const file = join(FIXTURES, `${name}.jsonl`);
+    const imported = await importSessionFile(file);
+    const r = await rig();
+    try {
+      await continueSession(r.controller, file, r.target);
+      const last = imported.compactions[imported.compactions.length - 1];
+      const outcome = r.controller.undo();
+      assert.equal(outcome.ok, true, outcome.ok ? '' : outcome.message);
+      const restored = withoutThinking([...last.before, ...imported.messages.slice(last.summary.length)]).messages;
+      assert.deepEqual(r.controller.session.messages, restored);
+      assert.deepEqual(requestViolations(toApiMessages(r.controller.session.messages)), []);
+    } finally {
+      await r.close();
+    }
+  });
+}
+
+test('withoutThinking: thinking and redacted thinking go, the rest of a message keeps its id; a message of thinking only goes', () => {
+  const messages: Message[] = [
+    { id: 'u1', role: 'user', content: 'hi' },
+    {
+      id: 'a1',
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'hmm', signature: 'sig' },
+        { type: 'text', text: 'Hello.' },
+      ],
+    },
+    { id: 'a2', role: 'assistant', content: [{ type: 'redacted_thinking', data: 'x' }] },
+    { id: 'u2', role: 'user', content: 'again' },
+  ];
+  const out = withoutThinking(messages);
+  assert.equal(out.dropped, 2);
+  assert.deepEqual(out.messages, [messages[0], { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] }, messages[3]]);
+  assert.equal((messages[1].content as unknown[]).length, 2, 'the input is not changed');
+  assert.deepEqual(withoutThinking([messages[0]]), { messages: [messages[0]], dropped: 0 });
 });
 
 test('a continued session survives a reload: listed with its compactions, resumed with the same history', async () => {
@@ -182,7 +227,7 @@ test('a continued session survives a reload: listed with its compactions, resume
       assert.match(listed.title, /^Claude Code: /);
       again.resume(continued.id);
       await again.warmup();
-      assert.deepEqual(again.session.messages, imported.messages);
+      assert.deepEqual(again.session.messages, withoutThinking(imported.messages).messages);
       assert.ok(again.chatState(true).items.some((i) => i.kind === 'notice' && i.message.startsWith('Continued from Claude Code session')));
     } finally {
       again.dispose();

@@ -5,6 +5,12 @@
 // read), and becomes a compaction record the chat and the inspector show. The session is written to the
 // store's folder as Splitpoint writes its own (messages, meta, chat log), then opened by the controller
 // (resume), so nothing here reaches into the controller. The recorded file is only read, never written.
+//
+// One thing of the recording is left out of what the model is sent: thinking blocks. Each is signed for the
+// conversation that produced it (that agent's system prompt, tools and model); sent under Splitpoint's, the
+// API may refuse the request ("bound to a different conversation"), and omitting the thinking of earlier
+// turns is what the API documents as allowed. The chat still shows the thinking; the inspector of the
+// recorded file shows it too.
 import { basename, join } from 'node:path';
 import { rmSync } from 'node:fs';
 import {
@@ -56,7 +62,9 @@ export interface ContinuedSession {
   recordedModel: string | null;
   /** The model the session continues with (splitpoint.model). */
   model: string;
-  /** The chat's notices, in order: where it came from, then the model's (when the recording's differs). */
+  /** Thinking blocks left out of the history and the transcripts (signed for the recording's conversation). */
+  droppedThinking: number;
+  /** The chat's notices, in order: where it came from, the model's (when the recording's differs), the thinking left out. */
   notices: string[];
 }
 
@@ -115,21 +123,25 @@ export async function writeContinuedSession(file: string, target: ContinueTarget
   });
   const id = newMessageId('chat');
   const written: string[] = [];
+  const sent = withoutThinking(result.messages);
+  let droppedThinking = sent.dropped;
   try {
     const records = result.compactions.map((c, k) => {
-      const saved = transcripts.saveTranscript(id, c.before, `compaction recorded by ${agent} in ${basename(file)}`);
+      const before = withoutThinking(c.before);
+      droppedThinking += before.dropped;
+      const saved = transcripts.saveTranscript(id, before.messages, `compaction recorded by ${agent} in ${basename(file)}`);
       written.push(saved.path);
       return recordOf(c, k, result, saved.path, saved.sha256, agent, now);
     });
     const log = store.create(id, titleOf(result, agent, file));
     written.push(store.messagesPath(id), store.messagesPath(id).replace(/\.jsonl$/, '.meta.json'));
-    log.appendAll(result.messages);
+    log.appendAll(sent.messages);
     for (const r of records) log.addCompaction(r);
     log.dispose();
-    const notices = noticesOf(result, agent, file, target.settings.model);
+    const notices = noticesOf(result, agent, file, target.settings.model, droppedThinking);
     const chatFile = chatLogPath(sessionsDir, id);
     written.push(chatFile);
-    writeContinuedChat(chatFile, { messages: result.messages, compactions: records, notices });
+    writeContinuedChat(chatFile, { messages: result.messages, history: sent.messages, compactions: records, notices });
     return {
       id,
       source: file,
@@ -139,6 +151,7 @@ export async function writeContinuedSession(file: string, target: ContinueTarget
       transcripts: written.slice(0, records.length),
       recordedModel: result.model ?? null,
       model: target.settings.model,
+      droppedThinking,
       notices,
     };
   } catch (e) {
@@ -206,11 +219,34 @@ function titleOf(result: ImportResult, agent: string, file: string): string {
   return title.length > 60 ? `${title.slice(0, 59)}…` : title;
 }
 
+/**
+ * `messages` without their thinking and redacted-thinking blocks (a message of nothing else is left out;
+ * the others keep their id and everything else). The same array when there is none.
+ */
+export function withoutThinking(messages: readonly Message[]): { messages: Message[]; dropped: number } {
+  let dropped = 0;
+  const out: Message[] = [];
+  for (const m of messages) {
+    if (typeof m.content === 'string' || !m.content.some(isThinking)) {
+      out.push(m);
+      continue;
+    }
+    const kept = m.content.filter((b) => !isThinking(b));
+    dropped += m.content.length - kept.length;
+    if (kept.length > 0) out.push({ ...m, content: kept });
+  }
+  return { messages: dropped === 0 ? [...messages] : out, dropped };
+}
+
+function isThinking(b: { type: string }): boolean {
+  return b.type === 'thinking' || b.type === 'redacted_thinking';
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function noticesOf(result: ImportResult, agent: string, file: string, model: string): string[] {
+function noticesOf(result: ImportResult, agent: string, file: string, model: string, droppedThinking: number): string[] {
   const notices = [
     `Continued from ${agent} session ${basename(file)} (${plural(result.messages.length, 'message')}, ` +
       `${plural(result.compactions.length, 'recorded compaction')}).`,
@@ -220,5 +256,10 @@ function noticesOf(result: ImportResult, agent: string, file: string, model: str
     const why = /^claude/i.test(recorded) ? '' : ` (${recorded} is not an Anthropic model, so it cannot answer here)`;
     notices.push(`${agent} used ${recorded}; this chat continues with ${model}, your Splitpoint model${why}.`);
   }
+  if (droppedThinking > 0)
+    notices.push(
+      `${plural(droppedThinking, 'thinking block')} of ${agent} ${droppedThinking === 1 ? 'is' : 'are'} shown here but not sent: ` +
+        `each is signed for ${agent}'s own conversation, and the API may refuse it in another.`,
+    );
   return notices;
 }

@@ -56,8 +56,10 @@ export function chatItemsOf(messages: readonly Message[]): ChatItem[] {
 }
 
 export interface ContinuedChat {
-  /** The current context (the session's history). */
+  /** The current context as recorded (what the chat shows). */
   messages: readonly Message[];
+  /** The session's history (what the model is sent; the truncated badges are read from it). */
+  history: readonly Message[];
   /** The compaction records of the recorded compactions, oldest first. */
   compactions: readonly CompactionRecord[];
   /** Shown last, in order. */
@@ -67,7 +69,7 @@ export interface ContinuedChat {
 /** Write the chat log of a continued session (dividers, conversation, notices), as SessionScope will load it. */
 export function writeContinuedChat(file: string, chat: ContinuedChat): void {
   const log = new ChatLog(file);
-  const projector = new ChatProjector(log, () => chat.messages);
+  const projector = new ChatProjector(log, () => chat.history);
   try {
     for (const r of chat.compactions) projector.compacted(r);
     for (const item of chatItemsOf(chat.messages)) log.upsert(item);
