@@ -98,6 +98,9 @@ const INSPECTOR: Record<InspectorToHost['type'], MessageSpec> = {
   inspectFile: { full: { type: 'inspectFile' }, fields: {} },
   showCurrent: { full: { type: 'showCurrent' }, fields: {} },
   replay: { full: { type: 'replay' }, fields: {} },
+  // The live-session strip's intents (src/protocol/live.ts).
+  liveReady: { full: { type: 'liveReady' }, fields: {} },
+  continueInSplitpoint: { full: { type: 'continueInSplitpoint' }, fields: {} },
   restoreFiles: { full: { type: 'restoreFiles', id: 'u_01' }, fields: { id: id() } },
   checkCompaction: { full: { type: 'checkCompaction', compactionId: 'cmp_01' }, fields: { compactionId: id() } },
   preview: {

@@ -7,11 +7,14 @@
 // No `vscode` import: this module is bundled into the webviews too.
 import type { MicroCompactDecision, PlanCost, PromptCaching, ServerContextReport, TodoItem } from '../core';
 import type { InspectorSession, MessageDetail, PlanView, ReplayView } from './inspector';
+import type { LiveToHost } from './live';
 export { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
 /** The agent's task list items, as the chat's checklist shows and edits them. */
 export type { TodoItem, TodoStatus } from '../core';
 // The inspector panel's views (session, rows, plans, probes, replay) live in inspector.ts, re-exported here.
 export * from './inspector';
+// The inspector's live-session strip (issue 24): its view and its own messages, in live.ts.
+export * from './live';
 
 /** What the previewed plan costs with the prompt cache (the engine's PlanCost, sent as is). */
 export type PlanCostView = PlanCost;
@@ -325,4 +328,6 @@ export type InspectorToHost =
   /** "Check this compaction" on a compaction of the current session (runs the command splitpoint.checkCompaction). */
   | { type: 'checkCompaction'; compactionId: string }
   /** "Keep as instruction" on an archived prompt of the ledger (its text): it joins the session's standing instructions. */
-  | { type: 'keepInstruction'; text: string };
+  | { type: 'keepInstruction'; text: string }
+  /** The live-session strip's intents (live.ts). */
+  | LiveToHost;

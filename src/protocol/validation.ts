@@ -6,6 +6,7 @@ import { parseTodoItems } from '../core';
 import { isMemberOf, parseByType, type RawMessage, type ValidatorsByType } from './byType';
 import type { TodoItem } from '../core';
 import type { ChatToHost, ImageAttachment, InspectorToHost, ProbeAction } from './index';
+import { LIVE_TO_HOST } from './live';
 
 const MAX_TEXT = 200_000;
 const MAX_ID = 200;
@@ -185,6 +186,8 @@ const INSPECTOR_TO_HOST: ValidatorsByType<InspectorToHost> = {
   checkCompaction: (v) => withId(v, 'checkCompaction', 'compactionId'),
   keepInstruction: (v) =>
     onlyKeys(v, ['type', 'text']) && nonEmpty(v.text, 16_000) && v.text.trim() !== '' ? { type: 'keepInstruction', text: v.text } : null,
+  // The live-session strip's intents (issue 24).
+  ...LIVE_TO_HOST,
 };
 
 /** An inspector message from the webview, or null if it is not exactly one of the protocol's shapes. */
