@@ -4,6 +4,7 @@
 // vscode.Uri, or a row that carries one (`{ file }`, `{ resourceUri }`); without one an open dialog asks.
 // The command resolves with what was continued (undefined when cancelled or failed; a failure is shown).
 import * as vscode from 'vscode';
+import { basename } from 'node:path';
 import type { AgentController } from '../agent/service/controller';
 import { continueSession, type ContinuedSession } from '../agent/service/continueSession';
 import { errorMessage } from '../core';
@@ -58,7 +59,7 @@ export class ContinueCommand extends Disposable {
     const path = file;
     try {
       const continued = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Splitpoint: continuing ${path}…` },
+        { location: vscode.ProgressLocation.Notification, title: `Splitpoint: continuing ${basename(path)}…` },
         () => continueSession(controller, path, target),
       );
       log.info(`${continued.notices[0]} New session ${continued.id}; transcripts: ${continued.transcripts.join(', ') || 'none'}.`);
