@@ -30,8 +30,9 @@ const VALUE_FLAGS = new Set([
   '--split-at',
   '--config',
   '--prices',
+  '--cwd',
 ]);
-const BOOL_FLAGS = new Set(['--json', '--help', '-h']);
+const BOOL_FLAGS = new Set(['--json', '--help', '-h', '--follow']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const positional: string[] = [];

@@ -6,6 +6,8 @@
 //   splitpoint import FILE            (print any supported session as Splitpoint JSONL, losing nothing)
 //   splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
 //   splitpoint probe FILE [--at N] [--strategy NAME] [--param k=v ...] [--window TOKENS] [--json]
+//   splitpoint sessions [--json] [--cwd DIR]
+//   splitpoint inspect FILE --follow [--json]
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
 // Nothing from a session file reaches the terminal as a control sequence: all output goes through
 // terminalSafe (JSON stays valid JSON with the same meaning).
@@ -21,6 +23,8 @@ import {
   UnknownStrategyError,
 } from '../core';
 import { EXIT_BAD_INPUT, EXIT_OK, loadSession, parseArgs, rejectFlags, UsageError, type CliIO, type ParsedArgs } from './args';
+import { followCommand } from './follow';
+import { sessionsCommand } from './sessions';
 import { inspectCommand } from './inspect';
 import { planCommand } from './plan';
 import { probeCommand } from './probe';
@@ -40,6 +44,17 @@ Usage:
   splitpoint inspect FILE [--json] [--window TOKENS]
       What FILE's model saw last (the current context), what its calls really cost (recorded usage
       beside the calibrated estimate), its genuine prompts and the compactions its agent recorded.
+  splitpoint inspect FILE --follow [--json]
+      Follow a session its agent is writing: one line per new model call with the context it read
+      (recorded), its % of the window, the calls left before the agent's own auto-compaction at the
+      recent growth rate, and the cost so far. --json: one JSON object per line (keys contextTokens,
+      contextWindow, percent, callsToCompaction, costSoFar). Ends on Ctrl+C or when FILE is deleted.
+  splitpoint sessions [--json] [--cwd DIR]
+      The Claude Code, Codex and Splitpoint sessions of DIR (default: the current folder), newest
+      activity first: agent, last activity, context used of the window, compactions, model, title.
+      Found under CLAUDE_CONFIG_DIR (else ~/.claude) and CODEX_HOME (else ~/.codex). --json: an array
+      of {file, agent, cwd, model, title, lastActivity, contextTokens, contextWindow, compactions,
+      writing} (keys in docs/live-sessions.md).
   splitpoint plan FILE --strategy NAME [--param k=v ...] [--window TOKENS] [--at N]
                   [--max-output TOKENS] [--tokenizer ${TOKENIZER_NAMES.join('|')}]
                   [--pin ID[,ID...]] [--split-at ID] [--json]
@@ -85,7 +100,9 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
       case 'strategies':
         return listStrategies(args, io);
       case 'inspect':
-        return inspectCommand(rest, args, io);
+        return args.flags.has('--follow') ? await followCommand(rest, args, io) : inspectCommand(rest, args, io);
+      case 'sessions':
+        return await sessionsCommand(rest, args, io);
       case 'plan':
         return planCommand(rest, args, io);
       case 'import':
@@ -95,7 +112,7 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
       case 'probe':
         return probeCommand(rest, args, io);
       default:
-        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay, probe)`);
+        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay, probe, sessions)`);
     }
   } catch (e) {
     if (

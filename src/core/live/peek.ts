@@ -81,6 +81,15 @@ function completeLines(buf: Buffer, aligned: boolean): string[] {
     .filter((l) => l.trim() !== '');
 }
 
+/** The text after the last newline of `buf` (undefined when it ends with one or is empty). */
+function unterminated(buf: Buffer, aligned: boolean): string | undefined {
+  if (buf.length === 0 || buf[buf.length - 1] === 0x0a) return undefined;
+  const nl = buf.lastIndexOf(0x0a);
+  if (nl < 0 && !aligned) return undefined;
+  const text = buf.subarray(nl + 1).toString('utf8');
+  return text.trim() === '' ? undefined : text;
+}
+
 function parse(raw: string): Json | undefined {
   try {
     const v: unknown = JSON.parse(raw);
@@ -109,10 +118,16 @@ export async function peekSession(file: string, size: number): Promise<Peeked> {
     const headBuf = await read(0, Math.min(size, HEAD_BYTES));
     const headReachesEnd = headBuf.length >= size;
     let head: Region = { lines: completeLines(headBuf, true), toEnd: headReachesEnd };
+    const headRest = headReachesEnd ? unterminated(headBuf, true) : undefined;
+    if (headRest !== undefined && parse(headRest) !== undefined) head.lines.push(headRest);
     const tailStart = Math.max(0, size - TAIL_BYTES);
     const tailBuf = tailStart === 0 && headReachesEnd ? headBuf : await read(tailStart, size - tailStart);
     const tail: Region = { lines: completeLines(tailBuf, tailStart === 0), toEnd: true };
-    const endsMidLine = size > 0 && (tailBuf.length === 0 || tailBuf[tailBuf.length - 1] !== 0x0a);
+    // A last line without its newline is being written, unless it is a whole JSON object (some tools
+    // save a finished session without the final newline).
+    const rest = unterminated(tailBuf, tailStart === 0);
+    const endsMidLine = rest !== undefined && parse(rest) === undefined;
+    if (rest !== undefined && !endsMidLine) tail.lines.push(rest);
     const format = detect(head.lines);
     const extendHead = async (): Promise<Region | undefined> => {
       if (head.toEnd || headBuf.length >= HEAD_MAX_BYTES) return undefined;
