@@ -4,6 +4,7 @@
 import { useSnapshot } from '../shared/useSnapshot';
 import { ControlsColumn } from './components/ControlsColumn';
 import { Banners, Header } from './components/Header';
+import { LiveStrip } from './components/LiveStrip';
 import { MessagesColumn } from './components/MessagesColumn';
 import { Notices } from './components/Notices';
 import { useStore } from './context';
@@ -29,6 +30,7 @@ export function App() {
     <div class={`app${session.readOnly ? ' read-only' : ''}`}>
       <Header session={session} turns={sessionIndex.turns} busy={state.busy} />
       <Banners session={session} />
+      <LiveStrip />
       <Notices notices={state.notices} />
       <MessagesColumn session={session} index={sessionIndex} snapshot={snapshot} planTitle={planTitle} />
       <ControlsColumn session={session} snapshot={snapshot} planTitle={planTitle} />
