@@ -237,6 +237,28 @@ test('a continued session survives a reload: listed with its compactions, resume
   }
 });
 
+test('a session whose agent is writing its last line: continued from the lines it has finished', async () => {
+  const bytes = readFileSync(join(FIXTURES, 'claude-code-cipher-box-a.jsonl'));
+  const cut = 500_000; // mid-line
+  assert.notEqual(bytes[cut - 1], 0x0a);
+  const dir = mkdtempSync(join(tmpdir(), 'sp-continue-live-'));
+  const live = join(dir, 'live.jsonl');
+  const complete = join(dir, 'complete.jsonl');
+  writeFileSync(live, bytes.subarray(0, cut));
+  writeFileSync(complete, bytes.subarray(0, bytes.lastIndexOf(0x0a, cut - 1) + 1));
+  await assert.rejects(() => importSessionFile(live), /live\.jsonl:\d+: invalid JSON/, 'the partial line alone does not import');
+  const expected = await importSessionFile(complete);
+  const r = await rig();
+  try {
+    const continued = await continueSession(r.controller, live, r.target);
+    assert.equal(continued.messages, expected.messages.length);
+    assert.deepEqual(r.controller.session.messages, withoutThinking(expected.messages).messages);
+    assert.equal(r.controller.session.meta.compactions.length, expected.compactions.length);
+  } finally {
+    await r.close();
+  }
+});
+
 test('a file that cannot be imported: a clear error naming it, nothing written, the current chat unchanged', async () => {
   const r = await rig();
   try {

@@ -21,6 +21,7 @@ import {
   newMessageId,
   recordedInputTokens,
   SessionFileStore,
+  SessionFollower,
   SplitpointError,
   textOf,
   TranscriptStore,
@@ -104,7 +105,7 @@ export async function continueSession(
 export async function writeContinuedSession(file: string, target: ContinueTarget): Promise<ContinuedSession> {
   let result: ImportResult;
   try {
-    result = await importSessionFile(file);
+    result = await importCurrent(file);
   } catch (e) {
     // An ImportError names the file, the line and the field already.
     const detail = e instanceof ImportError ? e.message : `${file}: ${errorMessage(e)}`;
@@ -157,6 +158,23 @@ export async function writeContinuedSession(file: string, target: ContinueTarget
   } catch (e) {
     for (const p of written) rmSync(p, { force: true });
     throw new ContinueSessionError(file, `Could not continue ${file} in Splitpoint: ${errorMessage(e)}`);
+  }
+}
+
+/**
+ * The import of `file` as "Inspect Session File…" reads it; when its agent is writing the last line right
+ * now (a partial line that does not parse), the import of the lines it has finished, as the followed
+ * inspector shows it. Any other failure is the import's (an ImportError naming file, line and field).
+ */
+async function importCurrent(file: string): Promise<ImportResult> {
+  try {
+    return await importSessionFile(file);
+  } catch (e) {
+    if (!(e instanceof ImportError) || e.line === undefined) throw e;
+    // The complete lines import (the follower leaves a partial last line out): the failure was that line.
+    const update = await new SessionFollower(file).poll().catch(() => undefined);
+    if (!update || update.gone) throw e;
+    return update.result;
   }
 }
 
