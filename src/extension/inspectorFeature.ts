@@ -1,14 +1,16 @@
 // The context inspector feature: the panel (restored after a window reload by a
 // WebviewPanelSerializer), what it shows (the current session, or a session file opened read-only),
-// its router (one handler per message type), and its commands.
+// its router (one handler per message type), and its commands. A session of another agent (imported, or
+// followed as it is written: followFeature.ts) also gets the live-session strip's view (liveView.ts).
 import * as vscode from 'vscode';
 import type { AgentController } from '../agent/service/controller';
 import type { InspectedRecording, InspectorTarget } from '../agent/service/inspectorService';
 import { loadRecording } from '../agent/service/recordingLoader';
 import { errorMessage, ImportError, ledgerPromptId } from '../core';
-import type { HostToInspector, InspectorSession, InspectorToHost } from '../protocol';
+import type { HostToInspector, InspectorSession, InspectorToHost, LiveView } from '../protocol';
 import { InspectorPanel } from './inspectorPanel';
 import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
+import { liveViewOf } from './liveView';
 import { runInspectorReplay } from '../inspector/inspectorReplay';
 import { pinHandlers } from './pinRouting';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
@@ -26,6 +28,10 @@ export class InspectorFeature extends Disposable {
   private readonly refreshTimer = this.register(new MutableDisposable());
   /** Bumped whenever what the panel shows changes, so a file still loading does not take the panel back. */
   private shown = 0;
+  /** The glance strip of the recording shown (another agent's session, followed or imported); undefined: none. */
+  private live: LiveView | undefined;
+  /** The strip's view last posted (undefined: none yet): the strip is told only when it changes, or asks. */
+  private postedLive: LiveView | null | undefined;
 
   constructor(
     extensionUri: vscode.Uri,
@@ -72,7 +78,44 @@ export class InspectorFeature extends Disposable {
   private showCurrentSession(): void {
     this.shown++;
     this.inspected = undefined;
+    this.live = undefined;
     this.at = null;
+    this.refresh();
+  }
+
+  // --- Followed sessions (followFeature.ts) ---------------------------------------------------
+
+  /** A followed session is about to be shown: its token, valid until the panel shows anything else. */
+  beginLive(): number {
+    return ++this.shown;
+  }
+
+  /** Whether the panel is open on what `token` showed (else the follow stops). */
+  isShowing(token: number): boolean {
+    return token === this.shown && this.panel.isOpen;
+  }
+
+  /**
+   * Shows a followed recording and its strip if `token` is still what the panel shows (`reveal`: opens
+   * the panel; else only an open panel is updated). False: the panel shows something else or is closed.
+   */
+  showLive(token: number, recording: InspectedRecording, live: LiveView, reveal: boolean): boolean {
+    if (token !== this.shown || (!reveal && !this.panel.isOpen)) return false;
+    this.inspected = recording;
+    this.live = live;
+    if (reveal) this.panel.show();
+    this.refresh();
+    return true;
+  }
+
+  /** A notice on the panel, if `token` is still what it shows. */
+  liveNotice(token: number, level: 'info' | 'error', message: string): void {
+    if (token === this.shown) this.panel.post({ type: 'notice', level, message });
+  }
+
+  /** Reveals the panel on what it shows (the follow status bar item). */
+  reveal(): void {
+    this.panel.show();
     this.refresh();
   }
 
@@ -94,6 +137,7 @@ export class InspectorFeature extends Disposable {
           if (load !== this.shown) return;
           // Shown as recorded: Splitpoint's micro-compaction is one of the strategies to preview, not the view.
           this.inspected = recording;
+          this.live = staticLive(file, recording, this.log);
           if (estimated) this.at = null;
           this.panel.show();
           this.refresh();
@@ -140,6 +184,15 @@ export class InspectorFeature extends Disposable {
       session = inspected ? this.controller.inspectorFor(inspected, null) : this.controller.inspectorSession(null);
     }
     this.panel.post({ type: 'session', session });
+    this.postLive(false);
+  }
+
+  /** The strip's view (null: the panel shows no such session), if it changed since last posted or `force`. */
+  private postLive(force: boolean): void {
+    const live = this.inspected ? (this.live ?? null) : null;
+    if (!force && live === this.postedLive) return;
+    this.postedLive = live;
+    this.panel.post({ type: 'live', live });
   }
 
   private scheduleRefresh(): void {
@@ -158,6 +211,13 @@ export class InspectorFeature extends Disposable {
     const post = (message: HostToInspector) => this.panel.post(message);
     return {
       ready: () => this.refresh(),
+      // The live-session strip mounted: it gets what it shows.
+      liveReady: () => this.postLive(true),
+      continueInSplitpoint: async () => {
+        const file = this.inspected && this.live?.canContinue ? this.live.file : undefined;
+        if (!file) throw new Error('Continue in Splitpoint works on a Claude Code or Codex session shown in the inspector.');
+        await vscode.commands.executeCommand('splitpoint.continueInSplitpoint', file);
+      },
       preview: (msg) => {
         try {
           post({ type: 'plan', plan: controller.preview(msg.strategy, msg.params, msg.requestId, this.target, msg.splitAtId) });
@@ -254,5 +314,15 @@ export class InspectorFeature extends Disposable {
       panel.post({ type: 'busy', busy: false });
       this.refresh();
     }
+  }
+}
+
+/** The strip of a file imported once ("Inspect Session File…"): not followed; none if its status cannot be read. */
+function staticLive(file: string, recording: InspectedRecording, log: vscode.LogOutputChannel): LiveView | undefined {
+  try {
+    return liveViewOf(file, recording.result, { following: false, gone: false, updatedAt: null });
+  } catch (e) {
+    log.warn(`The live status of ${file} could not be computed: ${errorMessage(e)}`);
+    return undefined;
   }
 }

@@ -2,7 +2,7 @@
 // hands every validated message to its router (InspectorFeature). It is created by show(), or
 // re-attached by restore() when VS Code revives it after a window reload (WebviewPanelSerializer).
 import * as vscode from 'vscode';
-import type { HostToInspector, InspectorToHost } from '../protocol';
+import type { HostToInspector, HostToLive, InspectorToHost } from '../protocol';
 import { parseInspectorToHost } from '../protocol/validation';
 import { DisposableStore, MutableDisposable, toDisposable } from './lifecycle';
 import { safeDescribe } from './safeDescribe';
@@ -50,7 +50,8 @@ export class InspectorPanel implements vscode.Disposable {
     this.attach(panel);
   }
 
-  post(message: HostToInspector): void {
+  /** A message for the inspector's store, or for its live-session strip (which listens for its own). */
+  post(message: HostToInspector | HostToLive): void {
     void this.current.value?.panel.webview.postMessage(message);
   }
 
