@@ -5,6 +5,7 @@
 // behaviour lives in src/agent (controller) and src/core.
 import * as vscode from 'vscode';
 import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { AgentController } from '../agent/service/controller';
 import { vscodeRipgrepCandidates } from '../agent/tools';
 import { errorMessage } from '../core';
@@ -18,12 +19,14 @@ import { CheckpointRestore } from './checkpointRestore';
 import { DiffReview } from './diffReview';
 import { failureSink } from './failureSink';
 import { FeatureActivation, unavailable } from './features';
+import { FollowFeature } from './followFeature';
 import { InspectorFeature } from './inspectorFeature';
 import { McpFeature } from './mcpFeature';
 import { ModelPicker } from './modelPicker';
 import type { ChatReview } from './reviewRouting';
 import type { FailureSink } from './router';
 import { SessionCommands } from './sessionCommands';
+import { SessionsView } from './sessionsView';
 import { SettingsReader } from './settings';
 import { StatusBar } from './statusBar';
 import { SummaryReview } from './summaryReview';
@@ -115,6 +118,10 @@ function activateFeatures(features: FeatureActivation, s: Services): void {
   features.activate('Session commands', () => new SessionCommands(controller, chatView, s.transcripts));
   features.activate('Continue in Splitpoint', () => new ContinueCommand(s, chatView));
   features.activate('Status bar', () => new StatusBar(controller));
+  // Agent Sessions (issue 24): the view reads nothing until it is opened; a row follows its session in the inspector.
+  const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  features.activate('Agent sessions', () => new SessionsView({ splitpointDir: join(storageDir, 'sessions'), log }));
+  if (inspector) features.activate('Follow sessions', () => new FollowFeature(inspector, controller, log));
   features.activate('Compaction progress', () => new CompactionProgress(controller));
   features.activate('Summary review', () => new SummaryReview(controller, log));
   features.activate('Settings', () => new ConfigurationFeature(controller, chatView, log, s.settings));
