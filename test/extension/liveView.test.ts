@@ -19,7 +19,7 @@ test('a Claude Code session: its status, Claude Code-like recursive summarizatio
   assert.equal(view.following, true);
   assert.equal(view.canContinue, true);
   // The context now is the recorded usage of the last call (when it came after the last compaction).
-  const lastUsage = result.messages.findLast((m) => m.usage)?.usage;
+  const lastUsage = result.messages.filter((m) => m.usage).at(-1)?.usage;
   assert.ok(lastUsage, 'the fixture records calls');
   assert.equal(view.status.contextTokens, recordedInputTokens(lastUsage));
   assert.deepEqual(view.agentPreview, {
