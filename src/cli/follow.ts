@@ -57,7 +57,8 @@ export function callLine(c: LiveCall): string {
 
 function summary(file: string, result: ImportResult): string {
   const s = liveStatus(result, file);
-  const ctx = s.contextTokens === null ? 'context unknown since the last compaction' : `context ${n(s.contextTokens)} / ${n(s.contextWindow)}`;
+  const ctx =
+    s.contextTokens === null ? 'context unknown since the last compaction' : `context ${n(s.contextTokens)} / ${n(s.contextWindow)}`;
   const cost = s.costSoFar === null ? '' : `, cost so far ${usd(s.costSoFar)}`;
   return `${oneLine(file)}: ${AGENTS[s.agent]}${s.model ? ` (${oneLine(s.model)})` : ''}, ${s.calls} call(s), ${s.compactions} compaction(s), ${ctx}${cost}`;
 }

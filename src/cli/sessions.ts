@@ -71,7 +71,12 @@ function context(s: DiscoveredSession): string {
 }
 
 function when(ms: number | null): string {
-  return ms === null ? '-' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return ms === null
+    ? '-'
+    : new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z');
 }
 
 /** The readable list: one line per session (agent, last activity, context, compactions, model, title), its file below. */
