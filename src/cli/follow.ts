@@ -8,8 +8,8 @@
 // The file is read incrementally (core SessionFollower: only the appended bytes; a partial last line waits
 // for its end; a truncated or replaced file is read again). Polls run on fs.watch events and on a 1 s timer
 // (watch events are not guaranteed on every file system). The calls already in the file when following
-// starts are summed up in one line (human output only); every later call gets its line, several per poll
-// when several arrived. Ends with exit 0 on SIGINT or SIGTERM, or when the file is deleted (a stderr line
+// starts are summed up in one line (human output only) and a stderr line says following has started;
+// every later call gets its line, several per poll when several arrived. Ends with exit 0 on SIGINT or SIGTERM, or when the file is deleted (a stderr line
 // says so); a file that cannot be read or imported is a stderr line naming it, exit 2.
 import { watch, type FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
@@ -163,7 +163,7 @@ export async function followCommand(rest: string[], args: ParsedArgs, io: CliIO,
       } catch {
         // No watch on this file system: the timer polls.
       }
-      if (!json) io.stderr(`splitpoint: following ${oneLine(file)} (Ctrl+C to stop)\n`);
+      io.stderr(`splitpoint: following ${oneLine(file)} (Ctrl+C to stop)\n`);
       hooks.onStarted?.();
     };
 
