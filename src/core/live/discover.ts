@@ -176,8 +176,11 @@ async function codexCandidates(root: string, problems: string[]): Promise<Candid
 
 async function splitpointCandidates(dir: string, problems: string[]): Promise<Candidate[]> {
   const out: Candidate[] = [];
-  for (const e of await listDir(dir, problems, true)) {
-    if (!e.isFile() || !e.name.endsWith('.jsonl')) continue;
+  const entries = await listDir(dir, problems, true);
+  const metas = new Set(entries.filter((e) => e.name.endsWith('.meta.json')).map((e) => e.name.slice(0, -'.meta.json'.length)));
+  for (const e of entries) {
+    // A session is `<id>.jsonl` beside `<id>.meta.json` (other files there are not sessions).
+    if (!e.isFile() || !e.name.endsWith('.jsonl') || !metas.has(e.name.slice(0, -'.jsonl'.length))) continue;
     const c = await fileCandidate(join(dir, e.name), 'splitpoint', problems);
     if (c) out.push(c);
   }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { importSessionFile } from '../../../src/core/importers';
 import { discoverSessions } from '../../../src/core/live/discover';
 import { CompactionScanCache } from '../../../src/core/live/compactionScan';
+import { SessionFileStore } from '../../../src/core/session/session';
 import {
   CLAUDE_FIXTURES,
   CODEX_FIXTURES,
@@ -237,6 +238,48 @@ test('a marker split across two read chunks is counted once; a quoted one is not
     const cache = new CompactionScanCache();
     const { size, mtimeMs, ino } = await import('node:fs').then((fs) => fs.statSync(file));
     assert.equal(await cache.count(file, marker, { size, mtimeMs, ino }), 1);
+  } finally {
+    fake.remove();
+  }
+});
+
+test("Splitpoint's own sessions: title and compactions from the meta, the last recorded call from the tail", async () => {
+  const fake = makeFakeHome();
+  try {
+    const dir = join(fake.root, 'splitpoint-sessions');
+    const store = new SessionFileStore(dir);
+    const usage = {
+      inputTokens: 1_000,
+      cacheReadTokens: 40_000,
+      cacheCreationTokens: 2_000,
+      outputTokens: 300,
+      model: 'claude-sonnet-4-5',
+    };
+    store.append('chat1', [
+      { id: 'u1', role: 'user', content: 'Refactor the cart', createdAt: 1_000 },
+      { id: 'a1', role: 'assistant', content: [{ type: 'text', text: 'Done' }], usage, createdAt: 2_000 },
+    ]);
+    store.writeMeta({ id: 'chat1', title: 'Cart refactor', createdAt: 1_000, updatedAt: 2_000, compactions: [] });
+    writeFileSync(join(dir, 'stray.jsonl'), '{}\n');
+    const r = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, splitpointDirs: [dir, join(fake.root, 'none')] });
+    const mine = r.sessions.filter((s) => s.agent === 'splitpoint');
+    assert.deepEqual(r.problems, []);
+    assert.equal(mine.length, 1, 'a .jsonl without its meta is not a session');
+    assert.deepEqual(
+      { ...mine[0], writing: false },
+      {
+        file: join(dir, 'chat1.jsonl'),
+        agent: 'splitpoint',
+        cwd: null,
+        model: 'claude-sonnet-4-5',
+        title: 'Cart refactor',
+        lastActivity: 2_000,
+        contextTokens: 43_000,
+        contextWindow: 200_000,
+        compactions: 0,
+        writing: false,
+      },
+    );
   } finally {
     fake.remove();
   }
