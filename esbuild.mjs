@@ -1,6 +1,7 @@
 // Bundles the extension host, its token-counting worker, the CLI and the webviews. `node esbuild.mjs [--watch] [--production]`
 import * as esbuild from 'esbuild';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath, sep } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -36,16 +37,41 @@ const lazyTokenizer = {
 // use, and in the extension bundle those requires load dist/vendor/*.js (never at activation).
 const VENDOR = {
   '@anthropic-ai/sdk': { name: 'anthropic-sdk', stdin: `module.exports = require('@anthropic-ai/sdk');` },
-  './mcp/sdkExports': { name: 'mcp-sdk', entry: 'src/agent/mcp/sdkExports.ts' },
+  '../mcp/sdkExports': { name: 'mcp-sdk', entry: 'src/agent/mcp/sdkExports.ts' },
 };
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {
-    build.onResolve({ filter: /^(@anthropic-ai\/sdk|\.\/mcp\/sdkExports)$/ }, (args) =>
+    build.onResolve({ filter: /^(@anthropic-ai\/sdk|\.\.\/mcp\/sdkExports)$/ }, (args) =>
       // Only sdks.ts's requires: type imports are erased, and nothing else may import the SDKs' values.
       /[\\/]src[\\/]agent[\\/]loop[\\/]sdks\.ts$/.test(args.importer) && args.kind === 'require-call'
         ? { path: `./vendor/${VENDOR[args.path].name}.js`, external: true }
         : undefined,
+    );
+  },
+};
+
+// The extension host's code is three bundles, required in turns at activation (src/extension/shell.ts):
+// dist/extension.js (the shell), dist/core.js (src/core, the engine) and dist/host.js (the VS Code glue and
+// src/agent). Code outside src/core imports it only through src/core/index.ts (layers.json): in dist/host.js
+// and the shell those imports are requires of ./core.js, so the engine is loaded once, from its own file.
+const CORE_DIR = realpathSync(resolvePath('src/core'));
+const coreExternal = {
+  name: 'core-external',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)core(\/index)?$/ }, (args) => {
+      if (args.importer.startsWith(CORE_DIR + sep)) return undefined;
+      const target = resolvePath(dirname(args.importer), args.path);
+      return target === CORE_DIR || target === join(CORE_DIR, 'index') ? { path: './core.js', external: true } : undefined;
+    });
+  },
+};
+// The shell's require of the glue (./extension) is dist/host.js.
+const hostExternal = {
+  name: 'host-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/extension$/ }, (args) =>
+      /[\\/]src[\\/]extension[\\/]shell\.ts$/.test(args.importer) ? { path: './host.js', external: true } : undefined,
     );
   },
 };
@@ -76,13 +102,33 @@ const builds = [
   })),
   {
     ...common,
-    entryPoints: ['src/extension/extension.ts'],
+    entryPoints: ['src/extension/shell.ts'],
     outfile: 'dist/extension.js',
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
-    plugins: [lazyTokenizer, lazyVendor],
+    plugins: [coreExternal, hostExternal],
+  },
+  {
+    ...common,
+    entryPoints: ['src/core/index.ts'],
+    outfile: 'dist/core.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [lazyTokenizer],
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  },
+  {
+    ...common,
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/host.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [coreExternal, lazyTokenizer, lazyVendor],
     // jsonc-parser's `main` is a UMD build whose inner requires esbuild cannot follow: bundle its ESM build.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   },

@@ -50,8 +50,9 @@ export default tseslint.config(
   {
     // The tokenizer's ranks are megabytes: required on first use, never at activation (esbuild.mjs
     // maps these requires to dist/tokenizer/*.js). A static import would load them eagerly.
-    // The same for the Anthropic and MCP SDKs (dist/vendor/*.js), required by src/agent/loop/sdks.ts on first use.
-    files: ['src/core/counting/tokenizers.ts', 'src/agent/loop/sdks.ts'],
+    // The same for the Anthropic and MCP SDKs (dist/vendor/*.js), required by src/agent/loop/sdks.ts on first use,
+    // and for the engine and the glue (dist/core.js, dist/host.js), required in turns by src/extension/shell.ts.
+    files: ['src/core/counting/tokenizers.ts', 'src/agent/loop/sdks.ts', 'src/extension/shell.ts'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -101,6 +101,8 @@ interface ActivationRun {
   requireMs: number;
   activateMs: number;
   totalMs: number;
+  /** The longest block from the require until activate()'s promise resolved (children/activation.ts). */
+  activationBlockMs?: number;
   maxEventLoopDelayAfterMs: number;
   error?: string;
 }
@@ -193,7 +195,9 @@ function measureActivation(ctx: BenchContext, { reps, row, rows, data }: HostWai
     const old = Array.from({ length: reps }, (_, i) => activation(base.path, i));
     const now = Array.from({ length: reps }, (_, i) => activation(join(REPO, 'dist', 'extension.js'), 100 + i));
     data.activation = { old, now };
-    const block = (r: ActivationRun) => Math.max(r.totalMs, r.maxEventLoopDelayAfterMs);
+    // Activation may take several turns (src/extension/shell.ts): its block is the timer chain's longest gap.
+    const during = (r: ActivationRun) => r.activationBlockMs ?? r.totalMs;
+    const block = (r: ActivationRun) => Math.max(during(r), r.maxEventLoopDelayAfterMs);
     const med = (xs: ActivationRun[], f: (r: ActivationRun) => number) => median(xs.map(f));
     row(
       'activation: require(bundle), one synchronous step',
@@ -202,11 +206,12 @@ function measureActivation(ctx: BenchContext, { reps, row, rows, data }: HostWai
       fmtMs,
     );
     row(
-      'activation: activate(), one synchronous step',
+      'activation: activate(), until its promise resolves (wall time)',
       med(old, (r) => r.activateMs),
       med(now, (r) => r.activateMs),
       fmtMs,
     );
+    row('activation: longest block from the require until activate() resolves', med(old, during), med(now, during), fmtMs);
     row(
       'activation: longest block in the 2 s after activate() (where the rank load ran)',
       median(old.map((r) => r.maxEventLoopDelayAfterMs)),

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ const REPO = join(import.meta.dirname ?? __dirname, '..', '..');
 const BUNDLE = join(REPO, 'dist', 'extension.js');
 
 function ensureBuilt(): void {
-  if (!existsSync(BUNDLE) || !existsSync(join(REPO, 'dist', 'vendor', 'anthropic-sdk.js'))) {
+  if (!existsSync(join(REPO, 'dist', 'host.js')) || !existsSync(join(REPO, 'dist', 'vendor', 'anthropic-sdk.js'))) {
     execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, stdio: 'inherit' });
   }
 }
@@ -31,6 +31,12 @@ test('activating the bundle loads no SDK and no ranks; the SDKs load from dist/v
   assert.equal(r.error, undefined, 'activation succeeded');
   assert.ok(r.subscriptions > 5, `${r.subscriptions} subscriptions: the extension activated`);
   assert.deepEqual(r.lazyLoaded, []);
+  // Nor is either SDK bundled into what activation loads (a moved sdks.ts once left the MCP SDK, zod and ajv in it).
+  for (const file of ['extension.js', 'core.js', 'host.js']) {
+    const code = readFileSync(join(REPO, 'dist', file), 'utf8');
+    for (const mark of ['StreamableHTTPClientTransport = class', 'class APIPromise'])
+      assert.ok(!code.includes(mark), `dist/${file} has no ${mark}`);
+  }
 
   const req = createRequire(BUNDLE);
   const anthropic = req('./vendor/anthropic-sdk.js') as { default: { APIError: unknown } };
