@@ -62,6 +62,9 @@ export async function sessionsCommand(rest: string[], args: ParsedArgs, io: CliI
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
+/** Titles in the table are cut here (the JSON has the whole title). */
+const TABLE_TITLE_CHARS = 80;
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const AGENTS: Record<DiscoveredSession['agent'], string> = { 'claude-code': 'Claude Code', codex: 'Codex', splitpoint: 'Splitpoint' };
 
 function context(s: DiscoveredSession): string {
@@ -88,7 +91,7 @@ export function sessionsTable(cwd: string, sessions: readonly DiscoveredSession[
     context(s),
     String(s.compactions),
     oneLine(s.model ?? '-'),
-    oneLine(s.title ?? '(no title)'),
+    clip(oneLine(s.title ?? '(no title)'), TABLE_TITLE_CHARS),
   ]);
   const head = ['AGENT', 'LAST ACTIVITY', 'CONTEXT', 'COMPACTIONS', 'MODEL', 'TITLE'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -125,23 +125,28 @@ for (const [name, codex, start] of [
   });
 }
 
-test('inspect --follow: the readable lines, SIGINT ends it with exit 0', async () => {
+test('inspect --follow: the readable lines, a compaction recorded while following, SIGINT ends it with exit 0', async () => {
   const fake = makeFakeHome();
   try {
+    // The recording's compact_boundary is its line 761.
     const text = readFileSync(join(FIXTURES, 'claude-code-cipher-box-a.jsonl'), 'utf8').split(/(?<=\n)/);
     const file = join(fake.root, 'a.jsonl');
-    writeFileSync(file, text.slice(0, 400).join(''));
+    writeFileSync(file, text.slice(0, 700).join(''));
     const child = await follow(file);
     await child.until('following', () => child.stderr().includes('following'));
     assert.match(
       child.lines[0],
       /a\.jsonl: Claude Code \(claude-opus-4-6\), \d+ call\(s\), 0 compaction\(s\), context [\d,]+ \/ 200,000, cost so far \$/,
     );
-    appendFileSync(file, text.slice(400, 460).join(''));
-    await child.until('a call line', () => child.lines.some((l) => l.startsWith('call ')));
+    appendFileSync(file, text.slice(700, 800).join(''));
+    await child.until('the compaction line', () => child.lines.some((l) => l.startsWith('compaction 1 recorded')));
     assert.match(
       child.lines.find((l) => l.startsWith('call '))!,
       /^call \d+: [\d,]+ \/ 200,000 tokens \([\d.]+%\), .*cost so far \$[\d.]+/,
+    );
+    assert.match(
+      child.lines.find((l) => l.startsWith('compaction '))!,
+      /^compaction 1 recorded \(auto, 167,389 tokens before; \d+ messages archived\)$/,
     );
     child.proc.kill('SIGINT');
     assert.equal(await child.exit, 0);
