@@ -1,7 +1,7 @@
 // One followed session file (issue 24 item 2), for followFeature.ts: a SessionFollower (core) polled on
 // fs.watch events of the file (debounced) and every second (a watch misses a replaced file, a network
-// folder), each change shown in the inspector: counted at once if the counting worker counts the new
-// messages quickly, else with estimated counts first, then counted. What it needs of the inspector and
+// folder), each change shown in the inspector at once with estimated counts, then counted by the host's
+// counting worker once the file is quiet. What it needs of the inspector and
 // the host is passed in (no `vscode` import: unit-tested in plain Node on real files and appends).
 import { watch, type FSWatcher } from 'node:fs';
 import type { InspectedRecording } from '../agent/service/inspectorService';
@@ -24,8 +24,8 @@ import { liveViewOf } from './liveView';
 const WATCH_DEBOUNCE_MS = 100;
 /** The fallback poll (a missed watch event, a replaced file). */
 const FALLBACK_POLL_MS = 1_000;
-/** An update waits this long for the exact counts before it is shown with estimates (then again, counted). */
-const EXACT_WAIT_MS = 300;
+/** A change is shown counted once no newer one came for this long (it is shown estimated at once). */
+const QUIET_MS = 700;
 
 /** The inspector calls a follow makes (InspectorFeature's). */
 export interface FollowingInspector {
@@ -49,6 +49,7 @@ export class Following implements IDisposable {
   private watcher: FSWatcher | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private exactTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private again = false;
   private stopped = false;
@@ -84,6 +85,7 @@ export class Following implements IDisposable {
     this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.debounce);
+    clearTimeout(this.exactTimer);
     this.watcher?.close();
     this.deps.status(undefined);
   }
@@ -160,7 +162,12 @@ export class Following implements IDisposable {
     this.show(update.result, false);
   }
 
-  /** Shows `result`: counted if the worker is quick, else estimated first; `first` opens the panel. */
+  /**
+   * Shows `result` at once with estimated counts (cheap: the estimated view scores no probes and fits no
+   * overhead), then counted: once the counting worker counted it and no newer change came for QUIET_MS
+   * (the counted view scores the recorded compactions' probes on the host: once per burst of appends, not
+   * per line). `first` opens the panel and counts at once.
+   */
   private show(result: ImportResult, first: boolean): void {
     const generation = ++this.generation;
     let live: LiveView;
@@ -171,27 +178,22 @@ export class Following implements IDisposable {
       return;
     }
     this.deps.status(live);
-    const counted = this.deps.countInBackground(messageListsOf(result)).then(
-      () => true,
-      (e: unknown) => {
-        this.deps.log.warn(`Following: counting ${this.file} failed: ${errorMessage(e)}`);
-        return false;
-      },
-    );
     const estimated: InspectedRecording = { source: this.file, result, counter: this.estimate };
+    if (!this.deps.inspector.showLive(this.token, estimated, live, first)) return this.dispose();
+    if (first) this.deps.inspector.liveNotice(this.token, 'info', 'Counting tokens: the figures are estimates until it is done.');
     const current = () => generation === this.generation && !this.stopped;
-    const showEstimated = () => {
-      if (current() && !this.deps.inspector.showLive(this.token, estimated, live, first)) this.dispose();
-      if (first) this.deps.inspector.liveNotice(this.token, 'info', 'Counting tokens: the figures are estimates until it is done.');
-    };
-    if (first) showEstimated();
-    else {
-      const wait = setTimeout(showEstimated, EXACT_WAIT_MS);
-      void counted.then(() => clearTimeout(wait));
-    }
-    void counted.then((ok) => {
-      if (!ok || !current()) return;
-      if (!this.deps.inspector.showLive(this.token, { source: this.file, result }, live, false)) this.dispose();
-    });
+    clearTimeout(this.exactTimer);
+    this.exactTimer = setTimeout(
+      () => {
+        if (!current()) return;
+        this.deps.countInBackground(messageListsOf(result)).then(
+          () => {
+            if (current() && !this.deps.inspector.showLive(this.token, { source: this.file, result }, live, false)) this.dispose();
+          },
+          (e: unknown) => this.deps.log.warn(`Following: counting ${this.file} failed: ${errorMessage(e)}`),
+        );
+      },
+      first ? 0 : QUIET_MS,
+    );
   }
 }

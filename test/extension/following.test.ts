@@ -1,6 +1,7 @@
 // Following a session file as an agent writes it (src/extension/following.ts), on real files with real
 // fs.watch events: the first lines of a real Claude Code session are shown (panel revealed), lines
-// appended (one split mid-line) are shown with the context of the last call written, a deleted file is
+// appended (one split mid-line) are shown with the context of the last call written (estimated at once,
+// then counted), a deleted file is
 // said once and shown as gone, a file of no known format is refused naming the file, and the follow stops
 // once the panel shows something else.
 import { test } from 'node:test';
@@ -84,6 +85,9 @@ test('appended lines are shown with the context of the last call written; a half
     assert.equal(s.inspector.last?.reveal, false, 'updates never take the focus');
     assert.equal(s.inspector.last?.recording.result.messages.length, importSession(readFileSync(s.file, 'utf8'), s.file).messages.length);
     assert.equal(s.statuses.at(-1)?.status.contextTokens, expected, 'the status bar follows');
+    // Estimated at once, counted once the file is quiet.
+    await until('the counted view of the appended lines', () => !s.inspector.last?.recording.counter);
+    assert.equal(s.inspector.last?.recording.result.messages.length, importSession(readFileSync(s.file, 'utf8'), s.file).messages.length);
   } finally {
     s.dispose();
   }
