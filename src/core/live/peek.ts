@@ -99,6 +99,23 @@ function parse(raw: string): Json | undefined {
   }
 }
 
+/** Message lines looked at to tell a sub-agent transcript (all sidechain) from a session. */
+const SIDECHAIN_SAMPLE = 5;
+
+/** A Claude Code line that may hold a title (a rename, the agent's title, a summary). */
+function mayBeTitle(raw: string): boolean {
+  return raw.includes('"custom-title"') || raw.includes('"ai-title"') || raw.includes('"summary"');
+}
+
+/** The timestamp of the last line that has one (epoch ms). */
+function lastTimestampOf(lines: readonly string[]): number | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const ts = timestampMs(parse(lines[i])?.timestamp);
+    if (ts !== undefined) return ts;
+  }
+  return null;
+}
+
 function cleanTitle(text: string): string | null {
   const t = text.replace(/\s+/g, ' ').trim();
   if (t === '') return null;
@@ -174,7 +191,6 @@ async function claudeCode(head: Region, tail: Region, extendHead: () => Promise<
   let usage: RecordedUsage | undefined;
   let usageAt = -1;
   let compactAt = -1;
-  let lastTimestamp: number | null = null;
   let messageLines = 0;
   let sidechainLines = 0;
   const noWarnings: string[] = [];
@@ -183,22 +199,24 @@ async function claudeCode(head: Region, tail: Region, extendHead: () => Promise<
     else if (o.type === 'ai-title' && typeof o.aiTitle === 'string') aiTitle = o.aiTitle;
     else if (o.type === 'summary' && typeof o.summary === 'string') summary = o.summary;
   };
+  // Only the lines that can matter are parsed (a quoted key inside a string reads \"key\": no false skip).
   for (const raw of head.lines) {
-    const o = parse(raw);
+    const needed: boolean = cwd === null || messageLines < SIDECHAIN_SAMPLE || mayBeTitle(raw);
+    const o: Json | undefined = needed ? parse(raw) : undefined;
     if (!o) continue;
     if (cwd === null && typeof o.cwd === 'string' && o.cwd !== '') cwd = o.cwd;
-    if (o.type === 'user' || o.type === 'assistant') {
+    if ((o.type === 'user' || o.type === 'assistant') && messageLines < SIDECHAIN_SAMPLE) {
       messageLines++;
       if (o.isSidechain === true) sidechainLines++;
     }
     titles(o);
   }
+  const lastTimestamp = lastTimestampOf(tail.lines);
   tail.lines.forEach((raw, i) => {
+    if (!raw.includes('"assistant"') && !raw.includes('"compact_boundary"') && !mayBeTitle(raw)) return;
     const o = parse(raw);
     if (!o) return;
     titles(o);
-    const ts = timestampMs(o.timestamp);
-    if (ts !== undefined) lastTimestamp = ts;
     if (o.type === 'system' && o.subtype === 'compact_boundary') compactAt = i;
     if (o.type !== 'assistant' || o.isSidechain === true || !isObject(o.message)) return;
     const m = recordedModel(o.message);
@@ -242,6 +260,7 @@ async function claudeCode(head: Region, tail: Region, extendHead: () => Promise<
 function firstClaudePrompt(lines: readonly string[]): string | null {
   let stub: { uuid: unknown; typed: string } | undefined;
   for (const raw of lines) {
+    if (!raw.includes('"user"')) continue;
     const o = parse(raw);
     if (!o || o.type !== 'user' || o.isSidechain === true || o.isCompactSummary === true || !isObject(o.message)) continue;
     const content = o.message.content;
@@ -267,22 +286,22 @@ async function codex(head: Region, tail: Region, extendHead: () => Promise<Regio
   let cwd: string | null = null;
   let model: string | null = null;
   for (const raw of head.lines) {
+    if (!raw.includes('"session_meta"') && !raw.includes('"turn_context"')) continue;
     const o = parse(raw);
     if (!o || !isObject(o.payload)) continue;
     if (o.type === 'session_meta' && cwd === null && typeof o.payload.cwd === 'string') cwd = o.payload.cwd;
     if (o.type === 'turn_context' && typeof o.payload.model === 'string' && o.payload.model !== '') model = o.payload.model;
   }
-  let lastTimestamp: number | null = null;
   let usage: RecordedUsage | undefined;
   let usageAt = -1;
   let compactAt = -1;
   let window: number | undefined;
   const reader = new CodexUsageReader();
+  const lastTimestamp = lastTimestampOf(tail.lines);
   tail.lines.forEach((raw, i) => {
+    if (!raw.includes('"token_count"') && !raw.includes('"compacted"') && !raw.includes('"turn_context"')) return;
     const o = parse(raw);
     if (!o) return;
-    const ts = timestampMs(o.timestamp);
-    if (ts !== undefined) lastTimestamp = ts;
     if (o.type === 'compacted') compactAt = i;
     if (!isObject(o.payload)) return;
     if (o.type === 'turn_context' && typeof o.payload.model === 'string' && o.payload.model !== '') model = o.payload.model;
@@ -314,6 +333,7 @@ async function codex(head: Region, tail: Region, extendHead: () => Promise<Regio
 /** The first user message part of Codex lines that is a prompt (not an injection, not a summary). */
 function firstCodexPrompt(lines: readonly string[]): string | null {
   for (const raw of lines) {
+    if (!raw.includes('"response_item"') || !raw.includes('"user"')) continue;
     const o = parse(raw);
     if (!o || o.type !== 'response_item' || !isObject(o.payload)) continue;
     const p = o.payload;
