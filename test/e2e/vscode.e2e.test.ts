@@ -7,7 +7,9 @@
 // prompt kept by a preview, a split at a chosen message, and its summary draft edited before it is
 // applied (the edit is what the next request carries), and "Check this compaction": a missed probe
 // pinned from its card, kept by a second compaction; the workspace's AGENTS.md in the chat header, the
-// agent's task list updated in the chat during a turn, and both in the next request after "Compact".
+// agent's task list updated in the chat during a turn, and both in the next request after "Compact";
+// then another agent's sessions (a fake Claude Code and Codex home): listed, one followed live as lines
+// are appended, and continued in Splitpoint.
 // Screenshots of each step go to test-artifacts/e2e-<n>-<name>.png; on failure the code-server
 // output and VS Code's logs (extension host, Splitpoint's output channel) go there too.
 // The steps live in steps/ by concern (chat, API key, compaction, persistence, recorded session, pins,
@@ -41,6 +43,7 @@ import { inspectRecordedClaudeCodeSession } from './steps/recordedSessionSteps';
 import type { VscodeSession } from './steps/session';
 import { editDraftSummary, splitHerePreview } from './steps/splitSteps';
 import { instructionsAndTodo } from './steps/standingSteps';
+import { liveSession, prepareAgentHomes, type AgentHomes } from './steps/liveSessionSteps';
 
 const API_KEY = 'sk-ant-e2e-0123456789';
 /** Small window + low threshold: the long answer of step 5 crosses it (about 1.7k tokens before, 5.7k after; threshold 4.8k). */
@@ -60,6 +63,8 @@ let browser: Browser | undefined;
 let page: Page;
 /** What the steps share, once `before` has opened the workbench. */
 let session: VscodeSession;
+/** The fake Claude Code and Codex sessions in the run's home (step 18). */
+let agentHomes: AgentHomes;
 const script: ScriptLog = { summaryRequests: 0 };
 const timings: Array<[string, number]> = [];
 const suiteStart = Date.now();
@@ -112,6 +117,8 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
         },
         ...QUIET_SETTINGS,
       });
+      // Another agent's sessions of this workspace, in code-server's HOME before it starts (step 18).
+      agentHomes = prepareAgentHomes(base, workspace);
       server = await startCodeServer({ home: base, userDataDir, extensionsDir, workspace, timeoutMs: 60_000 });
       ({ browser, page } = await run.openWorkbench(server, workspace));
       session = { page, run, loopback, hostile, workspace, base, script, apiKey: API_KEY };
@@ -167,4 +174,5 @@ describe('Splitpoint in a real VS Code (code-server 4.100.3 / VS Code 1.100)', (
   run.step(15, 'edit-draft-summary', () => editDraftSummary(session));
   run.step(16, 'check-compaction', () => checkCompactionPinAndKeep(session));
   run.step(17, 'instructions-and-todo', () => instructionsAndTodo(session));
+  run.step(18, 'live-session', () => liveSession(session, agentHomes));
 });
