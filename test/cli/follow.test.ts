@@ -155,6 +155,30 @@ test('inspect --follow: the readable lines, a compaction recorded while followin
   }
 });
 
+test('inspect --follow on a session that has just started (an empty file): every call gets its line', async () => {
+  const fake = makeFakeHome();
+  try {
+    const text = readFileSync(join(FIXTURES, 'claude-code-cipher-box-b.jsonl'), 'utf8').split(/(?<=\n)/);
+    const file = join(fake.root, 'b.jsonl');
+    writeFileSync(file, '');
+    const child = await follow(file, '--json');
+    await child.until('following', () => child.stderr().includes('following'));
+    const written = text.slice(0, 120).join('');
+    await writeInPieces(file, written, 23);
+    const expected = rawCallTokens(written, false);
+    assert.ok(expected.length > 5);
+    await child.until(`${expected.length} calls`, () => child.lines.length >= expected.length);
+    assert.deepEqual(
+      child.lines.map((l) => (JSON.parse(l) as { contextTokens: number }).contextTokens),
+      expected,
+    );
+    child.proc.kill('SIGTERM');
+    assert.equal(await child.exit, 0);
+  } finally {
+    fake.remove();
+  }
+});
+
 test('inspect --follow: a missing file or one in no known format is a line naming it, exit 2, no stack trace', async () => {
   const fake = makeFakeHome();
   try {
