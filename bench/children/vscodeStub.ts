@@ -282,6 +282,7 @@ function stubWindow(): Record<string, unknown> {
     registerWebviewPanelSerializer: disposable,
     registerUriHandler: disposable,
     registerTreeDataProvider: disposable,
+    createTreeView: () => ({ visible: false, onDidChangeVisibility: event(), reveal: async () => undefined, dispose: () => undefined }),
     createWebviewPanel: () => noop('WebviewPanel'),
     showInformationMessage: async () => undefined,
     showWarningMessage: async () => undefined,
