@@ -40,7 +40,7 @@ export class SessionsView extends Disposable implements vscode.TreeDataProvider<
     this.register(vscode.commands.registerCommand('splitpoint.refreshSessions', () => this.reload()));
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.view.visible && this.reload()));
     // Visible at start-up (the user left it open): VS Code asks for the rows itself; keep them current.
-    if (this.view.visible) this.setVisible(true);
+    if (this.view.visible === true) this.setVisible(true);
   }
 
   getTreeItem(row: SessionRow): vscode.TreeItem {
