@@ -118,33 +118,79 @@ export class Assembler {
     this.drafts.push(draft);
   }
 
-  finish(): Message[] {
-    return runSteps(this.finishSteps());
+  /** The messages, open calls dropped (their warnings go to `warnings`, by default the assembler's own list). */
+  finish(warnings: string[] = this.warnings): Message[] {
+    return runSteps(this.finishSteps(warnings));
   }
 
   /** finish() as steps (see steps.ts). */
-  *finishSteps(): ImportSteps<Message[]> {
-    this.closeOpen();
+  *finishSteps(warnings: string[] = this.warnings): ImportSteps<Message[]> {
+    this.closeOpen(warnings);
     const out: Message[] = [];
     let n = 0;
     for (const d of this.drafts) {
       if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-      if (d.blocks.length === 0) continue;
-      const message: Message = { id: d.id, role: d.role, content: d.text !== undefined ? d.text : d.blocks };
-      if (d.synthetic) message.synthetic = d.synthetic;
-      if (d.createdAt !== undefined) message.createdAt = d.createdAt;
-      out.push(message);
+      const message = toMessage(d, d.blocks);
+      if (message) out.push(message);
     }
     return out;
   }
 
-  private closeOpen(): void {
+  /**
+   * What finish() would give now, leaving the assembler as it is (more can be added afterwards): calls
+   * still open are dropped from the copy, with the same warnings (pushed to `warnings`).
+   */
+  snapshot(warnings: string[]): Message[] {
+    const dropped = new Map<Draft, Set<string>>();
+    for (const call of this.open.values()) {
+      const ids = dropped.get(call.draft);
+      if (ids) ids.add(call.id);
+      else dropped.set(call.draft, new Set([call.id]));
+      warnings.push(noResult(this.file, call));
+    }
+    const out: Message[] = [];
+    for (const d of this.drafts) {
+      const ids = dropped.get(d);
+      const message = toMessage(d, ids ? d.blocks.filter((b) => !(isToolUse(b) && ids.has(b.id))) : [...d.blocks]);
+      if (message) out.push(message);
+    }
+    return out;
+  }
+
+  /** An independent copy (its warnings go to `warnings`): what is added to one is not in the other. */
+  clone(warnings: string[]): Assembler {
+    const copy = new Assembler(this.file, warnings);
+    const drafts = new Map<Draft, Draft>();
+    for (const d of this.drafts) {
+      const c: Draft = { ...d, blocks: [...d.blocks] };
+      drafts.set(d, c);
+      copy.drafts.push(c);
+    }
+    for (const [id, call] of this.open) copy.open.set(id, { ...call, draft: drafts.get(call.draft) as Draft });
+    for (const id of this.answered) copy.answered.add(id);
+    for (const id of this.seenCalls) copy.seenCalls.add(id);
+    return copy;
+  }
+
+  private closeOpen(warnings: string[] = this.warnings): void {
     for (const call of this.open.values()) {
       call.draft.blocks = call.draft.blocks.filter((b) => !(isToolUse(b) && b.id === call.id));
-      this.warnings.push(`${this.file}:${call.line}: tool call ${call.id} (${call.name}) has no result; dropped`);
+      warnings.push(noResult(this.file, call));
     }
     this.open.clear();
   }
+}
+
+function noResult(file: string, call: OpenCall): string {
+  return `${file}:${call.line}: tool call ${call.id} (${call.name}) has no result; dropped`;
+}
+
+function toMessage(d: Draft, blocks: ContentBlock[]): Message | undefined {
+  if (blocks.length === 0) return undefined;
+  const message: Message = { id: d.id, role: d.role, content: d.text !== undefined ? d.text : blocks };
+  if (d.synthetic) message.synthetic = d.synthetic;
+  if (d.createdAt !== undefined) message.createdAt = d.createdAt;
+  return message;
 }
 
 /** Drop empty and whitespace-only text blocks (the API rejects them). */

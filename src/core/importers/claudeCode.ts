@@ -56,8 +56,27 @@ export function importClaudeCode(lines: readonly JsonLine[], file: string): Impo
 
 /** importClaudeCode as steps (see steps.ts). */
 export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
-  const warnings: string[] = [];
-  const entries = yield* firstOccurrences(lines, file, warnings);
+  const read = yield* readClaudeCode(lines, file);
+  return yield* read.result(read.sink);
+}
+
+/** What the passes over a whole file found (a followed file's import goes on from it). */
+export interface ClaudeCodeSource {
+  /** Every line with a uuid, first occurrence only, in file order. */
+  entries: readonly JsonLine[];
+  /** The message lines of the chain read (main chain, or sidechain for a sub-agent's own file). */
+  messageLines: readonly JsonLine[];
+  /** The line each uuid was first seen on. */
+  firstLine: Map<string, number>;
+}
+
+/**
+ * Reads the lines of a whole file up to the last message line; what follows it (the tail: not on the
+ * branch, unless a later message line chains through it) is read by result().
+ */
+export function* readClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<ClaudeCodeRead & { source: ClaudeCodeSource }> {
+  const repeats: string[] = [];
+  const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats);
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
   const allMessageLines: JsonLine[] = [];
   let allSidechain = true;
@@ -69,71 +88,143 @@ export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): Impo
     if (l.value.isSidechain !== true) allSidechain = false;
   }
   const sidechain = allMessageLines.length > 0 && allSidechain;
-  const onChain = (l: JsonLine): boolean => (l.value.isSidechain === true) === sidechain;
   const messageLines: JsonLine[] = [];
   for (const l of allMessageLines) {
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-    if (onChain(l)) messageLines.push(l);
+    if ((l.value.isSidechain === true) === sidechain) messageLines.push(l);
   }
   const active = yield* activeBranch(entries, messageLines, sidechain);
-  const onBranch = (l: JsonLine): boolean => !active || typeof l.value.uuid !== 'string' || active.has(l.value.uuid);
-
-  const reader = new ClaudeCodeReader(file, warnings);
+  const passes: string[] = [];
   // The lines each compaction keeps (preservedSegment), gathered as they are read, handed over at the boundary.
-  const segments = yield* preservedSegments(entries, file, warnings);
-  const kept = new Map<number, JsonLine[]>([...segments.keys()].map((line) => [line, []]));
-  const keep = (l: JsonLine): void => {
-    const uuid = l.value.uuid;
-    if (typeof uuid !== 'string') return;
-    for (const [line, uuids] of segments) if (line > l.line && uuids.has(uuid)) kept.get(line)?.push(l);
-  };
-  const abandoned: number[] = [];
-  const rolledBack: Message[] = [];
-  const unknownTypes = new Map<string, number[]>();
-  let handled = 0;
-  for (const l of yield* relinkResults(entries, file, warnings)) {
-    if (++handled % LINES_PER_STEP === 0) yield;
+  const segments = yield* preservedSegments(entries, file, passes);
+  const read = Object.assign(new ClaudeCodeRead(file, sidechain, active, segments, repeats, passes), {
+    source: { entries, messageLines, firstLine },
+  });
+  const leaf = messageLines.at(-1);
+  let tail = leaf === undefined;
+  for (const l of yield* relinkResults(entries, file, passes)) {
+    if (++n % LINES_PER_STEP === 0) yield;
+    if (tail) read.tail.push(l);
+    else read.read(read.sink, l);
+    if (l === leaf) tail = true;
+  }
+  return read;
+}
+
+/** Where the lines are read to: a fork of it reads on without changing the original (a followed file's result). */
+export interface ClaudeCodeSink {
+  reader: ClaudeCodeReader;
+  abandoned: number[];
+  rolledBack: Message[];
+  unknownTypes: Map<string, number[]>;
+}
+
+/** The lines of a Claude Code file read so far, and how each is read (see the file comment). */
+export class ClaudeCodeRead {
+  sink: ClaudeCodeSink;
+  /** Lines after the last message line, in reading order: read (off the branch) only by result(). */
+  tail: JsonLine[] = [];
+  /** The lines each compact boundary keeps, by the boundary's line. */
+  private readonly kept: Map<number, JsonLine[]>;
+
+  constructor(
+    readonly file: string,
+    /** The chain read is the sidechain (a sub-agent's own file). */
+    readonly sidechain: boolean,
+    /** The uuids of the current branch; undefined: every line is on it. */
+    public active: Set<string> | undefined,
+    private readonly segments: ReadonlyMap<number, ReadonlySet<string>>,
+    /** Warnings about repeated uuids (reported first). */
+    readonly repeats: string[],
+    /** Warnings of the passes over the whole file (preserved segments, results read after their call). */
+    readonly passes: string[],
+  ) {
+    this.sink = { reader: new ClaudeCodeReader(file, []), abandoned: [], rolledBack: [], unknownTypes: new Map() };
+    this.kept = new Map([...segments.keys()].map((line) => [line, []]));
+  }
+
+  onChain(l: JsonLine): boolean {
+    return (l.value.isSidechain === true) === this.sidechain;
+  }
+
+  onBranch(l: JsonLine): boolean {
+    return !this.active || typeof l.value.uuid !== 'string' || this.active.has(l.value.uuid);
+  }
+
+  /** Reads one line (in reading order) into `sink`. */
+  read(sink: ClaudeCodeSink, l: JsonLine): void {
     const type = l.value.type;
+    const { reader } = sink;
     if (type === 'user' || type === 'assistant') {
-      if (!onChain(l) || l.value.isApiErrorMessage === true) continue;
-      const { entry, message } = parseClaudeEntry(l, file);
-      if (!onBranch(l)) {
-        abandoned.push(l.line);
+      if (!this.onChain(l) || l.value.isApiErrorMessage === true) return;
+      const { entry, message } = parseClaudeEntry(l, this.file);
+      if (!this.onBranch(l)) {
+        sink.abandoned.push(l.line);
         const prompt = typedPrompt(entry);
-        if (prompt) rolledBack.push(prompt);
-      } else if (entry.type === 'assistant') reader.assistant(entry, message);
+        if (prompt) sink.rolledBack.push(prompt);
+        return;
+      }
+      if (entry.type === 'assistant') reader.assistant(entry, message);
       else reader.user(entry);
-      if (onBranch(l)) keep(l);
+      this.keep(l);
     } else if (type === 'attachment') {
-      if (!onChain(l)) continue;
-      if (!onBranch(l)) abandoned.push(l.line);
-      else reader.attachment(l);
-      if (onBranch(l)) keep(l);
+      if (!this.onChain(l)) return;
+      if (!this.onBranch(l)) return void sink.abandoned.push(l.line);
+      reader.attachment(l);
+      this.keep(l);
     } else if (type === 'queue-operation') {
       reader.queueOperation(l);
     } else if (type === 'system' && l.value.subtype === 'compact_boundary') {
-      if (onChain(l) && onBranch(l)) reader.boundary(l, kept.get(l.line) ?? []);
+      if (this.onChain(l) && this.onBranch(l)) reader.boundary(l, this.kept.get(l.line) ?? []);
     } else if (typeof type !== 'string' || !NOT_CONTEXT.has(type)) {
       const key = typeof type === 'string' ? type : String(type);
-      const at = unknownTypes.get(key);
+      const at = sink.unknownTypes.get(key);
       if (at) at.push(l.line);
-      else unknownTypes.set(key, [l.line]);
+      else sink.unknownTypes.set(key, [l.line]);
     }
   }
-  const { messages, compactions, model } = yield* reader.finish();
-  for (const [type, at] of unknownTypes) {
-    warnings.push(`${file}:${at[0]}: skipped ${at.length} line(s) of unknown type ${type} (lines ${listLines(at)})`);
+
+  /** A sink to read on from without changing this one. */
+  fork(): ClaudeCodeSink {
+    const { reader, abandoned, rolledBack, unknownTypes } = this.sink;
+    return {
+      reader: reader.fork(),
+      abandoned: [...abandoned],
+      rolledBack: [...rolledBack],
+      unknownTypes: new Map([...unknownTypes].map(([type, at]) => [type, [...at]])),
+    };
   }
-  if (abandoned.length > 0) {
-    warnings.unshift(
-      `${file}: skipped ${abandoned.length} message line(s) on branches abandoned by a rewind or an edit (lines ${listLines(abandoned)})`,
-    );
+
+  /** The import: the tail read into `sink` (this.sink: the reading ends; a fork: it goes on), then the reader finished. */
+  *result(sink: ClaudeCodeSink): ImportSteps<ImportResult> {
+    let n = 0;
+    for (const l of this.tail) {
+      if (++n % LINES_PER_STEP === 0) yield;
+      this.read(sink, l);
+    }
+    const { messages, compactions, model } = yield* sink.reader.finish();
+    const warnings = [...this.repeats, ...this.passes, ...sink.reader.warnings];
+    for (const [type, at] of sink.unknownTypes) {
+      warnings.push(`${this.file}:${at[0]}: skipped ${at.length} line(s) of unknown type ${type} (lines ${listLines(at)})`);
+    }
+    if (sink.abandoned.length > 0) {
+      warnings.unshift(
+        `${this.file}: skipped ${sink.abandoned.length} message line(s) on branches abandoned by a rewind or an edit (lines ${listLines(sink.abandoned)})`,
+      );
+    }
+    if (messages.length === 0 && compactions.length === 0) warnings.push(`${this.file}: no conversation messages found`);
+    const result: ImportResult = { format: 'claude-code-jsonl', messages, compactions, warnings };
+    if (model !== undefined) result.model = model;
+    if (sink.rolledBack.length > 0) result.rolledBackPrompts = [...sink.rolledBack];
+    return result;
   }
-  if (messages.length === 0 && compactions.length === 0) warnings.push(`${file}: no conversation messages found`);
-  const result: ImportResult = { format: 'claude-code-jsonl', messages, compactions, warnings };
-  if (model !== undefined) result.model = model;
-  if (rolledBack.length > 0) result.rolledBackPrompts = rolledBack;
-  return result;
+
+  /** A line a compaction's preservedSegment keeps: handed to that boundary when it is read. */
+  private keep(l: JsonLine): void {
+    const uuid = l.value.uuid;
+    if (typeof uuid !== 'string') return;
+    for (const [line, uuids] of this.segments) if (line > l.line && uuids.has(uuid)) this.kept.get(line)?.push(l);
+  }
 }
 
 /** A prompt a person typed on a branch a rewind or an edit abandoned (the same rules as on the branch). */
@@ -171,7 +262,11 @@ export function slimClaudeCodeLine(value: Json): Json {
 }
 
 /** Every line with a uuid, first occurrence only (resumed sessions can repeat lines). */
-function* firstOccurrences(lines: readonly JsonLine[], file: string, warnings: string[]): ImportSteps<JsonLine[]> {
+function* firstOccurrences(
+  lines: readonly JsonLine[],
+  file: string,
+  warnings: string[],
+): ImportSteps<{ entries: JsonLine[]; firstLine: Map<string, number> }> {
   const firstLine = new Map<string, number>();
   const entries: JsonLine[] = [];
   let n = 0;
@@ -181,14 +276,18 @@ function* firstOccurrences(lines: readonly JsonLine[], file: string, warnings: s
     if (typeof uuid === 'string') {
       const first = firstLine.get(uuid);
       if (first !== undefined) {
-        warnings.push(`${file}:${l.line}: repeats uuid ${uuid} of line ${first}; skipped`);
+        warnings.push(repeatedUuid(file, l.line, uuid, first));
         continue;
       }
       firstLine.set(uuid, l.line);
     }
     entries.push(l);
   }
-  return entries;
+  return { entries, firstLine };
+}
+
+export function repeatedUuid(file: string, line: number, uuid: string, first: number): string {
+  return `${file}:${line}: repeats uuid ${uuid} of line ${first}; skipped`;
 }
 
 function listLines(lines: readonly number[]): string {

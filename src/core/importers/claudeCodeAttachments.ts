@@ -269,6 +269,11 @@ export class SkippedAttachments {
     else this.byType.set(type, [line]);
   }
 
+  /** Adds what `other` holds (a fork starts as a copy). */
+  addAll(other: SkippedAttachments): void {
+    for (const [type, lines] of other.byType) for (const line of lines) this.add(type, line);
+  }
+
   warnings(file: string): string[] {
     return [...this.byType].map(([type, lines]) => {
       const shown = lines.slice(0, 10).join(', ') + (lines.length > 10 ? ', …' : '');

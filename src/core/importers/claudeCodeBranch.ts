@@ -36,27 +36,15 @@ export function* activeBranch(
     const uuid = current.value.uuid as string;
     if (kept.has(uuid)) return undefined;
     kept.add(uuid);
-    let parent = current.value.parentUuid;
-    const logical = current.value.logicalParentUuid;
-    if (parent === null && typeof logical === 'string') {
-      if (byUuid.has(logical)) {
-        parent = logical;
-      } else if (current.value.subtype === 'compact_boundary') {
-        // The boundary's logical parent was not written: the history above it ends at its last message line.
-        const above = lastMessageLineBefore(messageLines, current.line);
-        if (!above) break;
-        current = above;
-        continue;
-      }
-    }
-    if (parent === null) {
-      // A root. A compaction summary with no boundary line above it would hide the history before it.
-      if (current.value.isCompactSummary === true || current.value.subtype === 'compact_boundary') return undefined;
-      break;
-    }
-    if (typeof parent !== 'string') return undefined;
-    current = byUuid.get(parent);
-    if (!current) return undefined;
+    const at = current.line;
+    const next = parentStep(
+      current.value,
+      (u) => byUuid.has(u),
+      () => lastMessageLineBefore(messageLines, at)?.value.uuid as string | undefined,
+    );
+    if (next === 'broken') return undefined;
+    if (next === 'root') break;
+    current = byUuid.get(next.parent);
   }
 
   const responseIds = new Set<string>();
@@ -85,6 +73,33 @@ export function* activeBranch(
     }
   }
   return kept;
+}
+
+/**
+ * One step of the walk up a branch from the line `v`: to its parent (`logicalParentUuid` for a compact
+ * boundary, whose parentUuid is null; a boundary whose logical parent was not recorded continues from the
+ * last message line above it, `above`), 'root' where the branch starts, 'broken' where there is no branch
+ * (a dangling or malformed link, a compaction summary or boundary with nothing above it). `has` says
+ * whether a uuid is a line of the chain.
+ */
+export function parentStep(
+  v: Json,
+  has: (uuid: string) => boolean,
+  above: () => string | undefined,
+): { parent: string } | 'root' | 'broken' {
+  const parent = v.parentUuid;
+  const logical = v.logicalParentUuid;
+  if (parent === null && typeof logical === 'string') {
+    if (has(logical)) return { parent: logical };
+    if (v.subtype === 'compact_boundary') {
+      const line = above();
+      return line === undefined ? 'root' : { parent: line };
+    }
+  }
+  // A root. A compaction summary with no boundary line above it would hide the history before it.
+  if (parent === null) return v.isCompactSummary === true || v.subtype === 'compact_boundary' ? 'broken' : 'root';
+  if (typeof parent !== 'string' || !has(parent)) return 'broken';
+  return { parent };
 }
 
 function lastMessageLineBefore(messageLines: readonly JsonLine[], line: number): JsonLine | undefined {

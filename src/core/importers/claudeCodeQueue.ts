@@ -89,6 +89,16 @@ export class PromptQueue {
     private readonly warnings: string[],
   ) {}
 
+  /** An independent copy whose warnings go to `warnings` (a fork of a followed session's reader). */
+  clone(warnings: string[]): PromptQueue {
+    const copy = new PromptQueue(this.file, warnings);
+    copy.waiting = [...this.waiting];
+    copy.pending = [...this.pending];
+    copy.takenByAttachment = [...this.takenByAttachment];
+    copy.placedFromRemove = [...this.placedFromRemove];
+    return copy;
+  }
+
   /** A `queue-operation` line. */
   operation(l: JsonLine): void {
     const op = l.value.operation;

@@ -49,6 +49,13 @@ interface Stretch {
   keep?: readonly JsonLine[];
   /** Ids of the kept messages read into this stretch: their usage belongs to the calls before the compaction. */
   kept?: Set<string>;
+  /**
+   * Settled (a later compaction closed it; nothing is added to it again): its messages, finished once, and
+   * the warnings about the calls it left open (reported with the others at the end).
+   */
+  settled?: { messages: Message[]; warnings: string[]; decorated: number };
+  /** A fork's current stretch still shares its assembler with the reader it was forked from (copied on write). */
+  borrowed?: boolean;
 }
 
 export interface ReadResult {
@@ -56,6 +63,9 @@ export interface ReadResult {
   compactions: RecordedCompaction[];
   model?: string;
 }
+
+/** Numbers the changes to decorations, across readers and their forks (which share settled stretches). */
+let decorationChanges = 0;
 
 const REDACTED_SUMMARY = /^(\s*This session is being continued[^\n]*\n+)?\s*(\[?REDACTED\]?)?\s*$/;
 
@@ -72,17 +82,61 @@ export class ClaudeCodeReader {
   /** With no parentUuid links: the body is the line right after its stub. */
   private previousWasStub = false;
   private lastStub: string | undefined;
+  /** Set anew when an artefact or a usage that may decorate a settled message changes: settled stretches are decorated again. */
+  private changes = 0;
 
   constructor(
     private readonly file: string,
-    private readonly warnings: string[],
+    readonly warnings: string[],
+    forked?: { queue: PromptQueue },
   ) {
-    this.queue = new PromptQueue(file, warnings);
-    this.stretches.push({ assembler: new Assembler(file, warnings), awaitingSummary: false, empty: true });
+    this.queue = forked?.queue ?? new PromptQueue(file, warnings);
+    if (!forked) this.stretches.push({ assembler: new Assembler(file, warnings), awaitingSummary: false, empty: true });
   }
 
   private get current(): Stretch {
     return this.stretches[this.stretches.length - 1];
+  }
+
+  /**
+   * A copy that can be fed and finished without changing this reader (a snapshot of a followed session).
+   * Settled stretches are shared; the current stretch's assembler is copied only if the copy adds to it.
+   */
+  fork(): ClaudeCodeReader {
+    const warnings = [...this.warnings];
+    const copy = new ClaudeCodeReader(this.file, warnings, { queue: this.queue.clone(warnings) });
+    for (const s of this.stretches) copy.stretches.push(s.settled ? s : { ...s, borrowed: true });
+    for (const [id, kind] of this.artefacts) copy.artefacts.set(id, kind);
+    for (const [id, usage] of this.usage) copy.usage.set(id, usage);
+    for (const id of this.stubs) copy.stubs.add(id);
+    copy.skippedAttachments.addAll(this.skippedAttachments);
+    copy.model = this.model;
+    copy.lastResponseId = this.lastResponseId;
+    copy.previousWasStub = this.previousWasStub;
+    copy.lastStub = this.lastStub;
+    copy.changes = this.changes;
+    return copy;
+  }
+
+  /** The current stretch's assembler, to add to (a fork copies the one it shares first). */
+  private get assembler(): Assembler {
+    const s = this.current;
+    if (s.borrowed) {
+      s.assembler = s.assembler.clone(this.warnings);
+      s.borrowed = false;
+    }
+    return s.assembler;
+  }
+
+  private setArtefact(id: string, kind: ArtefactKind): void {
+    const was = this.artefacts.get(id);
+    if (was !== undefined && was !== kind) this.changes = ++decorationChanges;
+    this.artefacts.set(id, kind);
+  }
+
+  private setUsage(id: string, usage: RecordedUsage): void {
+    if (this.usage.has(id)) this.changes = ++decorationChanges;
+    this.usage.set(id, usage);
   }
 
   assistant(entry: ClaudeEntry, message: Record<string, unknown>): void {
@@ -100,7 +154,7 @@ export class ClaudeCodeReader {
     // message.id merge into the message before them), it keeps the LAST response's usage: that call's input
     // includes everything before it, so it is the one that says what this context cost.
     const usage = recordedUsage(message, `${this.file}:${entry.line}`, this.warnings);
-    if (usage) this.usage.set(id, usage);
+    if (usage) this.setUsage(id, usage);
   }
 
   user(entry: ClaudeEntry): void {
@@ -120,7 +174,7 @@ export class ClaudeCodeReader {
       const others = (blocks ?? []).filter((b) => !isToolResult(b));
       this.target(entry.line).results(results, others, entry.line, entry.id, entry.createdAt);
       const kind = artefactKindOf(userText(others), entry.isMeta);
-      if (kind) this.artefacts.set(entry.id, kind);
+      if (kind) this.setArtefact(entry.id, kind);
       return;
     }
     const content = blocks ?? entry.content;
@@ -131,11 +185,11 @@ export class ClaudeCodeReader {
     // the stub) is read by the model as a 'meta' artefact. A stub with no body (a built-in command such as
     // /clear, answered by <local-command-stdout>) stays a 'command' artefact.
     const kind = body ? 'meta' : artefactKindOf(text, entry.isMeta);
-    if (body && stub !== undefined) this.artefacts.delete(stub);
+    if (body && stub !== undefined && this.artefacts.delete(stub)) this.changes = ++decorationChanges;
     if (kind === undefined || kind === 'notification') this.queue.delivered(text);
     this.flushQueued();
     this.target(entry.line).prompt(content, entry.line, entry.id, entry.createdAt);
-    if (kind) this.artefacts.set(entry.id, kind);
+    if (kind) this.setArtefact(entry.id, kind);
     if (kind === 'command' && isCommandStub(text)) {
       this.stubs.add(entry.id);
       this.previousWasStub = true;
@@ -158,7 +212,7 @@ export class ClaudeCodeReader {
       return this.skippedAttachments.add(typeof attachment.type === 'string' ? attachment.type : describe(attachment.type), l.line);
     const id = typeof l.value.uuid === 'string' && l.value.uuid !== '' ? l.value.uuid : `claude_${l.line}`;
     this.target(l.line).prompt(found.text, l.line, id, timestampMs(l.value.timestamp));
-    this.artefacts.set(id, found.artefact);
+    this.setArtefact(id, found.artefact);
   }
 
   /**
@@ -173,14 +227,26 @@ export class ClaudeCodeReader {
     if (keep.length > 0) this.current.keep = keep;
   }
 
-  /** The messages and compactions read, as steps (see steps.ts). */
+  /** The messages and compactions read, as steps (see steps.ts). The reader is spent: finish a fork() to read on. */
   *finish(): ImportSteps<ReadResult> {
     this.flushQueued();
     if (this.current.awaitingSummary) this.ensureSummary(this.current.compaction?.line ?? 0);
     this.queue.finish();
     for (const w of this.skippedAttachments.warnings(this.file)) this.warnings.push(w);
     const contexts: Message[][] = [];
-    for (const s of this.stretches) contexts.push(yield* this.decorate(yield* s.assembler.finishSteps(), s.kept));
+    for (const s of this.stretches) {
+      if (s.settled) {
+        for (const w of s.settled.warnings) this.warnings.push(w);
+        if (s.settled.decorated !== this.changes) {
+          yield* this.decorate(s.settled.messages, s.kept);
+          s.settled.decorated = this.changes;
+        }
+        contexts.push(s.settled.messages);
+      } else {
+        const messages = s.borrowed ? s.assembler.snapshot(this.warnings) : yield* s.assembler.finishSteps();
+        contexts.push(yield* this.decorate(messages, s.kept));
+      }
+    }
     const compactions: RecordedCompaction[] = [];
     for (let i = 1; i < this.stretches.length; i++) {
       const s = this.stretches[i];
@@ -200,7 +266,7 @@ export class ClaudeCodeReader {
     if (REDACTED_SUMMARY.test(text)) {
       this.warnings.push(`${this.file}:${entry.line}: the compaction summary's text was redacted in the recording; kept as recorded`);
     }
-    this.current.assembler.prompt(entry.content, entry.line, entry.id, entry.createdAt, 'summary');
+    this.assembler.prompt(entry.content, entry.line, entry.id, entry.createdAt, 'summary');
     this.current.awaitingSummary = false;
     this.current.empty = false;
     this.current.summaryId = entry.id;
@@ -232,6 +298,10 @@ export class ClaudeCodeReader {
   private openStretch(compaction: CompactionMarker): void {
     this.flushQueued();
     if (this.current.awaitingSummary) this.ensureSummary(compaction.line);
+    // The stretch it closes is settled: nothing is added to it again.
+    const closed = this.current;
+    const warnings: string[] = [];
+    closed.settled = { messages: this.assembler.finish(warnings), warnings, decorated: -1 };
     this.stretches.push({ assembler: new Assembler(this.file, this.warnings), compaction, awaitingSummary: true, empty: true });
     this.lastResponseId = undefined;
     this.previousWasStub = false;
@@ -241,7 +311,7 @@ export class ClaudeCodeReader {
   private target(line: number): Assembler {
     this.ensureSummary(line);
     this.current.empty = false;
-    return this.current.assembler;
+    return this.assembler;
   }
 
   /** Before anything is added after a compaction whose summary was not recorded: a placeholder in its place. */
@@ -252,7 +322,13 @@ export class ClaudeCodeReader {
     const at = s.compaction?.line ?? line;
     const id = `claude_${at}_summary`;
     this.warnings.push(`${this.file}:${at}: compaction without a recorded summary; a placeholder stands in for it`);
-    s.assembler.prompt('[Claude Code compacted the conversation here; its summary was not recorded.]', at, id, s.compaction?.at, 'summary');
+    this.assembler.prompt(
+      '[Claude Code compacted the conversation here; its summary was not recorded.]',
+      at,
+      id,
+      s.compaction?.at,
+      'summary',
+    );
     s.summaryId = id;
     this.readKept();
   }
@@ -260,7 +336,7 @@ export class ClaudeCodeReader {
   private flushQueued(): void {
     for (const q of this.queue.takePending()) {
       this.target(q.line).prompt(q.content, q.line, q.id, q.createdAt);
-      if (q.artefact) this.artefacts.set(q.id, q.artefact);
+      if (q.artefact) this.setArtefact(q.id, q.artefact);
     }
   }
 
@@ -270,9 +346,11 @@ export class ClaudeCodeReader {
       if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
       const artefact = m.role === 'user' && !m.synthetic && !hasToolResults(m) ? this.artefacts.get(m.id) : undefined;
       if (artefact) m.artefact = artefact;
+      else delete m.artefact;
       // A kept message's recorded call was made before the compaction (it is on the archived copy).
       const usage = m.role === 'assistant' && !kept?.has(m.id) ? this.usage.get(m.id) : undefined;
       if (usage) m.usage = usage;
+      else delete m.usage;
     }
     return messages;
   }

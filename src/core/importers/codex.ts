@@ -9,7 +9,7 @@
 // attach the recorded usage to the assistant message of their call (see codexUsage.ts); `turn_context`
 // lines name the model. Items are converted by codexItems.ts; context injections become artefacts
 // (mapping in codexContext.ts). Every skipped line is a warning naming its line.
-import { isTurnStart, type ArtefactKind, type Message, type RecordedUsage } from '../conversation/conversation';
+import { isTurnStart, type Message, type RecordedUsage } from '../conversation/conversation';
 import { Assembler } from './assembler';
 import { feedCodexItem, REDACTED_SUMMARY_TEXT, type CodexFeed } from './codexItems';
 import { classifyCodexUserText } from './codexContext';
@@ -41,10 +41,11 @@ export function* codexRolloutSteps(lines: readonly JsonLine[], file: string): Im
     replay.line(jsonLine);
     if (++handled % LINES_PER_STEP === 0) yield;
   }
-  return replay.finish();
+  return replay.snapshot();
 }
 
-class CodexReplay {
+/** A rollout replayed line by line; snapshot() is the import of the lines so far, and the replay can go on. */
+export class CodexReplay {
   private readonly warnings: string[] = [];
   private readonly skipped = new Map<string, { count: number; line: number }>();
   private readonly compactions: RecordedCompaction[] = [];
@@ -59,8 +60,17 @@ class CodexReplay {
   private contextWindow: number | undefined;
   /** Prompts that thread_rolled_back events removed, in the order typed. */
   private readonly rolledBack: Message[] = [];
+  /**
+   * The entries since the last compaction, assembled as they come. What assembling them reports is held
+   * apart (a rollback takes entries out again) and reported with the rest when the stretch is closed.
+   */
+  private live!: CodexAssembly;
+  private liveWarnings: string[] = [];
+  private liveSkipped = new Map<string, { count: number; line: number }>();
 
-  constructor(private readonly file: string) {}
+  constructor(private readonly file: string) {
+    this.restartLive();
+  }
 
   line({ line, value }: JsonLine): void {
     const fail = failAt(this.file, line);
@@ -78,10 +88,10 @@ class CodexReplay {
       } else if (type === 'compacted') {
         this.compact(payload, line, createdAt);
       } else {
-        this.entries.push({ kind: 'item', line, item: payload, prefix: 'payload', id: `codex_${line}`, createdAt });
+        this.add({ kind: 'item', line, item: payload, prefix: 'payload', id: `codex_${line}`, createdAt });
       }
     } else if (typeof type === 'string' && !('payload' in value)) {
-      this.entries.push({ kind: 'item', line, item: value, prefix: '', id: `codex_${line}`, createdAt }); // legacy bare item
+      this.add({ kind: 'item', line, item: value, prefix: '', id: `codex_${line}`, createdAt }); // legacy bare item
     } else if (type === undefined && typeof value.id === 'string' && typeof value.timestamp === 'string') {
       return; // legacy session meta line
     } else {
@@ -89,15 +99,44 @@ class CodexReplay {
     }
   }
 
-  finish(): ImportResult {
-    const messages = [...this.head, ...this.assemble(this.entries)];
-    for (const [what, { count, line }] of this.skipped) this.warnings.push(`${this.file}:${line}: skipped ${count} ${what}`);
-    if (messages.length === 0 && this.compactions.length === 0) this.warnings.push(`${this.file}: no conversation messages found`);
-    const result: ImportResult = { format: 'codex-rollout-jsonl', messages, compactions: this.compactions, warnings: this.warnings };
+  /** The import of the lines replayed so far (the replay is unchanged: more lines can follow). */
+  snapshot(): ImportResult {
+    const closing: string[] = [];
+    const messages = [...this.head, ...this.live.messages(false, closing)];
+    const warnings = [...this.warnings, ...this.liveWarnings, ...closing];
+    const skipped = new Map([...this.skipped].map(([what, seen]) => [what, { ...seen }]));
+    mergeSkipped(skipped, this.liveSkipped);
+    for (const [what, { count, line }] of skipped) warnings.push(`${this.file}:${line}: skipped ${count} ${what}`);
+    if (messages.length === 0 && this.compactions.length === 0) warnings.push(`${this.file}: no conversation messages found`);
+    const result: ImportResult = { format: 'codex-rollout-jsonl', messages, compactions: [...this.compactions], warnings };
     if (this.contextWindow !== undefined) result.contextWindow = this.contextWindow;
     if (this.model !== undefined) result.model = this.model;
-    if (this.rolledBack.length > 0) result.rolledBackPrompts = this.rolledBack;
+    if (this.rolledBack.length > 0) result.rolledBackPrompts = [...this.rolledBack];
     return result;
+  }
+
+  private add(entry: Entry): void {
+    this.entries.push(entry);
+    this.live.add(entry);
+  }
+
+  /** A new stretch assembled from this.entries (at the start, after a compaction, after a rollback). */
+  private restartLive(): void {
+    this.liveWarnings = [];
+    this.liveSkipped = new Map();
+    const skipped = this.liveSkipped;
+    this.live = new CodexAssembly(this.file, this.liveWarnings, (what, line) => noteSkipped(skipped, what, line));
+    for (const entry of this.entries) this.live.add(entry);
+  }
+
+  /** The stretch's messages, what assembling it reported now reported; the stretch starts anew (empty). */
+  private closeLive(): Message[] {
+    const messages = this.live.messages(true, this.liveWarnings);
+    for (const w of this.liveWarnings) this.warnings.push(w);
+    mergeSkipped(this.skipped, this.liveSkipped);
+    this.entries = [];
+    this.restartLive();
+    return messages;
   }
 
   /** Events are the UI's mirror of the items; three of them change the context. */
@@ -108,7 +147,7 @@ class CodexReplay {
       );
       if (contextWindow !== undefined) this.contextWindow = contextWindow;
       if (!call) return;
-      this.entries.push({ kind: 'usage', line, usage: call.usage });
+      this.add({ kind: 'usage', line, usage: call.usage });
       this.lastCallTokens = call.totalTokens;
     } else if (payload.type === 'thread_rolled_back') {
       const turns = payload.num_turns;
@@ -150,13 +189,14 @@ class CodexReplay {
     // What the person typed in the removed turns: still typed (ImportResult.rolledBackPrompts).
     for (const m of this.assemble(removed.filter(isPromptEntry))) if (isTurnStart(m)) rolledBack.push(m);
     for (const m of rolledBack) this.rolledBack.push(m);
+    this.restartLive();
     const span = removed.length > 0 ? ` (lines ${removed[0].line}-${removed[removed.length - 1].line})` : '';
     const head = fromHead > 0 ? ` and ${fromHead} message(s) of the compacted context` : '';
     this.warnings.push(`${where}: ${removed.length} item(s)${span}${head} left the context`);
   }
 
   private compact(payload: Json, line: number, createdAt: number | undefined): void {
-    const before = [...this.head, ...this.assemble(this.entries)];
+    const before = [...this.head, ...this.closeLive()];
     let replacement: Message[];
     if (Array.isArray(payload.replacement_history)) {
       replacement = this.replacementHistory(payload.replacement_history, payload.message, line, createdAt);
@@ -180,7 +220,6 @@ class CodexReplay {
     if (createdAt !== undefined) compaction.at = createdAt;
     this.compactions.push(compaction);
     this.head = replacement;
-    this.entries = [];
     this.lastCallTokens = null;
   }
 
@@ -230,54 +269,91 @@ class CodexReplay {
 
   /** Entries -> messages (API-valid: tool pairs intact), with artefact kinds and recorded usage set. */
   private assemble(entries: readonly Entry[]): Message[] {
-    const assembler = new Assembler(this.file, this.warnings);
-    const artefacts = new Map<string, ArtefactKind>();
-    const feed: CodexFeed = {
-      file: this.file,
-      assembler,
-      warnings: this.warnings,
-      artefacts,
-      noteSkipped: (w, l) => this.noteSkipped(w, l),
-    };
-    const usageOf = new Map<string, { usage: RecordedUsage; line: number }>();
-    let output: string | undefined;
-    for (const entry of entries) {
-      if (entry.kind === 'item') {
-        output =
-          feedCodexItem(feed, entry.item, entry.prefix, entry.line, entry.id, failAt(this.file, entry.line), entry.createdAt) ?? output;
-      } else if (entry.kind === 'summary') {
-        assembler.prompt(entry.text, entry.line, entry.id, entry.createdAt, 'summary');
-      } else if (output === undefined) {
-        this.noteSkipped('recorded model call(s) with no imported output (reasoning only): usage not attached', entry.line);
-      } else {
-        const earlier = usageOf.get(output);
-        if (earlier)
-          this.warnings.push(
-            `${this.file}:${entry.line}: two recorded calls produced one message (${output}); the usage of line ${earlier.line} is replaced`,
-          );
-        usageOf.set(output, { usage: entry.usage, line: entry.line });
-        output = undefined;
-      }
-    }
-    const messages = assembler.finish();
-    for (const m of messages) {
-      const artefact = artefacts.get(m.id);
-      if (artefact) m.artefact = artefact;
-      const usage = usageOf.get(m.id);
-      if (usage) {
-        m.usage = usage.usage;
-        usageOf.delete(m.id);
-      }
-    }
-    for (const [id, { line }] of usageOf)
-      this.warnings.push(`${this.file}:${line}: the message of this recorded call (${id}) was dropped; usage not attached`);
-    return messages;
+    const assembly = new CodexAssembly(this.file, this.warnings, (what, line) => this.noteSkipped(what, line));
+    for (const entry of entries) assembly.add(entry);
+    return assembly.messages(true, this.warnings);
   }
 
   private noteSkipped(what: string, line: number): void {
-    const seen = this.skipped.get(what);
-    if (seen) seen.count++;
-    else this.skipped.set(what, { count: 1, line });
+    noteSkipped(this.skipped, what, line);
+  }
+}
+
+/** Entries assembled into messages as they come, with the artefact kind and the recorded usage of each. */
+class CodexAssembly {
+  private readonly assembler: Assembler;
+  private readonly feed: CodexFeed;
+  private readonly usageOf = new Map<string, { usage: RecordedUsage; line: number }>();
+  /** The message the last model output went into: the next recorded usage is its call's. */
+  private output: string | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly warnings: string[],
+    private readonly noteSkipped: (what: string, line: number) => void,
+  ) {
+    this.assembler = new Assembler(file, warnings);
+    this.feed = { file, assembler: this.assembler, warnings, artefacts: new Map(), noteSkipped };
+  }
+
+  add(entry: Entry): void {
+    if (entry.kind === 'item') {
+      this.output =
+        feedCodexItem(this.feed, entry.item, entry.prefix, entry.line, entry.id, failAt(this.file, entry.line), entry.createdAt) ??
+        this.output;
+    } else if (entry.kind === 'summary') {
+      this.assembler.prompt(entry.text, entry.line, entry.id, entry.createdAt, 'summary');
+    } else if (this.output === undefined) {
+      this.noteSkipped('recorded model call(s) with no imported output (reasoning only): usage not attached', entry.line);
+    } else {
+      const earlier = this.usageOf.get(this.output);
+      if (earlier)
+        this.warnings.push(
+          `${this.file}:${entry.line}: two recorded calls produced one message (${this.output}); the usage of line ${earlier.line} is replaced`,
+        );
+      this.usageOf.set(this.output, { usage: entry.usage, line: entry.line });
+      this.output = undefined;
+    }
+  }
+
+  /**
+   * The messages so far; what finishing reports goes to `warnings`. `final`: the assembly is over (else it
+   * is left as it is, and more entries can follow).
+   */
+  messages(final: boolean, warnings: string[]): Message[] {
+    const messages = final ? this.assembler.finish(warnings) : this.assembler.snapshot(warnings);
+    const matched = new Set<string>();
+    for (const m of messages) {
+      const artefact = this.feed.artefacts.get(m.id);
+      if (artefact) m.artefact = artefact;
+      const usage = this.usageOf.get(m.id);
+      if (usage) {
+        m.usage = usage.usage;
+        matched.add(m.id);
+      }
+    }
+    for (const [id, { line }] of this.usageOf)
+      if (!matched.has(id))
+        warnings.push(`${this.file}:${line}: the message of this recorded call (${id}) was dropped; usage not attached`);
+    return messages;
+  }
+}
+
+function noteSkipped(skipped: Map<string, { count: number; line: number }>, what: string, line: number): void {
+  const seen = skipped.get(what);
+  if (seen) seen.count++;
+  else skipped.set(what, { count: 1, line });
+}
+
+/** Adds the counts of `from` to `into` (whose first lines come first: `from` was noted later). */
+function mergeSkipped(
+  into: Map<string, { count: number; line: number }>,
+  from: ReadonlyMap<string, { count: number; line: number }>,
+): void {
+  for (const [what, { count, line }] of from) {
+    const seen = into.get(what);
+    if (seen) seen.count += count;
+    else into.set(what, { count, line });
   }
 }
 

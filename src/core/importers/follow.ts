@@ -104,12 +104,17 @@ export class SessionFollower {
       this.broken = undefined;
     }
     if (reset) this.restart();
-    let read: 'same' | 'new' | 'rewritten';
+    let read: 'same' | 'new' | 'rewritten' | 'fallback';
     try {
       read = await this.read(reset === undefined);
       if (read === 'rewritten') {
         reset = 'truncated';
         this.restart();
+        read = await this.read(false);
+      }
+      if (read === 'fallback') {
+        // An appended line the kept import cannot go on from (a rewind, an edit, …): the whole file again.
+        this.state = new ReadState();
         read = await this.read(false);
       }
     } catch (e) {
@@ -156,7 +161,7 @@ export class SessionFollower {
    * Reads from the consumed end to the end of the file and hands the complete lines on. 'rewritten': the
    * bytes before the consumed end changed (the file was rewritten in place); nothing was read.
    */
-  private async read(checkTail: boolean): Promise<'same' | 'new' | 'rewritten'> {
+  private async read(checkTail: boolean): Promise<'same' | 'new' | 'rewritten' | 'fallback'> {
     let handle: FileHandle;
     try {
       handle = await open(this.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -172,58 +177,68 @@ export class SessionFollower {
         if (bytesRead !== seen.length || !seen.equals(state.tail)) return 'rewritten';
       }
       if (state.wholeFile) return await this.readWhole(handle);
-      const buffer = Buffer.allocUnsafe(this.chunkBytes);
-      const decoder = new StringDecoder('utf8');
-      const firstLine = state.lines;
-      const splitter = new LineSplitter((raw, n) => state.accept(raw, firstLine + n, this.path));
-      let position = state.offset;
-      let end = state.offset;
-      let newlines = 0;
-      // The last bytes handed to the splitter, and (tail) those up to the last newline.
-      let recent = state.tail;
-      let tail = state.tail;
-      const pushed = (bytes: Buffer): void => {
-        splitter.push(decoder.write(bytes));
-        recent = Buffer.from(Buffer.concat([recent, bytes.subarray(-TAIL_CHECK)]).subarray(-TAIL_CHECK));
-      };
-      for (;;) {
-        const { bytesRead } = await readAt(handle, buffer, position, this.path);
-        if (bytesRead === 0) break;
-        if (position + bytesRead > this.maxBytes) {
-          throw new ImportError(
-            this.path,
-            undefined,
-            undefined,
-            `the file grew past the ${formatBytes(this.maxBytes)} limit for a session file`,
-          );
-        }
-        const chunk = buffer.subarray(0, bytesRead);
-        const last = chunk.lastIndexOf(0x0a);
-        if (last >= 0) {
-          for (let i = chunk.indexOf(0x0a); i !== -1 && i <= last; i = chunk.indexOf(0x0a, i + 1)) newlines++;
-          // Only complete lines go to the splitter: the partial line after the last newline is read again.
-          pushed(chunk.subarray(0, last + 1));
-          tail = recent;
-          position += last + 1;
-          end = position;
-          if (state.wholeFile) return await this.readWhole(handle);
-        } else if (bytesRead < buffer.length) {
-          break;
-        } else {
-          // A line longer than the buffer: read on (the splitter keeps its start).
-          pushed(chunk);
-          position += bytesRead;
-        }
+      try {
+        return await this.readLines(handle, state);
+      } catch (e) {
+        if (e instanceof CannotFollow) return 'fallback';
+        throw e;
       }
-      if (end === state.offset) return 'same';
-      if (state.offset === 0) this.fullReads++;
-      state.offset = end;
-      state.lines += newlines;
-      state.tail = tail;
-      return 'new';
     } finally {
       await handle.close();
     }
+  }
+
+  /** The complete lines from the consumed end on, handed to the state (the whole file: see readWhole). */
+  private async readLines(handle: FileHandle, state: ReadState): Promise<'same' | 'new'> {
+    const buffer = Buffer.allocUnsafe(this.chunkBytes);
+    const decoder = new StringDecoder('utf8');
+    const firstLine = state.lines;
+    const splitter = new LineSplitter((raw, n) => state.accept(raw, firstLine + n, this.path));
+    let position = state.offset;
+    let end = state.offset;
+    let newlines = 0;
+    // The last bytes handed to the splitter, and (tail) those up to the last newline.
+    let recent = state.tail;
+    let tail = state.tail;
+    const pushed = (bytes: Buffer): void => {
+      splitter.push(decoder.write(bytes));
+      recent = Buffer.from(Buffer.concat([recent, bytes.subarray(-TAIL_CHECK)]).subarray(-TAIL_CHECK));
+    };
+    for (;;) {
+      const { bytesRead } = await readAt(handle, buffer, position, this.path);
+      if (bytesRead === 0) break;
+      if (position + bytesRead > this.maxBytes) {
+        throw new ImportError(
+          this.path,
+          undefined,
+          undefined,
+          `the file grew past the ${formatBytes(this.maxBytes)} limit for a session file`,
+        );
+      }
+      const chunk = buffer.subarray(0, bytesRead);
+      const last = chunk.lastIndexOf(0x0a);
+      if (last >= 0) {
+        for (let i = chunk.indexOf(0x0a); i !== -1 && i <= last; i = chunk.indexOf(0x0a, i + 1)) newlines++;
+        // Only complete lines go to the splitter: the partial line after the last newline is read again.
+        pushed(chunk.subarray(0, last + 1));
+        tail = recent;
+        position += last + 1;
+        end = position;
+        if (state.wholeFile) return await this.readWhole(handle);
+      } else if (bytesRead < buffer.length) {
+        break;
+      } else {
+        // A line longer than the buffer: read on (the splitter keeps its start).
+        pushed(chunk);
+        position += bytesRead;
+      }
+    }
+    if (end === state.offset) return 'same';
+    if (state.offset === 0) this.fullReads++;
+    state.offset = end;
+    state.lines += newlines;
+    state.tail = tail;
+    return 'new';
   }
 
   /** A whole JSON document (not JSONL): the whole file is its content, read again when it changes. */
@@ -288,17 +303,24 @@ class ReadState {
       this.firstRaw = undefined;
     }
     const value = parseJsonLine(raw, line, file);
-    if (this.tracker) return this.tracker.line({ line, value });
+    if (this.tracker) {
+      if (!this.tracker.line({ line, value })) throw new CannotFollow();
+      return;
+    }
     this.head.push({ line, value });
     this.format = classifyLine(value);
     if (!this.format && this.head.length >= SNIFF_LINES) throw unrecognised(file);
     if (this.format) {
-      this.tracker = startTracker(this.format, file);
-      for (const l of this.head) this.tracker.line(l);
+      const tracker = startTracker(this.format, file);
+      this.tracker = tracker;
+      if (this.head.some((l) => !tracker.line(l))) throw new CannotFollow();
       this.head = [];
     }
   }
 }
+
+/** An appended line the tracker cannot read on from: the whole file is read again. */
+class CannotFollow extends Error {}
 
 async function readAt(handle: FileHandle, buffer: Buffer, position: number, path: string): Promise<{ bytesRead: number }> {
   try {

@@ -161,62 +161,81 @@ export function importSplitpointJsonl(lines: readonly JsonLine[], file: string):
 
 /** importSplitpointJsonl as steps (see steps.ts). */
 export function* splitpointSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
-  const warnings: string[] = [];
-  const compactions: RecordedCompaction[] = [];
-  let context: Message[] = [];
-  let idLines = new Map<string, number>();
-  let header: SplitpointHeader | undefined;
-  let pending: PendingSummary | undefined;
-  const startContext = (line: number, fail: Fail) => {
-    if (header?.version !== SPLITPOINT_SESSION_VERSION) {
-      fail('type', `a ${SPLITPOINT_COMPACTION_TYPE} or ${SPLITPOINT_CONTEXT_TYPE} line needs a version 2 header on the first line`);
-    }
-    if (pending) summaryTooShort(file, pending, line);
-    context = [];
-    idLines = new Map();
-  };
+  const reader = new SplitpointReader(file);
   for (let index = 0; index < lines.length; index++) {
     if (index > 0 && index % LINES_PER_STEP === 0) yield;
-    const { line, value } = lines[index];
-    const fail = failAt(file, line);
+    reader.line(lines[index]);
+  }
+  return reader.result();
+}
+
+/** Reads a Splitpoint JSONL file line by line; result() is the import of the lines so far, and reading can go on. */
+export class SplitpointReader {
+  private readonly warnings: string[] = [];
+  private readonly compactions: RecordedCompaction[] = [];
+  private context: Message[] = [];
+  private idLines = new Map<string, number>();
+  private header: SplitpointHeader | undefined;
+  private pending: PendingSummary | undefined;
+  private lines = 0;
+
+  constructor(private readonly file: string) {}
+
+  line({ line, value }: JsonLine): void {
+    const index = this.lines++;
+    const fail = failAt(this.file, line);
     if (value.type === SPLITPOINT_HEADER_TYPE) {
       if (index !== 0) fail('type', 'the header must be the first line of the file');
-      header = checkHeader(value, fail);
-      continue;
+      this.header = checkHeader(value, fail);
+      return;
     }
     if (value.type === SPLITPOINT_COMPACTION_TYPE) {
-      const before = context;
-      startContext(line, fail);
+      const before = this.context;
+      this.startContext(line, fail);
       const { compaction, expected } = checkCompaction(value, line, before, fail);
-      compactions.push(compaction);
-      pending = expected > 0 ? { compaction, line, expected } : undefined;
-      continue;
+      this.compactions.push(compaction);
+      this.pending = expected > 0 ? { compaction, line, expected } : undefined;
+      return;
     }
-    if (value.type === SPLITPOINT_CONTEXT_TYPE) {
-      startContext(line, fail);
-      continue;
-    }
+    if (value.type === SPLITPOINT_CONTEXT_TYPE) return this.startContext(line, fail);
     if (typeof value.type === 'string' && value.type.startsWith('splitpoint.')) fail('type', `unknown line type ${describe(value.type)}`);
     const message = checkMessage(value, fail);
-    const first = idLines.get(message.id);
-    if (first !== undefined) warnings.push(`${file}:${line}: duplicate message id ${message.id} (also on line ${first})`);
-    else idLines.set(message.id, line);
-    context.push(message);
+    const first = this.idLines.get(message.id);
+    if (first !== undefined) this.warnings.push(`${this.file}:${line}: duplicate message id ${message.id} (also on line ${first})`);
+    else this.idLines.set(message.id, line);
+    this.context.push(message);
+    const pending = this.pending;
     if (pending) {
       pending.compaction.summary.push(message);
-      if (pending.compaction.summary.length === pending.expected) pending = undefined;
+      if (pending.compaction.summary.length === pending.expected) this.pending = undefined;
     }
   }
-  if (pending) summaryTooShort(file, pending, undefined);
-  const result: ImportResult = { format: 'splitpoint-jsonl', messages: context, compactions, warnings };
-  if (header) {
-    result.header = header;
-    if (header.warnings !== undefined) result.warnings = [...(header.warnings as string[]), ...warnings];
-    if (header.contextWindow !== undefined) result.contextWindow = header.contextWindow as number;
-    if (header.model !== undefined) result.model = header.model as string;
-    if (header.rolledBackPrompts !== undefined) result.rolledBackPrompts = header.rolledBackPrompts as Message[];
+
+  /** The import of the lines read so far (a compaction still short of its summary lines is an error, as at the end of a file). */
+  result(): ImportResult {
+    if (this.pending) summaryTooShort(this.file, this.pending, undefined);
+    // Copies: the context (and the last compaction's summary) grow as lines are read on.
+    const compactions = this.compactions.map((c, i) => (i === this.compactions.length - 1 ? { ...c, summary: [...c.summary] } : c));
+    const result: ImportResult = { format: 'splitpoint-jsonl', messages: [...this.context], compactions, warnings: [...this.warnings] };
+    const header = this.header;
+    if (header) {
+      result.header = header;
+      if (header.warnings !== undefined) result.warnings = [...(header.warnings as string[]), ...this.warnings];
+      if (header.contextWindow !== undefined) result.contextWindow = header.contextWindow as number;
+      if (header.model !== undefined) result.model = header.model as string;
+      if (header.rolledBackPrompts !== undefined) result.rolledBackPrompts = header.rolledBackPrompts as Message[];
+    }
+    return result;
   }
-  return result;
+
+  private startContext(line: number, fail: Fail): void {
+    if (this.header?.version !== SPLITPOINT_SESSION_VERSION) {
+      fail('type', `a ${SPLITPOINT_COMPACTION_TYPE} or ${SPLITPOINT_CONTEXT_TYPE} line needs a version 2 header on the first line`);
+    }
+    if (this.pending) summaryTooShort(this.file, this.pending, line);
+    this.context = [];
+    this.idLines = new Map();
+  }
 }
 
 function summaryTooShort(file: string, pending: PendingSummary, at: number | undefined): never {
