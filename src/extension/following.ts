@@ -180,7 +180,6 @@ export class Following implements IDisposable {
     this.deps.status(live);
     const estimated: InspectedRecording = { source: this.file, result, counter: this.estimate };
     if (!this.deps.inspector.showLive(this.token, estimated, live, first)) return this.dispose();
-    if (first) this.deps.inspector.liveNotice(this.token, 'info', 'Counting tokens: the figures are estimates until it is done.');
     const current = () => generation === this.generation && !this.stopped;
     clearTimeout(this.exactTimer);
     this.exactTimer = setTimeout(
