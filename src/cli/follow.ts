@@ -76,6 +76,7 @@ export async function followCommand(rest: string[], args: ParsedArgs, io: CliIO,
   const follower = new SessionFollower(file);
   const printed = new Set<string>();
   let compactions = 0;
+  let known = 0;
   let started = false;
 
   return new Promise<number>((done) => {
@@ -101,7 +102,10 @@ export async function followCommand(rest: string[], args: ParsedArgs, io: CliIO,
       if (u.reset) io.stderr(`splitpoint: ${oneLine(file)}: the file was ${u.reset}; read again from the start\n`);
       if (u.changed || !started) {
         const agent = agentOf(u.result.format);
-        const calls = liveCalls(u.result);
+        // The calls before the last few known ones were printed already (all of them after a reset).
+        if (u.reset) known = 0;
+        const calls = liveCalls(u.result, Math.max(0, known - 5));
+        known = calls.at(-1)?.call ?? known;
         if (!started) {
           for (const c of calls) printed.add(c.messageId);
           compactions = u.result.compactions.length;

@@ -18,7 +18,7 @@ interface Run {
 /** The built CLI with the fake home as HOME (the agents' own variables unset unless given). */
 async function run(fake: FakeHome, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Run> {
   const cli = await builtCli();
-  const base = { ...process.env, HOME: fake.home, ...env };
+  const base: NodeJS.ProcessEnv = { ...process.env, HOME: fake.home, ...env };
   if (!('CLAUDE_CONFIG_DIR' in env)) delete base.CLAUDE_CONFIG_DIR;
   if (!('CODEX_HOME' in env)) delete base.CODEX_HOME;
   return new Promise((resolve, reject) => {

@@ -6,12 +6,11 @@
 //  - callsToCompaction: (compactAt - contextTokens) / the median growth per call of the last calls since
 //    the last compaction (null when the context is not growing);
 //  - costSoFar: every recorded call priced as billed (cost/recordedCost.ts, the price table's rows).
-import { recordedInputTokens, type RecordedUsage } from '../conversation/conversation';
+import { recordedInputTokens, type Message, type RecordedUsage } from '../conversation/conversation';
 import { fallbackPriceWarning, priceLookup } from '../cost/prices';
-import { recordedCallCostUSD } from '../cost/recordedCost';
+import { recordedCallCostUSD, type RecordedCallCost } from '../cost/recordedCost';
 import type { ImportResult, SessionFormat } from '../importers/types';
 import { sessionWindow, type SessionWindow } from '../importers/window';
-import { recordedTimeline } from '../replay/recording';
 import type { AgentKind, LiveCall, LiveStatus } from './types';
 
 /** Claude Code's auto-compact point: its window less the output it reserves for the summary, less its buffer. */
@@ -104,7 +103,7 @@ export interface LiveStatusOptions {
   splitpointCompactAt?: number;
 }
 
-interface Call {
+export interface Call {
   messageId: string;
   usage: RecordedUsage;
   at: number | undefined;
@@ -112,9 +111,76 @@ interface Call {
   segment: number;
 }
 
-function callsOf(result: ImportResult): Call[] {
-  const t = recordedTimeline(result);
-  return t.calls.map((c) => ({ messageId: t.messages[c.index].id, usage: c.usage, at: c.at, segment: c.segment }));
+/**
+ * The recorded calls in the order they happened, as recordedTimeline (replay/recording.ts) lists them:
+ * per context, an assistant message with usage is a call unless its usage equals the previous one's (one
+ * response recorded as several messages) or its input is 0 (recordedCalls' rules); a context's opening
+ * messages (the summary or replacement history) and messages an earlier context had are not listed again.
+ * Linear: recordedCalls copies each call's input prefix, which costs seconds on a 10,000-call session,
+ * and this runs on every poll of a followed session.
+ */
+export function callsOf(result: Pick<ImportResult, 'messages' | 'compactions'>): Call[] {
+  const contexts: Message[][] = [...result.compactions.map((c) => c.before), result.messages];
+  const callIds = new Set<string>();
+  for (const context of contexts) {
+    let previous: RecordedUsage | undefined;
+    for (const m of context) {
+      const usage = m.role === 'assistant' ? m.usage : undefined;
+      if (!usage) continue;
+      if (previous && sameUsage(previous, usage)) continue;
+      previous = usage;
+      if (recordedInputTokens(usage) > 0) callIds.add(m.id);
+    }
+  }
+  const seen = new Set<string>();
+  const calls: Call[] = [];
+  contexts.forEach((context, k) => {
+    const opened = k === 0 ? 0 : result.compactions[k - 1].summary.length;
+    for (let i = opened; i < context.length; i++) {
+      const m = context[i];
+      if (k > 0 && seen.has(m.id)) continue;
+      seen.add(m.id);
+      if (m.usage && callIds.has(m.id)) calls.push({ messageId: m.id, usage: m.usage, at: m.createdAt, segment: k });
+    }
+  });
+  return calls;
+}
+
+function sameUsage(a: RecordedUsage, b: RecordedUsage): boolean {
+  return (
+    a === b ||
+    (a.inputTokens === b.inputTokens &&
+      a.cacheReadTokens === b.cacheReadTokens &&
+      a.cacheCreationTokens === b.cacheCreationTokens &&
+      a.outputTokens === b.outputTokens &&
+      a.model === b.model)
+  );
+}
+
+/**
+ * sessionWindow(result) from the calls already listed: the evidence it weighs is the recorded window, the
+ * model, the largest call and the last call's model, so it is given those calls only (it would list every
+ * call again, copying each one's input).
+ */
+export function windowOf(result: Pick<ImportResult, 'messages' | 'contextWindow' | 'model'>, calls: readonly Call[]): SessionWindow {
+  let recorded = result.contextWindow !== undefined && result.contextWindow > 0 ? result.contextWindow : undefined;
+  for (let i = result.messages.length - 1; recorded === undefined && i >= 0; i--) {
+    const w = result.messages[i].usage?.contextWindow;
+    if (w !== undefined && w > 0) recorded = w;
+  }
+  const last = calls.at(-1);
+  const largest = calls.reduce<Call | undefined>(
+    (max, c) => (!max || recordedInputTokens(c.usage) > recordedInputTokens(max.usage) ? c : max),
+    undefined,
+  );
+  const evidence = [largest, last].filter((c, i, all): c is Call => c !== undefined && all.indexOf(c) === i);
+  const messages: Message[] = evidence.map((c) => ({ id: c.messageId, role: 'assistant', content: '', usage: c.usage }));
+  return sessionWindow({
+    messages,
+    compactions: [],
+    ...(recorded !== undefined ? { contextWindow: recorded } : {}),
+    ...(result.model !== undefined ? { model: result.model } : {}),
+  });
 }
 
 /**
@@ -141,18 +207,29 @@ export function callsUntil(contextTokens: number, compactAt: number | null, grow
   return Math.ceil((compactAt - contextTokens) / growth);
 }
 
+/**
+ * A call's cost as billed, memoized by its usage object: a follower's later results share the messages
+ * that did not change, so a poll prices only the new calls.
+ */
+const priced = new WeakMap<RecordedUsage, RecordedCallCost>();
+function costOf(c: Call): RecordedCallCost {
+  let p = priced.get(c.usage);
+  if (!p) priced.set(c.usage, (p = recordedCallCostUSD(c.usage, {}, c.at)));
+  return p;
+}
+
 const percentOf = (tokens: number, window: number) => Math.round((tokens / window) * 1000) / 10;
 
 /** The figures right after each recorded call from `from` (0-based) on: one line of `inspect --follow` per call. */
 export function liveCalls(result: ImportResult, from = 0, options: LiveStatusOptions = {}): LiveCall[] {
   const calls = callsOf(result);
-  const w = sessionWindow(result);
+  const w = windowOf(result, calls);
   const { compactAt } = agentCompactPoint(agentOf(result.format), w, options.splitpointCompactAt);
   const out: LiveCall[] = [];
   let cost = 0;
   const bySegment = new Map<number, number[]>();
   calls.forEach((c, k) => {
-    cost += recordedCallCostUSD(c.usage, {}, c.at).costUSD;
+    cost += costOf(c).costUSD;
     const tokens = recordedInputTokens(c.usage);
     const series = bySegment.get(c.segment) ?? [];
     series.push(tokens);
@@ -180,7 +257,7 @@ export function liveCalls(result: ImportResult, from = 0, options: LiveStatusOpt
 export function liveStatus(result: ImportResult, _file?: string, options: LiveStatusOptions = {}): LiveStatus {
   const agent = agentOf(result.format);
   const calls = callsOf(result);
-  const w = sessionWindow(result);
+  const w = windowOf(result, calls);
   const point = agentCompactPoint(agent, w, options.splitpointCompactAt);
   const last = calls.at(-1);
   // The agent compacted after its last call: what the model holds now is unknown until the next call.
@@ -192,12 +269,12 @@ export function liveStatus(result: ImportResult, _file?: string, options: LiveSt
   let priceSource: string | null = null;
   let priceNote: string | undefined;
   for (const c of calls) {
-    const priced = recordedCallCostUSD(c.usage, {}, c.at);
-    cost += priced.costUSD;
-    if (priced.priceSource === 'family-fallback') {
+    const p = costOf(c);
+    cost += p.costUSD;
+    if (p.priceSource === 'family-fallback') {
       priceSource = 'family-fallback';
       priceNote ??= fallbackPriceWarning(c.usage.model, priceLookup(c.usage.model));
-    } else priceSource ??= priced.priceSource;
+    } else priceSource ??= p.priceSource;
   }
   const lc = result.compactions.at(-1);
   return {

@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Message, RecordedUsage } from '../../../src/core/conversation/conversation';
 import { importSessionFile, type ImportResult } from '../../../src/core/importers';
-import { agentOf, growthPerCall, liveCalls, liveStatus } from '../../../src/core/live/status';
+import { agentOf, callsOf, growthPerCall, liveCalls, liveStatus, windowOf } from '../../../src/core/live/status';
+import { recordedTimeline } from '../../../src/core/replay/recording';
+import { sessionWindow } from '../../../src/core/importers/window';
 import { recordedCallCostUSD } from '../../../src/core/cost/recordedCost';
 import { CLAUDE_FIXTURES, CODEX_FIXTURES, FIXTURES, rawCallTokens } from './fakeHome';
 
@@ -162,4 +164,17 @@ test("Splitpoint and unknown formats: no agent compaction point unless the calle
     [empty.contextTokens, empty.costSoFar, empty.priceSource, empty.calls, empty.lastCompaction],
     [null, null, null, 0, null],
   );
+});
+
+test("the calls liveStatus reads are the replay timeline's calls (listed in linear time)", async () => {
+  for (const name of [...CLAUDE_FIXTURES, ...CODEX_FIXTURES]) {
+    const result = await importSessionFile(join(FIXTURES, name));
+    const timeline = recordedTimeline(result);
+    assert.deepEqual(
+      callsOf(result).map((c) => [c.messageId, c.usage, c.segment]),
+      timeline.calls.map((c) => [timeline.messages[c.index].id, c.usage, c.segment]),
+      name,
+    );
+    assert.deepEqual(windowOf(result, callsOf(result)), sessionWindow(result), name);
+  }
 });
