@@ -17,7 +17,7 @@
 // folder that cannot be listed is a line in `problems`, a file that cannot be read or is in no known
 // format a row with a `problem`, a file that vanished between listing and reading a line in `problems`.
 // The work awaits between files, so the event loop is never held for more than one file's head and tail.
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { errorMessage } from '../base/errors';
@@ -76,7 +76,10 @@ export async function discoverSessions(options: DiscoverOptions): Promise<Discov
   const now = options.now ?? Date.now;
   const limit = options.limit ?? DEFAULT_DISCOVER_LIMIT;
   const cache = options.compactionCache ?? defaultCompactionScanCache;
-  const cwds = [...new Set(options.cwds.map((c) => resolve(c)))];
+  // The agents record the real path (Claude Code names its folder after it): a folder reached through a
+  // symbolic link is looked up by both.
+  const given = options.cwds.map((c) => resolve(c));
+  const cwds = [...new Set([...given, ...(await Promise.all(given.map((c) => realpath(c).catch(() => c))))])];
   const problems: string[] = [];
   const claudeRoot = env.CLAUDE_CONFIG_DIR || join(home, '.claude');
   const codexRoot = env.CODEX_HOME || join(home, '.codex');

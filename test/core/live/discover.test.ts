@@ -3,7 +3,7 @@
 // the raw lines, or by the importers for the compaction count); bad input as rows' problems and problem lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importSessionFile } from '../../../src/core/importers';
 import { discoverSessions } from '../../../src/core/live/discover';
@@ -88,7 +88,7 @@ test("CLAUDE_CONFIG_DIR and CODEX_HOME name the agents' folders; a rename and a 
   }
 });
 
-test('other spellings of the project folder: a long path cut with a hash, only the separators replaced; sub-agent files are not sessions', async () => {
+test('project folder spellings (a long path cut with a hash, only separators replaced), a folder through a link; no sub-agent files', async () => {
   const fake = makeFakeHome();
   try {
     const projects = join(fake.home, '.claude', 'projects');
@@ -103,11 +103,15 @@ test('other spellings of the project folder: a long path cut with a hash, only t
       join(fake.claudeProject, 'agent-1234.jsonl'),
       JSON.stringify({ type: 'user', isSidechain: true, uuid: 'a', parentUuid: null, message: { role: 'user', content: 'x' } }) + '\n',
     );
-    const r = await discoverSessions({ cwds: [long, fake.ws], home: fake.home, env: {} });
+    // The workspace opened through a symbolic link: the agents recorded its real path.
+    const link = join(fake.root, 'link-to-project');
+    symlinkSync(fake.ws, link);
+    const r = await discoverSessions({ cwds: [long, link], home: fake.home, env: {} });
     const names = r.sessions.map((s) => s.file);
     assert.ok(names.includes(join(cut, 'long.jsonl')), 'the long path, matched by its first 200 characters');
     assert.ok(names.includes(join(old, 'old.jsonl')), 'the older spelling (dots kept)');
     assert.ok(!names.some((f) => f.endsWith('agent-1234.jsonl')), 'a sub-agent transcript');
+    for (const file of Object.values(fake.files)) assert.ok(names.includes(file), `${file}, through the link`);
   } finally {
     fake.remove();
   }
