@@ -41,7 +41,30 @@ export function planProbeView(
   return probeScoreView(view ? scoreProbes(probes, view(plan.output)) : score, summaryCounted);
 }
 
+interface RecordedView {
+  previousSummary: readonly Message[] | undefined;
+  summary: readonly Message[];
+  after: readonly Message[];
+  view: ProbeScoreView;
+}
+
+/**
+ * Views already scored, by the archived context they are of. A followed session is imported again as it
+ * grows; the compactions before the last keep their message lists (the follower finishes a stretch once),
+ * so only the last compaction (whose later conversation grows) is scored again.
+ */
+const recordedViews = new WeakMap<readonly Message[], RecordedView>();
+
 /** Each recorded compaction's probes (index k: compaction k + 1), scored on what the recording kept. */
 export function recordedProbeViews(result: Pick<ImportResult, 'messages' | 'compactions'>): ProbeScoreView[] {
-  return result.compactions.map((_, k) => probeScoreView(recordedCompactionProbes(result, k + 1).score, true));
+  const cs = result.compactions;
+  return cs.map((c, k) => {
+    const previousSummary = k === 0 ? undefined : cs[k - 1].summary;
+    const after = k + 1 < cs.length ? cs[k + 1].before : result.messages;
+    const known = recordedViews.get(c.before);
+    if (known && known.previousSummary === previousSummary && known.summary === c.summary && known.after === after) return known.view;
+    const view = probeScoreView(recordedCompactionProbes(result, k + 1).score, true);
+    recordedViews.set(c.before, { previousSummary, summary: c.summary, after, view });
+    return view;
+  });
 }

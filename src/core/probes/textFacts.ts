@@ -82,46 +82,77 @@ function rawFactText(m: Message): string {
     .join('\n');
 }
 
-function collect(
-  messages: readonly Message[],
-  pick: (text: string, role: Message['role']) => Array<[string, TextFact['kind']]>,
-): TextFact[] {
+/** One fact a sentence states, before the session-wide merge: the value, its key and the sentence it is in. */
+interface Pick {
+  value: string;
+  kind: TextFact['kind'];
+  key: string;
+  sentence: string;
+}
+
+type Picker = (text: string, role: Message['role']) => Array<[string, TextFact['kind']]>;
+
+/**
+ * Each message's picks, remembered per message object and picker: a followed session asks again about the
+ * same archived messages after every append (the inspector scores each recorded compaction's probes),
+ * and the sentence split and the regular expressions over tool output are most of the work.
+ */
+const picksMemo = new WeakMap<Picker, WeakMap<Message, readonly Pick[]>>();
+
+function picksOf(m: Message, pick: Picker): readonly Pick[] {
+  let memo = picksMemo.get(pick);
+  if (!memo) {
+    memo = new WeakMap();
+    picksMemo.set(pick, memo);
+  }
+  const known = memo.get(m);
+  if (known) return known;
+  const out: Pick[] = [];
+  const text = factText(m);
+  if (text !== '') {
+    for (const s of sentences(text.length > 40_000 ? text.slice(0, 40_000) : text)) {
+      for (const [value, kind] of pick(s, m.role)) out.push({ value, kind, key: normalise(value), sentence: s });
+    }
+  }
+  memo.set(m, out);
+  return out;
+}
+
+function collect(messages: readonly Message[], pick: Picker): TextFact[] {
   const facts = new Map<string, TextFact>();
   messages.forEach((m, at) => {
-    const text = factText(m);
-    if (text === '') return;
-    for (const s of sentences(text.length > 40_000 ? text.slice(0, 40_000) : text)) {
-      for (const [value, kind] of pick(s, m.role)) {
-        const key = normalise(value);
-        const prev = facts.get(key);
-        if (prev) {
-          if (!prev.sources.includes(m.id)) {
-            prev.mentions++;
-            if (m.role === 'assistant') prev.origin = 'assistant';
-            if (prev.sources.length < 3) prev.sources.push(m.id);
-          }
-          continue;
+    for (const { value, kind, key, sentence } of picksOf(m, pick)) {
+      const prev = facts.get(key);
+      if (prev) {
+        if (!prev.sources.includes(m.id)) {
+          prev.mentions++;
+          if (m.role === 'assistant') prev.origin = 'assistant';
+          if (prev.sources.length < 3) prev.sources.push(m.id);
         }
-        const cloze = blank(clip(s, 600), value);
-        if (cloze)
-          facts.set(key, { value, cloze, kind, sources: [m.id], at, mentions: 1, origin: m.role === 'assistant' ? 'assistant' : 'tool' });
+        continue;
       }
+      const cloze = blank(clip(sentence, 600), value);
+      if (cloze)
+        facts.set(key, { value, cloze, kind, sources: [m.id], at, mentions: 1, origin: m.role === 'assistant' ? 'assistant' : 'tool' });
     }
   });
   return [...facts.values()];
 }
 
 /** Figures and names the session established (in tool results and assistant text). */
+const recallPicker: Picker = (s, role) => {
+  const out: Array<[string, TextFact['kind']]> = [];
+  for (const m of s.matchAll(FIGURE_RE)) if (!/^\d{1,2}\s?s$/.test(m[1]) && !/^[01]\s?\w+$/.test(m[1])) out.push([m[1], 'figure']);
+  if (role === 'assistant') for (const m of s.matchAll(BACKTICK_RE)) if (isIdentifierLike(m[1])) out.push([m[1], 'name']);
+  for (const m of s.matchAll(BRANCH_RE)) out.push([(m[1] ?? m[2]).replace(/[.,;:]$/, ''), 'name']);
+  if (role === 'assistant') for (const m of s.matchAll(PACKAGE_RE)) out.push([m[1], 'name']);
+  for (const m of s.matchAll(TEST_NAME_RE)) out.push([oneLine(m[1]).replace(/\s*\(\d+(\.\d+)?\s?m?s\)$/, ''), 'name']);
+  return out;
+};
+
+/** Figures and names the session established (in tool results and assistant text). */
 export function recallFacts(messages: readonly Message[]): TextFact[] {
-  return collect(messages, (s, role) => {
-    const out: Array<[string, TextFact['kind']]> = [];
-    for (const m of s.matchAll(FIGURE_RE)) if (!/^\d{1,2}\s?s$/.test(m[1]) && !/^[01]\s?\w+$/.test(m[1])) out.push([m[1], 'figure']);
-    if (role === 'assistant') for (const m of s.matchAll(BACKTICK_RE)) if (isIdentifierLike(m[1])) out.push([m[1], 'name']);
-    for (const m of s.matchAll(BRANCH_RE)) out.push([(m[1] ?? m[2]).replace(/[.,;:]$/, ''), 'name']);
-    if (role === 'assistant') for (const m of s.matchAll(PACKAGE_RE)) out.push([m[1], 'name']);
-    for (const m of s.matchAll(TEST_NAME_RE)) out.push([oneLine(m[1]).replace(/\s*\(\d+(\.\d+)?\s?m?s\)$/, ''), 'name']);
-    return out;
-  });
+  return collect(messages, recallPicker);
 }
 
 const DECISION_RE =
