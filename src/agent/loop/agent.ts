@@ -41,7 +41,7 @@ import { CANCELLED_BY_USER, type ApprovalGate, type ToolDefinition, type ToolExe
 
 // The loop's public surface includes its events and the request helpers hosts use before it exists.
 export type { AgentErrorInfo, AgentEvent, AgentEventType, AgentRunResult, AgentRunStatus } from './agentEvents';
-export { defaultSystemPrompt, requestOverheadTokens } from './modelRequest';
+export { defaultSystemPrompt, requestOverheadTexts, requestOverheadTokens } from './modelRequest';
 
 // ---------------------------------------------------------------------------------------------
 // Options

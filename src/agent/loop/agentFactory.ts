@@ -6,12 +6,13 @@ import { anthropicSdk } from './sdks';
 import {
   systemWithStanding,
   type ApiMessage,
+  type AsyncTextCounter,
   type CachingTextTokenizer,
   type CalibratedCounter,
   type CompactionPipeline,
   type StandingContext,
 } from '../../core';
-import { AgentLoop, defaultSystemPrompt, requestOverheadTokens, type AgentEvent } from './agent';
+import { AgentLoop, defaultSystemPrompt, requestOverheadTexts, requestOverheadTokens, type AgentEvent } from './agent';
 import { countRequestTokens } from './anthropicClient';
 import type { HostSettings } from '../../settings/hostSettings';
 import { ToolsWithMcp, type McpToolHost } from '../mcp';
@@ -117,6 +118,26 @@ export class AgentFactory {
       };
     }
     return this.staticOverhead;
+  }
+
+  /**
+   * overheadParts counted on `counter` (the counting worker), so its first synchronous read (the meter's first
+   * view, at activation) finds them and the host never waits on the worker for them. The same counts: the
+   * texts requestOverheadTokens counts, by the same tokenizer. A failure is left to the synchronous count
+   * (which reports it).
+   */
+  async prepareOverhead(settings: HostSettings, counter: AsyncTextCounter): Promise<void> {
+    const { tools, system } = this.toolsAndSystem(settings);
+    const definitions = tools.definitions();
+    const key = definitions.map((d) => d.name).join(',');
+    if (this.staticOverhead?.key === key) return;
+    try {
+      const [systemTokens, ...toolTokens] = await counter.countTexts(requestOverheadTexts(system, definitions));
+      if (this.staticOverhead?.key !== key)
+        this.staticOverhead = { key, system: systemTokens, tools: toolTokens.reduce((a, b) => a + b, 0) };
+    } catch {
+      // Counted synchronously on first use instead.
+    }
   }
 
   /** The agent's tools and system prompt (read-only tools in an untrusted workspace or without a folder). */

@@ -82,6 +82,11 @@ export class HostCounting implements Disposable {
     }
   }
 
+  /** Counts texts on the worker (on this thread only when the worker cannot run). */
+  countTexts(texts: readonly string[]): Promise<number[]> {
+    return this.async.countTexts(texts);
+  }
+
   dispose(): void {
     this.worker?.dispose();
   }

@@ -7,10 +7,14 @@ import type { ToolDefinition } from '../tools';
 
 /** Tokens a request spends outside its messages: the system prompt and the tool definitions. */
 export function requestOverheadTokens(tokenizer: TextTokenizer, system: string, tools: readonly ToolDefinition[]): number {
-  let n = tokenizer.countText(system);
-  for (const t of tools)
-    n += tokenizer.countText(t.name) + tokenizer.countText(t.description) + tokenizer.countText(JSON.stringify(t.input_schema));
+  let n = 0;
+  for (const text of requestOverheadTexts(system, tools)) n += tokenizer.countText(text);
   return n;
+}
+
+/** The texts requestOverheadTokens counts: the system prompt first, then each tool's name, description and schema. */
+export function requestOverheadTexts(system: string, tools: readonly ToolDefinition[]): string[] {
+  return [system, ...tools.flatMap((t) => [t.name, t.description, JSON.stringify(t.input_schema)])];
 }
 
 export function defaultSystemPrompt(o: { readOnly?: boolean; workspaceRoot?: string } = {}): string {

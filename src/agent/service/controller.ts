@@ -479,7 +479,7 @@ export class AgentController implements Disposable {
   /** Count the session on the worker thread (never this one), build its micro-compacted view in slices, then show the meter. */
   async warmup(): Promise<void> {
     const scope = this.scope;
-    await this.counting.prefill(() => [scope.session.messages]);
+    await Promise.all([this.counting.prefill(() => [scope.session.messages]), this.agents.prepareOverhead(this.settings, this.counting)]);
     await scope.pipeline.warmView();
     this.fireContext();
   }
