@@ -28,7 +28,7 @@ import {
   defaultCompactionScanCache,
   type CompactionScanCache,
 } from './compactionScan';
-import { peekSession } from './peek';
+import { defaultPeekMemo, type PeekMemo } from './peek';
 import type { AgentKind, DiscoveredSession, DiscoverOptions, DiscoverResult } from './types';
 
 export const DEFAULT_DISCOVER_LIMIT = 200;
@@ -76,6 +76,7 @@ export async function discoverSessions(options: DiscoverOptions): Promise<Discov
   const now = options.now ?? Date.now;
   const limit = options.limit ?? DEFAULT_DISCOVER_LIMIT;
   const cache = options.compactionCache ?? defaultCompactionScanCache;
+  const memo = options.peekMemo ?? defaultPeekMemo;
   // The agents record the real path (Claude Code names its folder after it): a folder reached through a
   // symbolic link is looked up by both.
   const given = options.cwds.map((c) => resolve(c));
@@ -102,12 +103,13 @@ export async function discoverSessions(options: DiscoverOptions): Promise<Discov
       const cwd = await codexCwd(c, problems);
       if (cwd === undefined || cwd === null || !cwds.some((w) => isInside(cwd, w))) continue;
     }
-    const row = await readRow(c, cache, now, problems);
+    const row = await readRow(c, cache, memo, now, problems);
     if (!row) continue;
     if (c.verifyCwd && (row.cwd === null || !cwds.some((w) => isInside(row.cwd as string, w)))) continue;
     sessions.push(row);
   }
   cache.prune(seen);
+  memo.prune(seen);
   sessions.sort((a, b) => (b.lastActivity ?? -Infinity) - (a.lastActivity ?? -Infinity));
   return { sessions, problems };
 }
@@ -232,6 +234,7 @@ export function sessionMetaCwd(start: string): string | null {
 async function readRow(
   c: Candidate,
   cache: CompactionScanCache,
+  memo: PeekMemo,
   now: () => number,
   problems: string[],
 ): Promise<DiscoveredSession | undefined> {
@@ -254,7 +257,7 @@ async function readRow(
     row.lastActivity = s.mtimeMs;
     row.writing = now() - s.mtimeMs < WRITING_MS;
     if (s.size === 0) return { ...row, problem: 'the file is empty (nothing recorded yet)' };
-    const peeked = await peekSession(c.file, s.size);
+    const peeked = await memo.peek(c.file, identity);
     if (peeked.sidechain) return undefined;
     const expected = c.agent === 'claude-code' ? 'claude-code-jsonl' : c.agent === 'codex' ? 'codex-rollout-jsonl' : 'splitpoint-jsonl';
     row.writing ||= peeked.endsMidLine;

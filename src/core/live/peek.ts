@@ -372,3 +372,30 @@ function splitpoint(tail: Region): Found {
     sidechain: false,
   };
 }
+
+/**
+ * Peeks by file, reused while the file's size, mtime and inode stay the same: a refresh of the list reads
+ * only the files that changed.
+ */
+export class PeekMemo {
+  private readonly entries = new Map<string, { size: number; mtimeMs: number; ino: number; peeked: Peeked }>();
+  /** Files actually read (not answered from the memo). */
+  reads = 0;
+
+  async peek(file: string, stat: { size: number; mtimeMs: number; ino: number }): Promise<Peeked> {
+    const known = this.entries.get(file);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs && known.ino === stat.ino) return known.peeked;
+    const peeked = await peekSession(file, stat.size);
+    this.reads++;
+    this.entries.set(file, { ...stat, peeked });
+    return peeked;
+  }
+
+  /** Forget files not in `keep`. */
+  prune(keep: ReadonlySet<string>): void {
+    for (const f of this.entries.keys()) if (!keep.has(f)) this.entries.delete(f);
+  }
+}
+
+/** The memo discovery uses when its caller gives none (one per process). */
+export const defaultPeekMemo = new PeekMemo();

@@ -2,6 +2,7 @@
 // live status of a followed session (issue 24, items 1 and 3). Plain data, no `vscode`.
 import type { SessionFormat } from '../importers/types';
 import type { CompactionScanCache } from './compactionScan';
+import type { PeekMemo } from './peek';
 
 /** The agent that writes a session file. */
 export type AgentKind = 'claude-code' | 'codex' | 'splitpoint';
@@ -49,6 +50,8 @@ export interface DiscoverOptions {
   limit?: number;
   /** Where compaction counts are kept between calls (default: one cache per process). */
   compactionCache?: CompactionScanCache;
+  /** Where each file's head-and-tail read is kept while the file is unchanged (default: one per process). */
+  peekMemo?: PeekMemo;
 }
 
 export interface DiscoverResult {

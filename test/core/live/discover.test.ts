@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { importSessionFile } from '../../../src/core/importers';
 import { discoverSessions } from '../../../src/core/live/discover';
 import { CompactionScanCache } from '../../../src/core/live/compactionScan';
+import { PeekMemo } from '../../../src/core/live/peek';
 import { SessionFileStore } from '../../../src/core/session/session';
 import {
   CLAUDE_FIXTURES,
@@ -192,20 +193,27 @@ test('bad input: an unknown format and an empty file are rows with a problem; a 
   }
 });
 
-test('the compaction count continues from the last scanned offset when a file only grew, and starts over when it was replaced', async () => {
+test('a refresh reads only what changed: the compaction count continues when a file only grew, starts over when it was replaced', async () => {
   const fake = makeFakeHome();
   try {
     const cache = new CompactionScanCache();
+    const memo = new PeekMemo();
     const file = fake.files['claude-code-cipher-box-a.jsonl'];
     const size = readFileSync(file).length;
-    const first = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache });
+    const first = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache, peekMemo: memo });
+    assert.equal(memo.reads, 5);
+    const unchanged = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache, peekMemo: memo });
+    assert.deepEqual(unchanged, first);
+    assert.equal(memo.reads, 5, 'an unchanged file is not read again');
     const read = cache.bytesRead;
     const total = Object.values(fake.files).reduce((sum, f) => sum + readFileSync(f).length, 0);
     assert.equal(read, total, 'the first discovery reads every listed file once');
     const boundary =
       JSON.stringify({ type: 'system', subtype: 'compact_boundary', compactMetadata: { trigger: 'manual', preTokens: 1 } }) + '\n';
     writeFileSync(file, boundary, { flag: 'a' });
-    const again = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache });
+    const again = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache, peekMemo: memo });
+    assert.equal(memo.reads, 6, 'the grown file is read again');
+    assert.equal(again.sessions.find((s) => s.file === file)?.contextTokens, null, 'compacted after its last call');
     const count = (r: typeof first) => r.sessions.find((s) => s.file === file)!.compactions;
     assert.equal(count(again), count(first) + 1);
     const marker = '"subtype":"compact_boundary"';
@@ -216,7 +224,8 @@ test('the compaction count continues from the last scanned offset when a file on
     rmSync(file);
     copyFileSync(copy, file);
     rmSync(copy);
-    const replaced = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache });
+    const replaced = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, compactionCache: cache, peekMemo: memo });
+    assert.equal(replaced.sessions.find((s) => s.file === file)?.contextTokens, first.sessions.find((s) => s.file === file)?.contextTokens);
     assert.equal(count(replaced), count(first));
     assert.ok(size > 0);
   } finally {
