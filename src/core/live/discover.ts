@@ -63,7 +63,14 @@ export function isInside(inner: string, outer: string): boolean {
   return r === '' || (!r.startsWith('..') && !isAbsolute(r));
 }
 
-const pause = () => new Promise<void>((r) => setImmediate(r));
+/** Gives the event loop a turn once this much time (ms) went by since the last one. */
+const SLICE_MS = 8;
+let sliceStart = 0;
+const pause = async (): Promise<void> => {
+  if (performance.now() - sliceStart < SLICE_MS) return;
+  await new Promise<void>((r) => setImmediate(r));
+  sliceStart = performance.now();
+};
 const codeOf = (e: unknown) => (e as NodeJS.ErrnoException)?.code;
 const reason = (e: unknown) => codeOf(e) ?? errorMessage(e);
 
@@ -134,6 +141,20 @@ async function fileCandidate(file: string, agent: AgentKind, problems: string[])
   }
 }
 
+/** How many stat calls run at once (the file system's thread pool does them). */
+const STAT_BATCH = 32;
+
+/** Candidates of `files` (stat in batches; vanished ones left out, unreadable ones said in problems). */
+async function candidatesOf(files: ReadonlyArray<readonly [string, AgentKind]>, problems: string[]): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (let i = 0; i < files.length; i += STAT_BATCH) {
+    const batch = await Promise.all(files.slice(i, i + STAT_BATCH).map(([f, agent]) => fileCandidate(f, agent, problems)));
+    for (const c of batch) if (c) out.push(c);
+    await pause();
+  }
+  return out;
+}
+
 async function claudeCandidates(projects: string, cwds: readonly string[], problems: string[]): Promise<Candidate[]> {
   const entries = await listDir(projects, problems);
   if (entries.length === 0) return [];
@@ -151,45 +172,37 @@ async function claudeCandidates(projects: string, cwds: readonly string[], probl
   const out: Candidate[] = [];
   for (const [name, verifyCwd] of folders) {
     const dir = join(projects, name);
-    for (const e of await listDir(dir, problems, false)) {
-      if (!e.isFile() || !e.name.endsWith('.jsonl') || e.name.startsWith('agent-')) continue;
-      const c = await fileCandidate(join(dir, e.name), 'claude-code', problems);
-      if (c) out.push(verifyCwd ? { ...c, verifyCwd } : c);
-    }
-    await pause();
+    const files = (await listDir(dir, problems, false))
+      .filter((e) => e.isFile() && e.name.endsWith('.jsonl') && !e.name.startsWith('agent-'))
+      .map((e) => [join(dir, e.name), 'claude-code'] as const);
+    for (const c of await candidatesOf(files, problems)) out.push(verifyCwd ? { ...c, verifyCwd } : c);
   }
   return out;
 }
 
 async function codexCandidates(root: string, problems: string[]): Promise<Candidate[]> {
-  const out: Candidate[] = [];
+  const files: Array<readonly [string, AgentKind]> = [];
   const walk = async (dir: string, depth: number, missingIsFine: boolean): Promise<void> => {
     const entries = await listDir(dir, problems, missingIsFine);
     for (const e of entries) {
       const path = join(dir, e.name);
       if (e.isDirectory() && depth < 3) await walk(path, depth + 1, false);
-      else if (e.isFile() && /^rollout-.*\.jsonl$/.test(e.name)) {
-        const c = await fileCandidate(path, 'codex', problems);
-        if (c) out.push(c);
-      }
+      else if (e.isFile() && /^rollout-.*\.jsonl$/.test(e.name)) files.push([path, 'codex']);
     }
     await pause();
   };
   await walk(root, 0, true);
-  return out;
+  return candidatesOf(files, problems);
 }
 
 async function splitpointCandidates(dir: string, problems: string[]): Promise<Candidate[]> {
-  const out: Candidate[] = [];
   const entries = await listDir(dir, problems, true);
   const metas = new Set(entries.filter((e) => e.name.endsWith('.meta.json')).map((e) => e.name.slice(0, -'.meta.json'.length)));
-  for (const e of entries) {
-    // A session is `<id>.jsonl` beside `<id>.meta.json` (other files there are not sessions).
-    if (!e.isFile() || !e.name.endsWith('.jsonl') || !metas.has(e.name.slice(0, -'.jsonl'.length))) continue;
-    const c = await fileCandidate(join(dir, e.name), 'splitpoint', problems);
-    if (c) out.push(c);
-  }
-  return out;
+  // A session is `<id>.jsonl` beside `<id>.meta.json` (other files there are not sessions).
+  const files = entries
+    .filter((e) => e.isFile() && e.name.endsWith('.jsonl') && metas.has(e.name.slice(0, -'.jsonl'.length)))
+    .map((e) => [join(dir, e.name), 'splitpoint'] as const);
+  return candidatesOf(files, problems);
 }
 
 /** The cwd a Codex rollout's session_meta records (null: none; undefined: unreadable, said in problems). */
