@@ -50,7 +50,7 @@ Usage:
       recent growth rate, and the cost so far. --json: one JSON object per line (keys contextTokens,
       contextWindow, percent, callsToCompaction, costSoFar). Ends on Ctrl+C or when FILE is deleted.
   splitpoint sessions [--json] [--cwd DIR]
-      The Claude Code, Codex and Splitpoint sessions of DIR (default: the current folder), newest
+      The Claude Code and Codex sessions of DIR (default: the current folder), newest
       activity first: agent, last activity, context used of the window, compactions, model, title.
       Found under CLAUDE_CONFIG_DIR (else ~/.claude) and CODEX_HOME (else ~/.codex). --json: an array
       of {file, agent, cwd, model, title, lastActivity, contextTokens, contextWindow, compactions,

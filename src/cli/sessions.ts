@@ -1,5 +1,6 @@
 // `splitpoint sessions [--json] [--cwd DIR]`: the Claude Code and Codex sessions of a folder (default: the
-// current one), newest activity first, each read only at its head and tail (core discoverSessions). The
+// current one; Splitpoint's own sessions live in VS Code's workspace storage, which the view lists), newest
+// activity first, each read only at its head and tail (core discoverSessions). The
 // agents' folders follow the environment: HOME, CLAUDE_CONFIG_DIR, CODEX_HOME. Folders or files that could
 // not be read are stderr lines naming them; the list still prints (exit 0).
 import { statSync } from 'node:fs';
@@ -84,7 +85,7 @@ function when(ms: number | null): string {
 
 /** The readable list: one line per session (agent, last activity, context, compactions, model, title), its file below. */
 export function sessionsTable(cwd: string, sessions: readonly DiscoveredSession[]): string {
-  if (sessions.length === 0) return `No Claude Code, Codex or Splitpoint sessions for ${oneLine(cwd)}.\n`;
+  if (sessions.length === 0) return `No Claude Code or Codex sessions for ${oneLine(cwd)}.\n`;
   const rows = sessions.map((s) => [
     AGENTS[s.agent] + (s.writing ? ' *' : ''),
     when(s.lastActivity),

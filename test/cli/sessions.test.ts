@@ -82,7 +82,7 @@ test("sessions: the readable table; CLAUDE_CONFIG_DIR and CODEX_HOME move the ag
     const moved = await run(fake, ['sessions', '--json', '--cwd', fake.ws], { CLAUDE_CONFIG_DIR: empty, CODEX_HOME: empty });
     assert.deepEqual(JSON.parse(moved.stdout), []);
     const none = await run(fake, ['sessions', '--cwd', fake.ws], { CLAUDE_CONFIG_DIR: empty, CODEX_HOME: empty });
-    assert.match(none.stdout, /^No Claude Code, Codex or Splitpoint sessions for /);
+    assert.match(none.stdout, /^No Claude Code or Codex sessions for /);
   } finally {
     fake.remove();
   }
