@@ -213,8 +213,13 @@ async function codexCwd(c: Candidate, problems: string[]): Promise<string | null
   try {
     const handle = await open(c.file, 'r');
     try {
-      const buf = Buffer.allocUnsafe(16 * 1024);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      // The cwd comes early in the session_meta line; a line that starts otherwise is read further.
+      let buf = Buffer.allocUnsafe(16 * 1024);
+      let { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+      if (bytesRead === buf.length && !buf.includes(0x0a) && sessionMetaCwd(buf.toString('utf8')) === null) {
+        buf = Buffer.allocUnsafe(256 * 1024);
+        ({ bytesRead } = await handle.read(buf, 0, buf.length, 0));
+      }
       text = buf.subarray(0, bytesRead).toString('utf8');
     } finally {
       await handle.close();
@@ -224,8 +229,8 @@ async function codexCwd(c: Candidate, problems: string[]): Promise<string | null
     return undefined;
   }
   const cwd = sessionMetaCwd(text);
-  // A file still empty or mid-way through its first line is looked at again next time.
-  if (text.includes('\n')) codexCwds.set(c.file, { ino: c.ino, cwd });
+  // A file still empty or mid-way through its first line (with no cwd yet) is looked at again next time.
+  if (cwd !== null || text.includes('\n')) codexCwds.set(c.file, { ino: c.ino, cwd });
   return cwd;
 }
 

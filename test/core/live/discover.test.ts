@@ -297,3 +297,25 @@ test("Splitpoint's own sessions: title and compactions from the meta, the last r
     fake.remove();
   }
 });
+
+test('a Codex session_meta whose cwd comes after long instructions is still read; a rollout without one is not listed', async () => {
+  const fake = makeFakeHome();
+  try {
+    const day = join(fake.home, '.codex', 'sessions', '2026', '07', '02');
+    mkdirSync(day, { recursive: true });
+    const source = readFileSync(join(FIXTURES, CODEX_FIXTURES[0]), 'utf8');
+    const rest = source.slice(source.indexOf('\n'));
+    const meta = (payload: object) => JSON.stringify({ timestamp: '2026-07-02T00:00:00.000Z', type: 'session_meta', payload });
+    const late = join(day, 'rollout-late.jsonl');
+    writeFileSync(late, meta({ id: 'x', instructions: 'i'.repeat(40_000), cwd: fake.ws }) + rest);
+    const none = join(day, 'rollout-none.jsonl');
+    writeFileSync(none, meta({ id: 'y' }) + rest);
+    const r = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {} });
+    const files = r.sessions.map((s) => s.file);
+    assert.ok(files.includes(late));
+    assert.ok(!files.includes(none));
+    assert.deepEqual(r.problems, []);
+  } finally {
+    fake.remove();
+  }
+});
