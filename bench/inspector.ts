@@ -1,5 +1,6 @@
 // Item 5: the inspector webview in headless Chromium: time to the first rendered row after the
-// host's 'session' message, and from a plan answer to its highlight, at each size.
+// host's 'session' message (and to the whole view), to the repaint when a followed session grows by
+// one model call, and from a plan answer to its highlight, at each size.
 //
 // The page is the shell VS Code gets (src/extension/webviewHtml.ts: CSP with a nonce), serving the built
 // bundle dist/webview/inspector.js and media/inspector.css from 127.0.0.1, plus the bench's fake
@@ -9,6 +10,8 @@
 //
 // Selectors this relies on (from the inspector's DOM; update here if the webview changes):
 //   a rendered row      .timeline [role=option]
+//   the whole view      [data-strategy] [data-action=preview]  and  .minimap .mm-cols > *  (drawn after the first frame)
+//   rows held           .timeline[data-count="<n>"]
 //   a strategy preview  [data-strategy="<name>"] [data-action=preview]
 //   a plan shown        .plan-summary[data-request-id="<id>"]  and  [data-marker="preview-split"]
 import { existsSync, readFileSync } from 'node:fs';
@@ -35,15 +38,19 @@ import {
   type Table,
   type TargetResult,
 } from './lib';
-import type { BenchSize } from './sessions';
+import { benchExchange, type BenchSize } from './sessions';
+import type { Message } from '../src/core/conversation/conversation';
 import { CHROMIUM_PATH, launchChromium } from '../test/helpers/chromium';
 import { buildInspectorSession } from '../src/inspector/inspectorModel';
 import { planToView } from '../src/inspector/planViews';
 
 const TITLE = '5. Inspector (headless Chromium)';
-const TARGET = 'first inspector render < 200 ms at 10,000 messages';
+const TARGET = "the inspector's first paint <= 100 ms at every size";
 const STRATEGIES_CLICKED = ['sliding-window', 'recent-token-fraction'];
 const ROW = '.timeline [role=option]';
+/** The whole view is there: the controls column and the minimap's columns (drawn once the first frame is painted). */
+const COMPLETE = ['[data-strategy] [data-action=preview]', '.minimap .mm-cols > *'];
+const rowsHeld = (n: number) => `.timeline[data-count="${n}"]`;
 
 interface PageRun {
   readyMs: number;
@@ -51,6 +58,10 @@ interface PageRun {
   firstRowMs: number;
   /** dispatch of 'session' -> the frame after the first row (painted). */
   firstPaintMs: number;
+  /** dispatch of 'session' -> the whole view (controls column, minimap) in the DOM and painted. */
+  completePaintMs: number;
+  /** The session grew by one model call (the next 'session' message) -> its rows counted in the DOM / painted. */
+  grow: { domMs: number; paintMs: number };
   /** plan answer delivered -> its summary and split marker in the DOM / painted. */
   previews: Array<{ strategy: string; domMs: number; paintMs: number; clickToPaintMs: number }>;
 }
@@ -58,6 +69,8 @@ interface PageRun {
 interface HostMeasurement {
   session: InspectorSession;
   json: string;
+  /** The same session one model call later (one more exchange), as a followed session is sent again. */
+  grown: { json: string; rows: number };
   buildMs: number[];
   plans: Record<string, PlanView>;
   planMs: Record<string, number[]>;
@@ -86,20 +99,19 @@ export async function benchInspector(ctx: BenchContext): Promise<SectionResult> 
 }
 
 /** The host side at one size: building the InspectorSession and the plan views of the clicked previews (or why it failed). */
-function measureHost(ctx: BenchContext, size: BenchSize, tokenizer: ReturnType<typeof createTokenizer>): HostMeasurement | string {
+export function measureHost(ctx: BenchContext, size: BenchSize, tokenizer: ReturnType<typeof createTokenizer>): HostMeasurement | string {
   const messages = ctx.sessions.get(size)!;
   const counter = new MemoizedMessageCounter(tokenizer);
   counter.countMessages(messages);
   const pctx: PlanContext = { ...DEFAULT_PLAN_CONTEXT, tokens: counter };
-  const effective = planMicroCompact(messages, { keepRecent: 3, minChars: 100 }, pctx).output;
-  let session!: InspectorSession;
-  const build = () =>
-    (session = buildInspectorSession({
+  const microCompacted = (history: Message[]) => planMicroCompact(history, { keepRecent: 3, minChars: 100 }, pctx).output;
+  const sessionOf = (history: Message[], effective: Message[]) =>
+    buildInspectorSession({
       source: 'Current session',
       readOnly: false,
       sessionId: `bench-${size}`,
       title: `Bench session, ${size} messages`,
-      messages,
+      messages: history,
       effective,
       compactions: [],
       ctx: pctx,
@@ -107,8 +119,12 @@ function measureHost(ctx: BenchContext, size: BenchSize, tokenizer: ReturnType<t
       autoCompactThreshold: Math.round(pctx.contextWindow * 0.8),
       canUndo: false,
       tailStartId: null,
-    }));
-  const buildMs = sample(build, ctx.quick ? 2 : 7, 1);
+    });
+  const effective = microCompacted(messages);
+  let session!: InspectorSession;
+  const buildMs = sample(() => (session = sessionOf(messages, effective)), ctx.quick ? 2 : 7, 1);
+  const grown = [...messages, ...benchExchange(size)];
+  const grownSession = sessionOf(grown, microCompacted(grown));
   if (!Array.isArray(session.rows) || session.rows.length !== messages.length) {
     return `buildInspectorSession returned ${session.rows?.length} rows for ${messages.length} messages`;
   }
@@ -125,7 +141,14 @@ function measureHost(ctx: BenchContext, size: BenchSize, tokenizer: ReturnType<t
       1,
     );
   }
-  return { session, json: JSON.stringify({ type: 'session', session }), buildMs, plans, planMs };
+  return {
+    session,
+    json: JSON.stringify({ type: 'session', session }),
+    grown: { json: JSON.stringify({ type: 'session', session: grownSession }), rows: grownSession.rows.length },
+    buildMs,
+    plans,
+    planMs,
+  };
 }
 
 /** The page: fresh pages per size, each loading the session and clicking the previews. */
@@ -145,7 +168,7 @@ async function measurePages(
       for (let i = 0; i < loads; i++) {
         const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
         try {
-          runs[size].push(await measurePage(page, server.url, host[size].json, host[size].plans));
+          runs[size].push(await measurePage(page, server.url, host[size]));
         } finally {
           await page.close();
         }
@@ -174,6 +197,9 @@ function inspectorReport(ctx: BenchContext, host: Record<number, HostMeasurement
     rows: [
       row("'session' message -> first row in the DOM", (s) => m(s, (r) => r.firstRowMs)),
       row("'session' message -> first row painted (next frame)", (s) => m(s, (r) => r.firstPaintMs)),
+      row("'session' message -> whole view painted (controls column, minimap)", (s) => m(s, (r) => r.completePaintMs)),
+      row("followed session grows by one call: 'session' message -> new row count in the DOM", (s) => m(s, (r) => r.grow.domMs)),
+      row("followed session grows by one call: 'session' message -> painted", (s) => m(s, (r) => r.grow.paintMs)),
       row('plan answer -> highlight in the DOM (split marker + summary)', (s) => pm(s, (p) => p.domMs)),
       row('plan answer -> highlight painted', (s) => pm(s, (p) => p.paintMs)),
       row('preview click -> highlight painted, with an instant host', (s) => pm(s, (p) => p.clickToPaintMs)),
@@ -187,19 +213,24 @@ function inspectorReport(ctx: BenchContext, host: Record<number, HostMeasurement
       `Median of ${ctx.quick ? 2 : 5} fresh pages per size (viewport 1200x900), ` +
         `${STRATEGIES_CLICKED.length} previews each (${STRATEGIES_CLICKED.join(', ')}, default parameters). ` +
         `Times are taken inside the page with performance.now(): from dispatching the message to a MutationObserver seeing the element, ` +
-        `and to the first setTimeout after the next requestAnimationFrame (painted).`,
+        `and to the first setTimeout after the next requestAnimationFrame (painted). ` +
+        `The first frame holds the rows in view; the controls column and the minimap's columns follow once it is painted ("whole view"). ` +
+        `"Grows by one call": after the previews, the same session with one more exchange (a tool call and its result) ` +
+        `is sent again, as for a followed session.`,
       `'session' payload (JSON): ${sizes.map((s) => `${fmtBytes(host[s].json.length)} at ${s} msgs`).join(', ')}; ` +
         `it is delivered as an already-parsed object, as VS Code does. The host-side figures are outside the page (extension host).`,
     ],
   };
-  const first = m(large, (r) => r.firstPaintMs);
+  const first = (s: BenchSize) => m(s, (r) => r.firstPaintMs);
+  const worst = Math.max(...sizes.map(first));
   const targets: TargetResult[] = [
     {
       target: TARGET,
-      status: first < 200 ? 'met' : 'missed',
+      status: worst <= 100 ? 'met' : 'missed',
       detail:
-        `first row painted ${fmtMs(first)} after the 'session' message at ${large} messages ` +
-        `(in the DOM after ${fmtMs(m(large, (r) => r.firstRowMs))}); host buildInspectorSession ${fmtMs(median(host[large].buildMs))}; ` +
+        `first row painted ${sizes.map((s) => `${fmtMs(first(s))} at ${s}`).join(', ')} messages after the 'session' message ` +
+        `(whole view ${fmtMs(m(large, (r) => r.completePaintMs))} at ${large}); a followed session growing by one call repaints in ` +
+        `${fmtMs(m(large, (r) => r.grow.paintMs))} at ${large}; host buildInspectorSession ${fmtMs(median(host[large].buildMs))}; ` +
         `preview highlight painted ${fmtMs(pm(large, (p) => p.paintMs))} after the plan arrives`,
     },
   ];
@@ -224,27 +255,27 @@ function inspectorReport(ctx: BenchContext, host: Record<number, HostMeasurement
   };
 }
 
-async function measurePage(
-  page: import('playwright-core').Page,
-  url: string,
-  sessionJson: string,
-  plans: Record<string, PlanView>,
-): Promise<PageRun> {
+async function measurePage(page: import('playwright-core').Page, url: string, host: HostMeasurement): Promise<PageRun> {
   // The in-page timing lives in bench/inspector/page-probe.js (a script file the page loads), so
   // nothing here depends on how this file is transpiled.
   type Probe = {
-    firstRender(json: string, row: string): Promise<{ firstRowMs: number; firstPaintMs: number }>;
+    firstRender(
+      json: string,
+      row: string,
+      complete: string[],
+    ): Promise<{ firstRowMs: number; firstPaintMs: number; completePaintMs: number }>;
+    grow(json: string, countSelector: string): Promise<PageRun['grow']>;
     preview(strategy: string): Promise<PageRun['previews'][number]>;
   };
   type BenchWindow = { __bench: { readyAt: number | null; plans: unknown }; __benchProbe: Probe };
   await page.goto(url);
   await page.waitForFunction(() => (window as unknown as BenchWindow).__bench?.readyAt != null, null, { timeout: 15_000 });
   const readyMs = await page.evaluate(() => (window as unknown as BenchWindow).__bench.readyAt as number);
-  await page.evaluate((p) => ((window as unknown as BenchWindow).__bench.plans = p), plans);
-  const render = await page.evaluate(([json, row]) => (window as unknown as BenchWindow).__benchProbe.firstRender(json, row), [
-    sessionJson,
-    ROW,
-  ] as const);
+  await page.evaluate((p) => ((window as unknown as BenchWindow).__bench.plans = p), host.plans);
+  const render = await page.evaluate(
+    ([json, row, complete]) => (window as unknown as BenchWindow).__benchProbe.firstRender(json, row, complete),
+    [host.json, ROW, COMPLETE] as const,
+  );
   // Let the first render settle before previews.
   await page.waitForTimeout(300);
   const previews: PageRun['previews'] = [];
@@ -252,10 +283,15 @@ async function measurePage(
     previews.push(await page.evaluate((s) => (window as unknown as BenchWindow).__benchProbe.preview(s), strategy));
     await page.waitForTimeout(100);
   }
-  return { readyMs, ...render, previews };
+  // A followed session: the host sends the session again after each model call.
+  const grow = await page.evaluate(([json, count]) => (window as unknown as BenchWindow).__benchProbe.grow(json, count), [
+    host.grown.json,
+    rowsHeld(host.grown.rows),
+  ] as const);
+  return { readyMs, ...render, grow, previews };
 }
 
-async function serve(bundle: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function serve(bundle: string): Promise<{ url: string; close(): Promise<void> }> {
   const { buildWebviewHtml, makeNonce } = (await import('../src/extension/webviewHtml')) as typeof import('../src/extension/webviewHtml');
   const files: Record<string, [string, string]> = {
     '/inspector.js': ['text/javascript', bundle],

@@ -34,8 +34,12 @@
   }
 
   window.__benchProbe = {
-    /** Dispatch the host's 'session' message; resolve when the first row is in the DOM and painted. */
-    firstRender: function (json, rowSelector) {
+    /**
+     * Dispatch the host's 'session' message; resolve when the first row is in the DOM and painted,
+     * and then when the whole view (`completeSelectors`: the panels drawn after the first frame) is
+     * in the DOM and painted.
+     */
+    firstRender: function (json, rowSelector, completeSelectors) {
       var message = JSON.parse(json);
       var seen = waitUntil(
         function () {
@@ -44,11 +48,42 @@
         15000,
         rowSelector,
       );
+      var complete = function () {
+        return completeSelectors.every(function (sel) {
+          return document.querySelector(sel) !== null;
+        });
+      };
       var t0 = performance.now();
       window.dispatchEvent(new MessageEvent('message', { data: message }));
       return seen.then(function (dom) {
         return painted().then(function (paint) {
-          return { firstRowMs: dom - t0, firstPaintMs: paint - t0 };
+          return waitUntil(complete, 15000, completeSelectors.join(', '))
+            .then(painted)
+            .then(function (whole) {
+              return { firstRowMs: dom - t0, firstPaintMs: paint - t0, completePaintMs: whole - t0 };
+            });
+        });
+      });
+    },
+
+    /**
+     * A followed session grew: dispatch its next 'session' message (`count` rows); resolve when the
+     * timeline says it holds them (`countSelector`) and that is painted.
+     */
+    grow: function (json, countSelector) {
+      var message = JSON.parse(json);
+      var seen = waitUntil(
+        function () {
+          return document.querySelector(countSelector) !== null;
+        },
+        15000,
+        countSelector,
+      );
+      var t0 = performance.now();
+      window.dispatchEvent(new MessageEvent('message', { data: message }));
+      return seen.then(function (dom) {
+        return painted().then(function (paint) {
+          return { domMs: dom - t0, paintMs: paint - t0 };
         });
       });
     },

@@ -1,7 +1,10 @@
 // The context inspector's layout: the header and banners, the messages column (timeline and detail)
 // and the controls column (preview, strategies, replay, past compactions). Renders the store's
 // snapshot; every user action is a store method the components call. It never computes compaction.
+// The first session's first frame holds the header and the timeline; the rest follows once that is
+// painted (afterPaint.ts).
 import { useSnapshot } from '../shared/useSnapshot';
+import { useFirstPaintDone } from './afterPaint';
 import { ControlsColumn } from './components/ControlsColumn';
 import { Banners, Header } from './components/Header';
 import { LiveStrip } from './components/LiveStrip';
@@ -14,6 +17,7 @@ export function App() {
   const snapshot = useSnapshot(store);
   const { state, sessionIndex } = snapshot;
   const session = state.session;
+  const painted = useFirstPaintDone(session !== null && sessionIndex !== null);
 
   if (!session || !sessionIndex) {
     return (
@@ -32,8 +36,12 @@ export function App() {
       <Banners session={session} />
       <LiveStrip />
       <Notices notices={state.notices} />
-      <MessagesColumn session={session} index={sessionIndex} snapshot={snapshot} planTitle={planTitle} />
-      <ControlsColumn session={session} snapshot={snapshot} planTitle={planTitle} />
+      <MessagesColumn session={session} index={sessionIndex} snapshot={snapshot} planTitle={planTitle} complete={painted} />
+      {painted ? (
+        <ControlsColumn session={session} snapshot={snapshot} planTitle={planTitle} />
+      ) : (
+        <aside class="side-col" aria-label="Compaction controls" aria-busy="true" />
+      )}
     </div>
   );
 }

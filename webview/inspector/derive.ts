@@ -3,42 +3,105 @@ import type { CacheBoundaryView, InspectorSession, MessageRow, PlanView, RowKind
 import { archivedRowsById } from './archive';
 
 export interface SessionIndex {
-  indexById: Map<string, number>;
+  /** Row of each id (built on first use: a first paint does not need it). */
+  readonly indexById: ReadonlyMap<string, number>;
   /** Largest row size, original sizes of truncated rows included (bars are relative to it). */
-  maxTokens: number;
+  readonly maxTokens: number;
   /** Row of the current history's tail-start pointer, if it is among the rows. */
-  tailIndex: number | null;
+  readonly tailIndex: number | null;
   /**
    * Where the current history's split point sits: before its latest summary / placeholder (the summary
    * sits at the split point), else before the tail-start row; null when the history was never cut.
    */
-  splitIndex: number | null;
+  readonly splitIndex: number | null;
   /** Number of turns (genuine user prompts). */
-  turns: number;
+  readonly turns: number;
   /** Rows of the archived history (recorded compactions), by id, with the compaction that archived them. */
-  archived: Map<string, { row: MessageRow; compaction: number }>;
+  readonly archived: Map<string, { row: MessageRow; compaction: number }>;
   /** Up to where the last call was served from the prompt cache (the timeline's marker). */
-  cacheBoundary?: CacheBoundaryView;
+  readonly cacheBoundary?: CacheBoundaryView;
 }
 
-export function indexSession(session: InspectorSession): SessionIndex {
-  const indexById = new Map<string, number>();
+/**
+ * The session's lookups. `grown`: the index of the session shown before, when this one only appended
+ * rows to it (the same ids, in the same order; state.ts's sessionChange 'append' or 'same'): its row
+ * map, if it was built, is extended rather than built again (a followed session grows on every call).
+ */
+export function indexSession(session: InspectorSession, grown?: SessionIndex | null): SessionIndex {
   let maxTokens = 1;
   let lastSynthetic = -1;
   let turns = 0;
   const rows = session.rows;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    indexById.set(r.id, i);
     const size = r.truncated ? Math.max(r.tokens, r.truncated.originalTokens) : r.tokens;
     if (size > maxTokens) maxTokens = size;
     if (r.kind === 'summary' || r.kind === 'placeholder') lastSynthetic = i;
     if (r.turn + 1 > turns) turns = r.turn + 1;
   }
-  const tailIndex = session.tailStartId !== null ? (indexById.get(session.tailStartId) ?? null) : null;
+  const ids = new RowIds(rows, grown instanceof SessionLookups ? grown.ids : undefined);
+  const tailIndex = session.tailStartId !== null ? ids.find(session.tailStartId) : null;
   const splitIndex = lastSynthetic >= 0 ? lastSynthetic : tailIndex !== null && tailIndex > 0 ? tailIndex : null;
-  const cacheBoundary = session.usage.cacheBoundary;
-  return { indexById, maxTokens, tailIndex, splitIndex, turns, archived: archivedRowsById(session.archived), cacheBoundary };
+  return new SessionLookups(ids, {
+    maxTokens,
+    tailIndex,
+    splitIndex,
+    turns,
+    archived: archivedRowsById(session.archived),
+    cacheBoundary: session.usage.cacheBoundary,
+  });
+}
+
+type SessionFigures = Omit<SessionIndex, 'indexById'>;
+
+class SessionLookups implements SessionIndex {
+  readonly maxTokens: number;
+  readonly tailIndex: number | null;
+  readonly splitIndex: number | null;
+  readonly turns: number;
+  readonly archived: Map<string, { row: MessageRow; compaction: number }>;
+  readonly cacheBoundary?: CacheBoundaryView;
+
+  constructor(
+    readonly ids: RowIds,
+    figures: SessionFigures,
+  ) {
+    this.maxTokens = figures.maxTokens;
+    this.tailIndex = figures.tailIndex;
+    this.splitIndex = figures.splitIndex;
+    this.turns = figures.turns;
+    this.archived = figures.archived;
+    if (figures.cacheBoundary) this.cacheBoundary = figures.cacheBoundary;
+  }
+
+  get indexById(): ReadonlyMap<string, number> {
+    return this.ids.map();
+  }
+}
+
+/** Row ids to row indexes: a map built on first use, or the previous session's map extended by the appended rows. */
+class RowIds {
+  private built: Map<string, number> | undefined;
+
+  constructor(
+    private readonly rows: readonly MessageRow[],
+    from: RowIds | undefined,
+  ) {
+    // The previous session's rows are a prefix of these: its map, if built, is taken over (that session
+    // is not shown any more) and gets the appended rows.
+    if (from?.built) this.built = extend(from.built, rows, from.rows.length);
+  }
+
+  map(): Map<string, number> {
+    return (this.built ??= extend(new Map(), this.rows, 0));
+  }
+
+  /** The row of `id`, or null; without building the map (searching from the end, where the tail start is). */
+  find(id: string): number | null {
+    if (this.built) return this.built.get(id) ?? null;
+    for (let i = this.rows.length - 1; i >= 0; i--) if (this.rows[i].id === id) return i;
+    return null;
+  }
 }
 
 /** The past context time travel shows (undefined: the current context). */
@@ -122,4 +185,9 @@ export function archivedShare(buckets: readonly Bucket[], rows: readonly Message
     for (let i = bk.start; i < bk.end; i++) if (archived.has(rows[i].id)) a++;
     return bk.end > bk.start ? a / (bk.end - bk.start) : 0;
   });
+}
+
+function extend(map: Map<string, number>, rows: readonly MessageRow[], from: number): Map<string, number> {
+  for (let i = from; i < rows.length; i++) map.set(rows[i].id, i);
+  return map;
 }

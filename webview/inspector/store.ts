@@ -268,7 +268,9 @@ export class InspectorStore implements WebviewStore<InspectorSnapshot, HostToIns
     const state = reduce(prev.state, action);
     if (state === prev.state) return;
     const session = state.session;
-    const sessionIndex = session === prev.state.session ? prev.sessionIndex : session ? indexSession(session) : null;
+    // A grown session (a followed one, on each call) extends the lookups of the one it grew from.
+    const grown = state.sessionChange === 'append' || state.sessionChange === 'same' ? prev.sessionIndex : null;
+    const sessionIndex = session === prev.state.session ? prev.sessionIndex : session ? indexSession(session, grown) : null;
     const planIndex =
       state.plan === prev.state.plan && sessionIndex === prev.sessionIndex
         ? prev.planIndex

@@ -1,6 +1,7 @@
 // The cache boundary in the timeline: a line under the last message of the prefix the last model call
 // read from the prompt cache (at the top when only the system prompt and tools were read). It overlays
 // the rows (takes no space); its tooltip says how many tokens were read and how the place was found.
+import { useMemo } from 'preact/hooks';
 import type { CacheBoundaryView, MessageRow } from '../../../src/protocol';
 import { formatInt } from '../../shared/format';
 import { rowTop, ROW_HEIGHT, type Layout } from '../layout';
@@ -21,8 +22,10 @@ export function cacheBoundaryTitle(b: CacheBoundaryView): string {
 }
 
 export function CacheBoundaryMarker({ boundary, rows, layout }: CacheBoundaryProps) {
+  // Found once per session, not on every scroll.
+  const afterId = boundary?.afterId ?? null;
+  const i = useMemo(() => (afterId === null ? -1 : rows.findIndex((r) => r.id === afterId)), [rows, afterId]);
   if (!boundary) return null;
-  const i = boundary.afterId === null ? -1 : rows.findIndex((r) => r.id === boundary.afterId);
   if (boundary.afterId !== null && i < 0) return null;
   const top = i < 0 ? (rows.length > 0 ? rowTop(layout, 0) : 0) : rowTop(layout, i) + ROW_HEIGHT;
   const title = cacheBoundaryTitle(boundary);

@@ -16,15 +16,20 @@ export interface MessagesColumnProps {
   snapshot: InspectorSnapshot;
   /** The previewed strategy's title (the preview's split divider names it). */
   planTitle: string;
+  /**
+   * Everything is drawn. False for the first session's first frame: the rows in view without the ones
+   * either side, the minimap without its columns (afterPaint.ts).
+   */
+  complete: boolean;
 }
 
-export function MessagesColumn({ session, index, snapshot, planTitle }: MessagesColumnProps) {
+export function MessagesColumn({ session, index, snapshot, planTitle, complete }: MessagesColumnProps) {
   const { state, planIndex } = snapshot;
   return (
     <main class="main-col">
       {session.timeTravel && <ContextSelector timeTravel={session.timeTravel} />}
       <UsageBar usage={session.usage} />
-      <Minimap rows={session.rows} index={index} planIndex={planIndex} />
+      <Minimap rows={session.rows} index={index} planIndex={planIndex} columns={complete} />
       <KindLegend />
       <Timeline
         session={session}
@@ -34,6 +39,7 @@ export function MessagesColumn({ session, index, snapshot, planTitle }: Messages
         planTitle={planTitle}
         selected={state.selected}
         detailId={state.detailId}
+        complete={complete}
       />
       <SelectedMessage session={session} index={index} detailId={state.detailId} detail={state.detail} />
     </main>

@@ -13,13 +13,15 @@ export interface MinimapProps {
   rows: readonly MessageRow[];
   index: SessionIndex;
   planIndex: PlanIndex | null;
+  /** Draw the columns (false: the box, the viewport and the markers only, for the first frame). */
+  columns: boolean;
 }
 
-export function Minimap({ rows, index, planIndex }: MinimapProps) {
+export function Minimap({ rows, index, planIndex, columns: drawColumns }: MinimapProps) {
   const store = useStore();
   const viewport = store.viewport;
   const n = rows.length;
-  const buckets = useMemo(() => bucketize(rows, MAX_COLUMNS), [rows]);
+  const buckets = useMemo(() => (drawColumns ? bucketize(rows, MAX_COLUMNS) : []), [rows, drawColumns]);
   const maxBucket = useMemo(() => buckets.reduce((m, b) => Math.max(m, b.tokens), 1), [buckets]);
   const shares = useMemo(() => (planIndex ? archivedShare(buckets, rows, planIndex.archived) : null), [buckets, rows, planIndex]);
   const columns = useMemo(

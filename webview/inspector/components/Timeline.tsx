@@ -26,13 +26,15 @@ export interface TimelineProps {
   selected: number;
   /** The message whose detail shows (archived rows are marked by it; they have no selection of their own). */
   detailId: string | null;
+  /** False for the first frame: only the rows in view (none either side). */
+  complete: boolean;
 }
 
 export function Timeline(props: TimelineProps) {
   const { session, selected } = props;
   const store = useStore();
   const n = session.rows.length;
-  const view = useTimelineViewport(session, props.index, props.planIndex);
+  const view = useTimelineViewport(session, props.index, props.planIndex, props.complete);
   const keyboard = useTimelineKeyboard(session.rows, selected, view);
 
   const onClick = (e: MouseEvent) => {

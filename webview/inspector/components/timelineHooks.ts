@@ -2,7 +2,7 @@
 // still when a divider moves above them), the scroller's height, the archived history's expanded
 // contexts, and where a session starts scrolled.
 import type { RefObject } from 'preact';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ArchivedSegment } from '../../../src/protocol';
 import { archiveItems, type ArchiveItem } from '../archive';
 import type { PlanIndex, SessionIndex } from '../derive';
@@ -19,8 +19,13 @@ export function useSessionStart(
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    el.scrollTop = firstSession.current ? initialScrollTop : 0;
+    const top = firstSession.current ? initialScrollTop : 0;
+    // A timeline just mounted is at the top, collapsed: nothing to start over, and no need to lay the
+    // page out now, before its first frame.
+    const fresh = firstSession.current && top === 0;
     firstSession.current = false;
+    if (fresh) return;
+    el.scrollTop = top;
     started(el.scrollTop);
   }, [sessionKey]);
 }
@@ -34,13 +39,16 @@ export function useArchive(archived: readonly ArchivedSegment[] | undefined): [A
   return [items, setExpanded];
 }
 
-/** The scroller's height, kept up to date as the panel resizes. */
+/**
+ * The scroller's height, kept up to date as the panel resizes. Observed from the first frame on: the
+ * observer reports the height once that frame is laid out, before it is painted, so the first paint
+ * already has the rows that fill the timeline (and nothing lays the page out early to read it).
+ */
 export function useClientHeight(scroller: RefObject<HTMLDivElement>): number {
   const [height, setHeight] = useState(400);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    setHeight(el.clientHeight || 400);
     const ro = new ResizeObserver(() => setHeight(el.clientHeight || 400));
     ro.observe(el);
     return () => ro.disconnect();

@@ -33,7 +33,13 @@ export interface TimelineViewport {
   scrollToIndex(index: number, align?: 'nearest' | 'center'): void;
 }
 
-export function useTimelineViewport(session: InspectorSession, index: SessionIndex, planIndex: PlanIndex | null): TimelineViewport {
+export function useTimelineViewport(
+  session: InspectorSession,
+  index: SessionIndex,
+  planIndex: PlanIndex | null,
+  /** False for the first frame: no overscan (the rows either side are out of view anyway). */
+  complete = true,
+): TimelineViewport {
   const store = useStore();
   const scroller = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -45,11 +51,11 @@ export function useTimelineViewport(session: InspectorSession, index: SessionInd
   // Another session, file or point in time starts the scroll position over.
   const sessionKey = `${session.sessionId}\u0000${session.source}\u0000${session.timeTravel?.at ?? ''}`;
   useSessionStart(scroller, sessionKey, store.savedScrollTop, (top) => {
-    setExpanded(() => new Set());
+    setExpanded((s) => (s.size === 0 ? s : new Set()));
     setScrollTop(top);
   });
 
-  const [start, end] = visibleRange(layout, scrollTop, height, OVERSCAN);
+  const [start, end] = visibleRange(layout, scrollTop, height, complete ? OVERSCAN : 0);
   const first = rowAt(layout, scrollTop);
   const last = rowAt(layout, scrollTop + height - 1);
   useEffect(() => store.viewportChanged({ scrollTop, first, last }), [scrollTop, first, last]);
