@@ -13,7 +13,7 @@
 import { readClaudeCode, repeatedUuid, type ClaudeCodeRead } from './claudeCode';
 import { assistantMessageId, parentStep, rawBlocks } from './claudeCodeBranch';
 import { isObject, type Json, type JsonLine } from './json';
-import type { ImportSteps } from './steps';
+import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
 
 /** What the walks need of a line of the chain. */
@@ -70,7 +70,9 @@ export class ClaudeCodeLive {
     live.linear = read.active === undefined && messageLines.some((l) => typeof l.value.uuid !== 'string');
     live.resumable = read.active !== undefined || messageLines.length === 0 || live.linear;
     const active = read.active;
+    let n = 0;
     for (const l of entries) {
+      if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
       live.index(l);
       if (!read.onChain(l)) continue;
       const responseId = assistantMessageId(l);

@@ -53,7 +53,7 @@ interface Stretch {
    * Settled (a later compaction closed it; nothing is added to it again): its messages, finished once, and
    * the warnings about the calls it left open (reported with the others at the end).
    */
-  settled?: { messages: Message[]; warnings: string[]; decorated: number };
+  settled?: { messages: Message[]; warnings: string[]; decorated: number; compaction?: RecordedCompaction };
   /** A fork's current stretch still shares its assembler with the reader it was forked from (copied on write). */
   borrowed?: boolean;
 }
@@ -251,7 +251,14 @@ export class ClaudeCodeReader {
     for (let i = 1; i < this.stretches.length; i++) {
       const s = this.stretches[i];
       const marker = s.compaction as CompactionMarker;
-      compactions.push({ ...marker, before: contexts[i - 1], summary: contexts[i].filter((m) => m.id === s.summaryId) });
+      const compaction = s.settled?.compaction ?? {
+        ...marker,
+        before: contexts[i - 1],
+        summary: contexts[i].filter((m) => m.id === s.summaryId),
+      };
+      // Between two settled stretches, it is settled too.
+      if (s.settled) s.settled.compaction = compaction;
+      compactions.push(compaction);
     }
     return { messages: contexts[contexts.length - 1], compactions, model: this.model };
   }

@@ -10,8 +10,8 @@
 // lines tries again (a malformed line stays malformed, so its error repeats).
 //
 // The result's messages are shared with later results when they did not change: treat them as read-only.
-import { open, stat, type FileHandle } from 'node:fs/promises';
-import { constants, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { Message } from '../conversation/conversation';
 import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem } from './bounds';
@@ -44,7 +44,7 @@ export interface FollowUpdate {
 export interface FollowOptions {
   /** The largest file followed (default MAX_SESSION_FILE_BYTES). */
   maxBytes?: number;
-  /** Bytes read per chunk (default 1 MiB). */
+  /** Bytes read per chunk (default 256 KiB). */
   chunkBytes?: number;
 }
 
@@ -64,13 +64,16 @@ export class SessionFollower {
   /** The outcome for the lines read so far, when it was an error (thrown again until new lines come). */
   private failure: unknown;
   private polling = false;
+  /** The file's size and time at the last poll. */
+  private seen: { size: number; mtimeMs: number } | undefined;
   /** A read failed (a malformed line, a read error): thrown again while the file's size and time stay the same. */
   private broken: { error: unknown; size: number; mtimeMs: number } | undefined;
 
   constructor(path: string, options: FollowOptions = {}) {
     this.path = path;
     this.maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
-    this.chunkBytes = options.chunkBytes ?? 1024 * 1024;
+    // Chunks of 256 KiB: each is split and parsed at once, so this bounds the first read's longest block.
+    this.chunkBytes = options.chunkBytes ?? 256 * 1024;
   }
 
   /** Reads what was appended since the last poll (the first poll reads the whole file, streamed, in slices). */
@@ -87,7 +90,7 @@ export class SessionFollower {
   private async pollOnce(): Promise<FollowUpdate> {
     let st: Stats;
     try {
-      st = await stat(this.path);
+      st = statSync(this.path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if ((code === 'ENOENT' || code === 'ENOTDIR') && this.last) return this.update(this.last, false, 0, undefined, true);
@@ -104,18 +107,25 @@ export class SessionFollower {
       this.broken = undefined;
     }
     if (reset) this.restart();
+    // Neither size nor time changed since the last read: nothing to read.
+    const seen = this.seen;
+    this.seen = { size: st.size, mtimeMs: st.mtimeMs };
+    if (!reset && seen && seen.size === st.size && seen.mtimeMs === st.mtimeMs && (this.last || this.failure !== undefined)) {
+      if (this.failure !== undefined) throw this.failure;
+      return this.update(this.last as ImportResult, false, 0, undefined, false);
+    }
     let read: 'same' | 'new' | 'rewritten' | 'fallback';
     try {
-      read = await this.read(reset === undefined);
+      read = await this.read(reset === undefined, st.size);
       if (read === 'rewritten') {
         reset = 'truncated';
         this.restart();
-        read = await this.read(false);
+        read = await this.read(false, st.size);
       }
       if (read === 'fallback') {
         // An appended line the kept import cannot go on from (a rewind, an edit, …): the whole file again.
         this.state = new ReadState();
-        read = await this.read(false);
+        read = await this.read(false, st.size);
       }
     } catch (e) {
       // Half-read lines are half-fed: start again from scratch next time.
@@ -161,10 +171,10 @@ export class SessionFollower {
    * Reads from the consumed end to the end of the file and hands the complete lines on. 'rewritten': the
    * bytes before the consumed end changed (the file was rewritten in place); nothing was read.
    */
-  private async read(checkTail: boolean): Promise<'same' | 'new' | 'rewritten' | 'fallback'> {
-    let handle: FileHandle;
+  private async read(checkTail: boolean, expected: number): Promise<'same' | 'new' | 'rewritten' | 'fallback'> {
+    let handle: Source;
     try {
-      handle = await open(this.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      handle = await openSource(this.path, this.state.offset > 0 && expected - this.state.offset <= this.chunkBytes);
     } catch (e) {
       throw new ImportError(this.path, undefined, undefined, readProblem(e));
     }
@@ -189,7 +199,7 @@ export class SessionFollower {
   }
 
   /** The complete lines from the consumed end on, handed to the state (the whole file: see readWhole). */
-  private async readLines(handle: FileHandle, state: ReadState): Promise<'same' | 'new'> {
+  private async readLines(handle: Source, state: ReadState): Promise<'same' | 'new'> {
     const buffer = Buffer.allocUnsafe(this.chunkBytes);
     const decoder = new StringDecoder('utf8');
     const firstLine = state.lines;
@@ -242,7 +252,7 @@ export class SessionFollower {
   }
 
   /** A whole JSON document (not JSONL): the whole file is its content, read again when it changes. */
-  private async readWhole(handle: FileHandle): Promise<'same' | 'new'> {
+  private async readWhole(handle: Source): Promise<'same' | 'new'> {
     const size = (await handle.stat()).size;
     if (size === this.state.offset && this.state.text !== undefined) return 'same';
     const buffer = Buffer.alloc(size);
@@ -322,9 +332,35 @@ class ReadState {
 /** An appended line the tracker cannot read on from: the whole file is read again. */
 class CannotFollow extends Error {}
 
-async function readAt(handle: FileHandle, buffer: Buffer, position: number, path: string): Promise<{ bytesRead: number }> {
+/** An open file, read with synchronous calls (a few appended lines: microseconds) or asynchronous ones (a whole file). */
+interface Source {
+  stat(): Stats | Promise<Stats>;
+  read(buffer: Buffer, position: number): number | Promise<number>;
+  close(): void | Promise<void>;
+}
+
+async function openSource(path: string, sync: boolean): Promise<Source> {
+  // O_NONBLOCK: if a FIFO was swapped in after the check, opening it does not wait for a writer.
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+  if (sync) {
+    const fd = openSync(path, flags);
+    return {
+      stat: () => fstatSync(fd),
+      read: (buffer, position) => readSync(fd, buffer, 0, buffer.length, position),
+      close: () => closeSync(fd),
+    };
+  }
+  const handle = await open(path, flags);
+  return {
+    stat: () => handle.stat(),
+    read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead,
+    close: () => handle.close(),
+  };
+}
+
+async function readAt(handle: Source, buffer: Buffer, position: number, path: string): Promise<{ bytesRead: number }> {
   try {
-    return await handle.read(buffer, 0, buffer.length, position);
+    return { bytesRead: await handle.read(buffer, position) };
   } catch (e) {
     throw new ImportError(path, undefined, undefined, readProblem(e));
   }
