@@ -35,6 +35,7 @@ const SECTIONS: Array<[string, string, (ctx: BenchContext) => Promise<SectionRes
   ['extension', '6. Extension: activation and sizes', benchExtension],
   ['hostwait', '7. The host never waits', benchHostWait],
   ['replay', '8. Replay of the real sessions', benchReplay],
+  ['follow', '9. Following a live session', (ctx) => import('./follow').then((m) => m.benchFollow(ctx))],
 ];
 
 async function main(): Promise<void> {
