@@ -21,6 +21,7 @@ import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { errorMessage } from '../base/errors';
+import { MAX_SESSION_FILE_BYTES } from '../importers/bounds';
 import { parseSessionMeta } from '../session/sessionMeta';
 import {
   CLAUDE_CODE_COMPACTION_MARKER,
@@ -110,7 +111,7 @@ export async function discoverSessions(options: DiscoverOptions): Promise<Discov
       const cwd = await codexCwd(c, problems);
       if (cwd === undefined || cwd === null || !cwds.some((w) => isInside(cwd, w))) continue;
     }
-    const row = await readRow(c, cache, memo, now, problems);
+    const row = await readRow(c, cache, memo, now, problems, options.maxOpenBytes ?? MAX_SESSION_FILE_BYTES);
     if (!row) continue;
     if (c.verifyCwd && (row.cwd === null || !cwds.some((w) => isInside(row.cwd as string, w)))) continue;
     sessions.push(row);
@@ -255,6 +256,7 @@ async function readRow(
   memo: PeekMemo,
   now: () => number,
   problems: string[],
+  maxOpenBytes: number,
 ): Promise<DiscoveredSession | undefined> {
   const row: DiscoveredSession = {
     file: c.file,
@@ -300,6 +302,8 @@ async function readRow(
       const marker = c.agent === 'claude-code' ? CLAUDE_CODE_COMPACTION_MARKER : CODEX_COMPACTION_MARKER;
       row.compactions = await cache.count(c.file, marker, identity);
     }
+    if (s.size > maxOpenBytes)
+      row.problem ??= `the file is larger than ${Math.round(maxOpenBytes / 2 ** 20)} MB: it can be listed, not opened`;
     return row;
   } catch (e) {
     if (codeOf(e) === 'ENOENT') {

@@ -52,6 +52,8 @@ export interface DiscoverOptions {
   compactionCache?: CompactionScanCache;
   /** Where each file's head-and-tail read is kept while the file is unchanged (default: one per process). */
   peekMemo?: PeekMemo;
+  /** A larger file is listed with a problem saying it cannot be opened (default MAX_SESSION_FILE_BYTES, 256 MB). */
+  maxOpenBytes?: number;
 }
 
 export interface DiscoverResult {

@@ -170,6 +170,10 @@ test('bad input: an unknown format and an empty file are rows with a problem; a 
     assert.match(r.sessions.find((s) => s.file === empty)?.problem ?? '', /empty/);
     assert.ok(!r.sessions.some((s) => s.file === vanishing));
     assert.deepEqual(r.problems, [`${vanishing}: the file vanished before it was read`]);
+    const small = await discoverSessions({ cwds: [fake.ws], home: fake.home, env: {}, maxOpenBytes: 2 * 2 ** 20 });
+    const big = small.sessions.find((s) => s.file === fake.files['codex-agentv-b.jsonl']);
+    assert.equal(big?.problem, 'the file is larger than 2 MB: it can be listed, not opened');
+    assert.equal(big?.contextTokens, rawCallTokens(readFileSync(big.file, 'utf8'), true).at(-1), 'its figures are still read');
     if (!isRoot) {
       chmodSync(fake.claudeProject, 0o000);
       try {
