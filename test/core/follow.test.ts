@@ -58,6 +58,12 @@ test('a half-written last line waits for its newline; nothing new is "unchanged"
   const again = await follower.poll();
   assert.equal(again.changed, false);
   assert.equal(again.newCalls, 0);
+  // Polls called together run one after the other: the line is read once.
+  appendFileSync(path, `${lines[3]}\n`);
+  const [one, two] = await Promise.all([follower.poll(), follower.poll()]);
+  assert.equal(one.changed, true);
+  assert.equal(two.changed, false);
+  assert.equal(two.result, one.result);
 });
 
 test('newCalls counts the recorded model calls each poll added', async (t) => {
@@ -163,4 +169,35 @@ test('a file that is not there: an ImportError naming it', async (t) => {
     new SessionFollower(missing).poll(),
     (e) => e instanceof ImportError && e.file === missing && /not found/.test(e.message),
   );
+});
+
+test('appended lines are read on, not imported again, unless they leave the branch (a rewind, a result before its call)', async (t) => {
+  const dir = tempDir(t);
+  const followed = async (name: string, text: string): Promise<number> => {
+    const path = join(dir, name);
+    const follower = new SessionFollower(path);
+    const lineEnds = [...text.matchAll(/\n/g)].map((m) => (m.index as number) + 1);
+    await followInPieces(follower, path, join(dir, `check-${name}`), text, lineEnds, name);
+    return follower.fullReads;
+  };
+  const fixture = (name: string): string => readFileSync(join(SESSIONS, name), 'utf8');
+  // Queued prompts, attachments waiting for the message line that chains through them, compactions, a rollback.
+  for (const name of [
+    'claude-code-queued.jsonl',
+    'claude-code-two-compactions.jsonl',
+    'claude-code-session.jsonl',
+    'codex-rollback.jsonl',
+  ]) {
+    assert.equal(await followed(name, fixture(name)), 1, name);
+  }
+  // The rewind abandons a branch: the file is imported again there, once.
+  assert.equal(await followed('rewind.jsonl', fixture('claude-code-rewind-compact.jsonl')), 2);
+  // A result written before its call is read after it: the whole import decides, each time.
+  assert.ok((await followed('out-of-order.jsonl', fixture('claude-code-out-of-order.jsonl'))) > 2);
+  // A sub-agent's own file (every line a sidechain): the first message line decides which chain is read, then it is followed.
+  const sidechain = fixture('claude-code-queued.jsonl')
+    .split('\n')
+    .map((l) => (l.trim() === '' ? l : JSON.stringify({ ...JSON.parse(l), isSidechain: true })))
+    .join('\n');
+  assert.ok((await followed('agent-sidechain.jsonl', sidechain)) <= 2);
 });

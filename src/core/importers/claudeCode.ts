@@ -56,7 +56,7 @@ export function importClaudeCode(lines: readonly JsonLine[], file: string): Impo
 
 /** importClaudeCode as steps (see steps.ts). */
 export function* claudeCodeSteps(lines: readonly JsonLine[], file: string): ImportSteps<ImportResult> {
-  const read = yield* readClaudeCode(lines, file);
+  const { read } = yield* readClaudeCode(lines, file);
   return yield* read.result(read.sink);
 }
 
@@ -74,7 +74,7 @@ export interface ClaudeCodeSource {
  * Reads the lines of a whole file up to the last message line; what follows it (the tail: not on the
  * branch, unless a later message line chains through it) is read by result().
  */
-export function* readClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<ClaudeCodeRead & { source: ClaudeCodeSource }> {
+export function* readClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<{ read: ClaudeCodeRead; source: ClaudeCodeSource }> {
   const repeats: string[] = [];
   const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats);
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
@@ -97,9 +97,7 @@ export function* readClaudeCode(lines: readonly JsonLine[], file: string): Impor
   const passes: string[] = [];
   // The lines each compaction keeps (preservedSegment), gathered as they are read, handed over at the boundary.
   const segments = yield* preservedSegments(entries, file, passes);
-  const read = Object.assign(new ClaudeCodeRead(file, sidechain, active, segments, repeats, passes), {
-    source: { entries, messageLines, firstLine },
-  });
+  const read = new ClaudeCodeRead(file, sidechain, active, segments, repeats, passes);
   const leaf = messageLines.at(-1);
   let tail = leaf === undefined;
   for (const l of yield* relinkResults(entries, file, passes)) {
@@ -108,7 +106,7 @@ export function* readClaudeCode(lines: readonly JsonLine[], file: string): Impor
     else read.read(read.sink, l);
     if (l === leaf) tail = true;
   }
-  return read;
+  return { read, source: { entries, messageLines, firstLine } };
 }
 
 /** Where the lines are read to: a fork of it reads on without changing the original (a followed file's result). */

@@ -64,8 +64,8 @@ export class ClaudeCodeLive {
 
   /** The import of a whole file (as importClaudeCode), kept to read appended lines into. */
   static *start(lines: readonly JsonLine[], file: string): ImportSteps<ClaudeCodeLive> {
-    const read = yield* readClaudeCode(lines, file);
-    const { entries, messageLines, firstLine } = read.source;
+    const { read, source } = yield* readClaudeCode(lines, file);
+    const { entries, messageLines, firstLine } = source;
     const live = new ClaudeCodeLive(read, firstLine);
     live.linear = read.active === undefined && messageLines.some((l) => typeof l.value.uuid !== 'string');
     live.resumable = read.active !== undefined || messageLines.length === 0 || live.linear;
@@ -176,7 +176,13 @@ export class ClaudeCodeLive {
     if (results.length > 0 && typeof v.parentUuid === 'string' && !this.firstLine.has(v.parentUuid)) this.waitingParents.add(v.parentUuid);
     if (!this.read.onChain(l)) return;
     if (uuid !== undefined) {
-      const node: Node = { uuid, links: v, above: this.leaf, type: v.type, results };
+      const links = {
+        parentUuid: v.parentUuid,
+        logicalParentUuid: v.logicalParentUuid,
+        subtype: v.subtype,
+        isCompactSummary: v.isCompactSummary,
+      };
+      const node: Node = { uuid, links, above: this.leaf, type: v.type, results };
       const responseId = assistantMessageId(l);
       if (responseId !== undefined) node.responseId = responseId;
       this.nodes.set(uuid, node);

@@ -63,7 +63,8 @@ export class SessionFollower {
   private lastCalls = 0;
   /** The outcome for the lines read so far, when it was an error (thrown again until new lines come). */
   private failure: unknown;
-  private polling = false;
+  /** The poll under way (or the last one). */
+  private queue: Promise<unknown> = Promise.resolve();
   /** The file's size and time at the last poll. */
   private seen: { size: number; mtimeMs: number } | undefined;
   /** A read failed (a malformed line, a read error): thrown again while the file's size and time stay the same. */
@@ -76,15 +77,17 @@ export class SessionFollower {
     this.chunkBytes = options.chunkBytes ?? 256 * 1024;
   }
 
-  /** Reads what was appended since the last poll (the first poll reads the whole file, streamed, in slices). */
-  async poll(): Promise<FollowUpdate> {
-    if (this.polling) throw new Error('SessionFollower.poll: the previous poll has not finished');
-    this.polling = true;
-    try {
-      return await this.pollOnce();
-    } finally {
-      this.polling = false;
-    }
+  /**
+   * Reads what was appended since the last poll (the first poll reads the whole file, streamed, in slices).
+   * Polls run one after the other: a poll called while another runs starts when it ends.
+   */
+  poll(): Promise<FollowUpdate> {
+    const next = this.queue.then(
+      () => this.pollOnce(),
+      () => this.pollOnce(),
+    );
+    this.queue = next;
+    return next;
   }
 
   private async pollOnce(): Promise<FollowUpdate> {

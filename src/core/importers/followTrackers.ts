@@ -45,7 +45,8 @@ class ClaudeCodeTracker implements Tracker {
       this.lines.push(slim);
       return true;
     }
-    return (this.live as ClaudeCodeLive).line(slim);
+    // No live import (the first one failed): the whole file again.
+    return this.live?.line(slim) ?? false;
   }
 
   *result(): ImportSteps<ImportResult> {
@@ -54,7 +55,8 @@ class ClaudeCodeTracker implements Tracker {
       this.lines = undefined;
       this.live = yield* ClaudeCodeLive.start(lines, this.file);
     }
-    return yield* (this.live as ClaudeCodeLive).result();
+    if (!this.live) throw new Error('ClaudeCodeTracker: the first import failed');
+    return yield* this.live.result();
   }
 }
 
