@@ -33,7 +33,8 @@ export interface CallEstimate {
  * Every recorded call of the contexts, in order. One API response can be recorded as several
  * assistant messages (Claude Code writes one line per content block, each with the response's usage):
  * an assistant message whose usage equals the previous call's in the same context is the same call.
- * Calls whose recorded input is 0 (synthetic replies) are left out.
+ * Calls whose recorded input is 0 (synthetic replies) are left out. Each call's `input` is sliced when
+ * first read (copying every prefix up front made listing the calls quadratic in the session's length).
  */
 export function recordedCalls(contexts: readonly (readonly Message[])[]): RecordedCall[] {
   const calls: RecordedCall[] = [];
@@ -45,10 +46,26 @@ export function recordedCalls(contexts: readonly (readonly Message[])[]): Record
       if (previous && sameUsage(previous, usage)) return;
       previous = usage;
       if (recordedInputTokens(usage) <= 0) return;
-      calls.push({ messageId: message.id, input: context.slice(0, i), usage });
+      calls.push(new Call(message.id, context, i, usage));
     });
   }
   return calls;
+}
+
+/** A call whose input (the context before it) is sliced on first use: most callers read only ids and usage. */
+class Call implements RecordedCall {
+  private sliced: readonly Message[] | undefined;
+
+  constructor(
+    readonly messageId: string,
+    private readonly context: readonly Message[],
+    private readonly at: number,
+    readonly usage: RecordedUsage,
+  ) {}
+
+  get input(): readonly Message[] {
+    return (this.sliced ??= this.context.slice(0, this.at));
+  }
 }
 
 /**
