@@ -152,7 +152,7 @@ export function measureHost(ctx: BenchContext, size: BenchSize, tokenizer: Retur
 }
 
 /** The page: fresh pages per size, each loading the session and clicking the previews. */
-async function measurePages(
+export async function measurePages(
   ctx: BenchContext,
   bundle: string,
   host: Record<number, HostMeasurement>,

@@ -28,21 +28,24 @@ export interface SessionIndex {
  * map, if it was built, is extended rather than built again (a followed session grows on every call).
  */
 export function indexSession(session: InspectorSession, grown?: SessionIndex | null): SessionIndex {
-  let maxTokens = 1;
-  let lastSynthetic = -1;
-  let turns = 0;
   const rows = session.rows;
-  for (let i = 0; i < rows.length; i++) {
+  const before = grown instanceof SessionLookups ? grown : undefined;
+  // The rows a grown session kept are the same messages (ids, kinds and stored sizes: sessionChange),
+  // so what they contribute is the previous index's; only the appended rows are read.
+  let maxTokens = before?.maxTokens ?? 1;
+  let lastSynthetic = before?.lastSynthetic ?? -1;
+  let turns = before?.turns ?? 0;
+  for (let i = before ? before.ids.length : 0; i < rows.length; i++) {
     const r = rows[i];
     const size = r.truncated ? Math.max(r.tokens, r.truncated.originalTokens) : r.tokens;
     if (size > maxTokens) maxTokens = size;
     if (r.kind === 'summary' || r.kind === 'placeholder') lastSynthetic = i;
     if (r.turn + 1 > turns) turns = r.turn + 1;
   }
-  const ids = new RowIds(rows, grown instanceof SessionLookups ? grown.ids : undefined);
+  const ids = new RowIds(rows, before?.ids);
   const tailIndex = session.tailStartId !== null ? ids.find(session.tailStartId) : null;
   const splitIndex = lastSynthetic >= 0 ? lastSynthetic : tailIndex !== null && tailIndex > 0 ? tailIndex : null;
-  return new SessionLookups(ids, {
+  return new SessionLookups(ids, lastSynthetic, {
     maxTokens,
     tailIndex,
     splitIndex,
@@ -64,6 +67,8 @@ class SessionLookups implements SessionIndex {
 
   constructor(
     readonly ids: RowIds,
+    /** The last summary or placeholder row (-1: none). */
+    readonly lastSynthetic: number,
     figures: SessionFigures,
   ) {
     this.maxTokens = figures.maxTokens;
@@ -82,11 +87,14 @@ class SessionLookups implements SessionIndex {
 /** Row ids to row indexes: a map built on first use, or the previous session's map extended by the appended rows. */
 class RowIds {
   private built: Map<string, number> | undefined;
+  /** Rows indexed. */
+  readonly length: number;
 
   constructor(
     private readonly rows: readonly MessageRow[],
     from: RowIds | undefined,
   ) {
+    this.length = rows.length;
     // The previous session's rows are a prefix of these: its map, if built, is taken over (that session
     // is not shown any more) and gets the appended rows.
     if (from?.built) this.built = extend(from.built, rows, from.rows.length);

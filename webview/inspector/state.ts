@@ -143,7 +143,6 @@ export function sessionChange(prev: InspectorSession | null, next: InspectorSess
   if (b.length < a.length) return 'rewrite';
   // Sizes are compared before micro-compaction: a growing history micro-compacts more of its older
   // results (what the model sees shrinks), which is not a rewrite of the history.
-  const stored = (r: MessageRow) => r.truncated?.originalTokens ?? r.tokens;
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
@@ -152,8 +151,23 @@ export function sessionChange(prev: InspectorSession | null, next: InspectorSess
   return b.length === a.length ? 'same' : 'append';
 }
 
-function receiveSession(state: InspectorState, session: InspectorSession): InspectorState {
-  const change = sessionChange(state.session, session);
+/**
+ * The session, with the strategies of the one shown before when they did not change (the host sends
+ * them with every session; the same array lets their panel skip drawing them again).
+ */
+function keepStrategies(prev: InspectorSession | null, next: InspectorSession): InspectorSession {
+  if (!prev || prev.strategies === next.strategies || JSON.stringify(prev.strategies) !== JSON.stringify(next.strategies)) return next;
+  return { ...next, strategies: prev.strategies };
+}
+
+/** A row's size as the session stores it (before micro-compaction). */
+function stored(r: MessageRow): number {
+  return r.truncated ? r.truncated.originalTokens : r.tokens;
+}
+
+function receiveSession(state: InspectorState, received: InspectorSession): InspectorState {
+  const change = sessionChange(state.session, received);
+  const session = keepStrategies(state.session, received);
   // A replay belongs to the file it ran on (time travel in that file keeps it).
   const replay = state.replay?.source === session.source && session.readOnly ? state.replay : null;
   const base = { ...state, session, sessionSeq: state.sessionSeq + 1, sessionChange: change, replay };

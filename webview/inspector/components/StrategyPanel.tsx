@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import type { PlanView, StrategyParamView, StrategyView } from '../../../src/protocol';
 import { formatInt, plural } from '../../shared/format';
+import { memo } from '../../shared/memo';
 import { useStore } from '../context';
 import { checkParams, inputText, isEdited, type ParamCheck, type ParamInputs } from '../params';
 
@@ -18,7 +19,8 @@ export interface StrategyPanelProps {
   highlighted: string | null;
 }
 
-export function StrategyPanel(p: StrategyPanelProps) {
+/** Drawn again only when a prop changed (a followed session's new rows leave the strategies as they were: state.ts keeps their array). */
+export const StrategyPanel = memo(function StrategyPanel(p: StrategyPanelProps) {
   // At most one card asks for confirmation at a time; the focus typed there is the panel's.
   const [confirming, setConfirming] = useState<string | null>(null);
   const [focus, setFocus] = useState('');
@@ -38,7 +40,7 @@ export function StrategyPanel(p: StrategyPanelProps) {
       ))}
     </section>
   );
-}
+});
 
 interface StrategyCardProps {
   panel: StrategyPanelProps;

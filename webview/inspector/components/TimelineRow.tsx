@@ -1,6 +1,9 @@
 // One message of the timeline: its kind, size bar, preview text and badges (pinned, truncated, what the
 // previewed plan does to it, the tail-start pointers), and the one aria-label that says all of it.
-import type { MessageRow } from '../../../src/protocol';
+// A row re-renders only when what it shows changed: a followed session is sent again on every call,
+// with every row a new object, and the rows in view are then mostly the same messages.
+import { Component, h } from 'preact';
+import type { MessageRow, ServerContextView } from '../../../src/protocol';
 import { formatInt, formatTokens } from '../../shared/format';
 import { barScale, type PlanIndex, type SessionIndex } from '../derive';
 import { KIND_LABEL } from '../kinds';
@@ -21,16 +24,17 @@ export function rowItems(
   const n = rows.length;
   const items = [];
   for (let i = start; i < end; i++) {
+    const row = rows[i];
     items.push(
-      <TimelineRow
-        key={rows[i].id}
-        row={rows[i]}
-        top={rowTop(layout, i)}
-        size={n}
-        index={index}
-        planIndex={planIndex}
-        selected={i === selected}
-      />,
+      h(MemoRow, {
+        key: row.id,
+        row,
+        top: rowTop(layout, i),
+        size: n,
+        maxTokens: index.maxTokens,
+        f: rowFacts(row, index, planIndex),
+        selected: i === selected,
+      }),
     );
   }
   return items;
@@ -40,8 +44,9 @@ interface TimelineRowProps {
   row: MessageRow;
   top: number;
   size: number;
-  index: SessionIndex;
-  planIndex: PlanIndex | null;
+  /** The session's largest row (bars are relative to it). */
+  maxTokens: number;
+  f: RowFacts;
   selected: boolean;
 }
 
@@ -52,6 +57,9 @@ interface RowFacts {
   willTruncate: { tokens: number; originalTokens: number } | undefined;
   isCurrentTail: boolean;
   isPreviewTail: boolean;
+  /** The current history's / the preview's split point sits just before this row. */
+  currentSplit: boolean;
+  previewSplit: boolean;
   /** A tool result's tool names, as its preview's prefix ('' for other rows). */
   tools: string;
 }
@@ -63,9 +71,74 @@ function rowFacts(row: MessageRow, index: SessionIndex, planIndex: PlanIndex | n
     willTruncate: planIndex?.truncated.get(row.id),
     isCurrentTail: index.tailIndex === row.index,
     isPreviewTail: planIndex?.tailIndex === row.index,
+    currentSplit: index.splitIndex === row.index,
+    previewSplit: planIndex?.splitIndex === row.index,
     // A tool call's preview starts with the tool name already; a result's does not.
     tools: row.kind === 'tool-result' && row.tools && row.tools.length > 0 ? `${row.tools.join(', ')} · ` : '',
   };
+}
+
+/** TimelineRow, drawn again only when a prop or what its row shows changed (not when only the row object is new). */
+class MemoRow extends Component<TimelineRowProps> {
+  override shouldComponentUpdate(next: TimelineRowProps): boolean {
+    const p = this.props;
+    return !(
+      p.top === next.top &&
+      p.size === next.size &&
+      p.maxTokens === next.maxTokens &&
+      p.selected === next.selected &&
+      sameFacts(p.f, next.f) &&
+      sameRow(p.row, next.row)
+    );
+  }
+  override render() {
+    return h(TimelineRow, this.props);
+  }
+}
+
+function sameFacts(a: RowFacts, b: RowFacts): boolean {
+  const x = a.willTruncate;
+  const y = b.willTruncate;
+  return (
+    a.archived === b.archived &&
+    a.kept === b.kept &&
+    (x === y || (x !== undefined && y !== undefined && x.tokens === y.tokens && x.originalTokens === y.originalTokens)) &&
+    a.isCurrentTail === b.isCurrentTail &&
+    a.isPreviewTail === b.isPreviewTail &&
+    a.currentSplit === b.currentSplit &&
+    a.previewSplit === b.previewSplit &&
+    a.tools === b.tools
+  );
+}
+
+/** The same message, showing the same (every field TimelineRow reads). */
+function sameRow(a: MessageRow, b: MessageRow): boolean {
+  if (a === b) return true;
+  const t = a.truncated;
+  const u = b.truncated;
+  return (
+    a.id === b.id &&
+    a.index === b.index &&
+    a.kind === b.kind &&
+    a.tokens === b.tokens &&
+    a.turn === b.turn &&
+    a.preview === b.preview &&
+    a.pinned === b.pinned &&
+    (t === u || (t !== undefined && u !== undefined && t.tokens === u.tokens && t.originalTokens === u.originalTokens)) &&
+    sameServer(a.server, b.server)
+  );
+}
+
+function sameServer(a: ServerContextView | undefined, b: ServerContextView | undefined): boolean {
+  return (
+    a === b ||
+    (a !== undefined &&
+      b !== undefined &&
+      a.strategy === b.strategy &&
+      a.clearedToolUses === b.clearedToolUses &&
+      a.clearedInputTokens === b.clearedInputTokens &&
+      a.compaction === b.compaction)
+  );
 }
 
 function rowClass(row: MessageRow, f: RowFacts, selected: boolean): string {
@@ -86,7 +159,7 @@ function rowClass(row: MessageRow, f: RowFacts, selected: boolean): string {
 }
 
 /** Everything the row shows, as one sentence for a screen reader. */
-function rowLabel(row: MessageRow, f: RowFacts, index: SessionIndex, planIndex: PlanIndex | null): string {
+function rowLabel(row: MessageRow, f: RowFacts): string {
   const i = row.index;
   return [
     `#${i}`,
@@ -97,19 +170,18 @@ function rowLabel(row: MessageRow, f: RowFacts, index: SessionIndex, planIndex: 
     f.willTruncate ? `truncated in preview to ${formatTokens(f.willTruncate.tokens)}` : '',
     f.isCurrentTail ? 'current tail start' : '',
     f.isPreviewTail ? 'preview tail start' : '',
-    index.splitIndex === i ? 'first message after the current split point' : '',
-    planIndex?.splitIndex === i ? 'first message after the preview split point' : '',
+    f.currentSplit ? 'first message after the current split point' : '',
+    f.previewSplit ? 'first message after the preview split point' : '',
     `${f.tools}${row.preview}`,
   ]
     .filter(Boolean)
     .join(', ');
 }
 
-function TimelineRow({ row, top, size, index, planIndex, selected }: TimelineRowProps) {
+function TimelineRow({ row, top, size, maxTokens, f, selected }: TimelineRowProps) {
   const i = row.index;
-  const f = rowFacts(row, index, planIndex);
-  const scale = barScale(row.tokens, index.maxTokens);
-  const ghost = row.truncated ? barScale(row.truncated.originalTokens, index.maxTokens) : 0;
+  const scale = barScale(row.tokens, maxTokens);
+  const ghost = row.truncated ? barScale(row.truncated.originalTokens, maxTokens) : 0;
   return (
     <div
       id={`sp-row-${i}`}
@@ -118,7 +190,7 @@ function TimelineRow({ row, top, size, index, planIndex, selected }: TimelineRow
       aria-selected={selected}
       aria-posinset={i + 1}
       aria-setsize={size}
-      aria-label={rowLabel(row, f, index, planIndex)}
+      aria-label={rowLabel(row, f)}
       data-index={i}
       data-id={row.id}
       data-kind={row.kind}
