@@ -9,6 +9,14 @@
 // detection has read enough lines. The follower keeps going after an error: the next poll that finds new
 // lines tries again (a malformed line stays malformed, so its error repeats).
 //
+// The import is kept between polls (followTrackers.ts): the new lines are read into it and a result is a
+// snapshot of it, so an appended line costs what reading that line costs, never a whole import (bench
+// section 9). Only the first poll imports the whole file, streamed in 256 KiB chunks and in slices (the
+// host is never held long); a change the kept import cannot go on from (a Claude Code rewind or edit, a
+// result written before its call: claudeCodeLive.ts) imports it whole again, counted in `fullReads`.
+// A poll that finds a few appended lines reads them with synchronous calls (microseconds); a poll that
+// finds the file's size and time unchanged reads nothing.
+//
 // The result's messages are shared with later results when they did not change: treat them as read-only.
 import { open } from 'node:fs/promises';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
