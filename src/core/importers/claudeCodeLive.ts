@@ -84,8 +84,8 @@ export class ClaudeCodeLive {
     for (const l of read.tail) {
       const uuid = l.value.uuid;
       if (typeof uuid === 'string') live.tailUuids.add(uuid);
-      const message = l.value.type === 'user' || l.value.type === 'assistant';
-      if ((message && read.onChain(l)) || (typeof uuid === 'string' && active?.has(uuid)) || keepsSegment(l)) live.resumable = false;
+      // A result read after its call (relinkResults) may follow the last message line: read with the tail, in that order.
+      if (keepsSegment(l)) live.resumable = false;
     }
     if (live.linear) {
       // Every line is on the (linear) branch: nothing waits.
