@@ -99,7 +99,8 @@ export function estimateErrors(estimates: readonly CallEstimate[]): { calls: num
   return { calls: errors.length, median, worst: errors[errors.length - 1]! };
 }
 
-function sameUsage(a: RecordedUsage, b: RecordedUsage): boolean {
+/** Two recorded usages of one API response (Claude Code writes one line per content block, each with the response's usage). */
+export function sameUsage(a: RecordedUsage, b: RecordedUsage): boolean {
   return (
     a === b ||
     (a.inputTokens === b.inputTokens &&

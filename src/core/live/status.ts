@@ -7,6 +7,7 @@
 //    the last compaction (null when the context is not growing);
 //  - costSoFar: every recorded call priced as billed (cost/recordedCost.ts, the price table's rows).
 import { recordedInputTokens, type Message, type RecordedUsage } from '../conversation/conversation';
+import { sameUsage } from '../counting/recordedCalls';
 import { fallbackPriceWarning, priceLookup } from '../cost/prices';
 import { recordedCallCostUSD, type RecordedCallCost } from '../cost/recordedCost';
 import type { ImportResult, SessionFormat } from '../importers/types';
@@ -144,17 +145,6 @@ export function callsOf(result: Pick<ImportResult, 'messages' | 'compactions'>):
     }
   });
   return calls;
-}
-
-function sameUsage(a: RecordedUsage, b: RecordedUsage): boolean {
-  return (
-    a === b ||
-    (a.inputTokens === b.inputTokens &&
-      a.cacheReadTokens === b.cacheReadTokens &&
-      a.cacheCreationTokens === b.cacheCreationTokens &&
-      a.outputTokens === b.outputTokens &&
-      a.model === b.model)
-  );
 }
 
 /**
