@@ -130,7 +130,8 @@ export class Assembler {
     let n = 0;
     for (const d of this.drafts) {
       if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-      const message = toMessage(d, d.blocks);
+      // A copy: an array grown by push keeps spare slots, and the message must not share the draft's array.
+      const message = toMessage(d, d.blocks.slice());
       if (message) out.push(message);
     }
     return out;

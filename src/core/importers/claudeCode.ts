@@ -33,7 +33,7 @@ import { ClaudeCodeReader, parseClaudeEntry, type ClaudeEntry } from './claudeCo
 import { artefactKindOf, userText } from './claudeCodeArtefacts';
 import { nonBlank } from './assembler';
 import { isToolResult, type Message } from '../conversation/conversation';
-import type { Json, JsonLine } from './json';
+import { isObject, type Json, type JsonLine } from './json';
 import { LINES_PER_STEP, LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
 
@@ -71,12 +71,25 @@ export interface ClaudeCodeSource {
 }
 
 /**
- * Reads the lines of a whole file up to the last message line; what follows it (the tail: not on the
- * branch, unless a later message line chains through it) is read by result().
+ * The passes over the lines of a whole file (only their links are read: claudeCodeLinks): the read state
+ * before any line is read into it, and the order to read the lines in.
  */
-export function* readClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<{ read: ClaudeCodeRead; source: ClaudeCodeSource }> {
+export interface ClaudeCodePlan {
+  read: ClaudeCodeRead;
+  source: ClaudeCodeSource;
+  /** The lines with a uuid seen on an earlier line (skipped, with a warning). */
+  repeated: ReadonlySet<number>;
+  /** The lines to read, in reading order (relinkResults). */
+  order: readonly JsonLine[];
+  /** The last message line of the chain read: the lines after it in reading order are the tail. */
+  leaf: JsonLine | undefined;
+}
+
+/** The passes over a whole file's lines (see ClaudeCodePlan). */
+export function* planClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<ClaudeCodePlan> {
   const repeats: string[] = [];
-  const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats);
+  const repeated = new Set<number>();
+  const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats, repeated);
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
   const allMessageLines: JsonLine[] = [];
   let allSidechain = true;
@@ -98,15 +111,79 @@ export function* readClaudeCode(lines: readonly JsonLine[], file: string): Impor
   // The lines each compaction keeps (preservedSegment), gathered as they are read, handed over at the boundary.
   const segments = yield* preservedSegments(entries, file, passes);
   const read = new ClaudeCodeRead(file, sidechain, active, segments, repeats, passes);
-  const leaf = messageLines.at(-1);
+  const order = yield* relinkResults(entries, file, passes);
+  return { read, source: { entries, messageLines, firstLine }, repeated, order, leaf: messageLines.at(-1) };
+}
+
+/**
+ * Reads the lines of a whole file up to the last message line; what follows it (the tail: not on the
+ * branch, unless a later message line chains through it) is read by result().
+ */
+export function* readClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<{ read: ClaudeCodeRead; source: ClaudeCodeSource }> {
+  const { read, source, order, leaf } = yield* planClaudeCode(lines, file);
   let tail = leaf === undefined;
-  for (const l of yield* relinkResults(entries, file, passes)) {
+  let n = 0;
+  for (const l of order) {
     if (++n % LINES_PER_STEP === 0) yield;
     if (tail) read.tail.push(l);
     else read.read(read.sink, l);
     if (l === leaf) tail = true;
   }
-  return { read, source: { entries, messageLines, firstLine } };
+  return { read, source };
+}
+
+/**
+ * The second pass of a streamed import: the file's lines again (slimClaudeCodeLine), in file order, each
+ * read in the plan's reading order. Only the lines read later than their place in the file (a result
+ * written before its call) wait here, until the line they follow is read.
+ */
+export class ClaudeCodeFeed {
+  private next = 0;
+  private tail: boolean;
+  private readonly waiting = new Map<number, JsonLine>();
+
+  constructor(private readonly plan: ClaudeCodePlan) {
+    this.tail = plan.leaf === undefined;
+  }
+
+  /** The next line of the file. False: it is not the line the plan was made from (the file changed). */
+  line(l: JsonLine): boolean {
+    const { order, repeated } = this.plan;
+    if (repeated.has(l.line)) return true;
+    const expected = order[this.next] as JsonLine | undefined;
+    if (expected === undefined) return false;
+    if (expected.line !== l.line) {
+      if (expected.line < l.line) return false;
+      this.waiting.set(l.line, l);
+      return true;
+    }
+    if (!sameLinks(expected, l)) return false;
+    this.readNext(l);
+    for (let w = this.waiting.get(order[this.next]?.line); w; w = this.waiting.get(order[this.next]?.line)) {
+      this.waiting.delete(w.line);
+      if (!sameLinks(order[this.next], w)) return false;
+      this.readNext(w);
+    }
+    return true;
+  }
+
+  /** The import, once every line was fed; undefined: lines were missing (the file changed). */
+  result(): ImportSteps<ImportResult> | undefined {
+    if (this.next !== this.plan.order.length || this.waiting.size > 0) return undefined;
+    return this.plan.read.result(this.plan.read.sink);
+  }
+
+  private readNext(l: JsonLine): void {
+    const { read, order, leaf } = this.plan;
+    if (this.tail) read.tail.push(l);
+    else read.read(read.sink, l);
+    if (order[this.next] === leaf) this.tail = true;
+    this.next++;
+  }
+}
+
+function sameLinks(planned: JsonLine, l: JsonLine): boolean {
+  return planned.value.uuid === l.value.uuid && planned.value.type === l.value.type;
 }
 
 /** Where the lines are read to: a fork of it reads on without changing the original (a followed file's result). */
@@ -259,11 +336,42 @@ export function slimClaudeCodeLine(value: Json): Json {
   return slim;
 }
 
+/**
+ * What the passes over a whole file (planClaudeCode) read of a line: its links and type, the response id
+ * and the tool_use ids / tool_result tool_use_ids of its content, a compact boundary's compactMetadata. A
+ * streamed import keeps only these in its first pass, and reads the file again for the lines themselves.
+ */
+export function claudeCodeLinks(value: Json): Json {
+  const slim: Json = {};
+  for (const k of LINK_FIELDS) if (k in value) slim[k] = value[k];
+  if (value.type === 'system' && value.subtype === 'compact_boundary' && 'compactMetadata' in value) {
+    slim.compactMetadata = value.compactMetadata;
+  }
+  const message = value.message;
+  if (isObject(message)) {
+    const links: Json = {};
+    if ('id' in message) links.id = message.id;
+    if (Array.isArray(message.content)) {
+      const blocks: Json[] = [];
+      for (const b of message.content as unknown[]) {
+        if (!isObject(b)) continue;
+        if (b.type === 'tool_use') blocks.push('id' in b ? { type: b.type, id: b.id } : { type: b.type });
+        else if (b.type === 'tool_result')
+          blocks.push('tool_use_id' in b ? { type: b.type, tool_use_id: b.tool_use_id } : { type: b.type });
+      }
+      links.content = blocks;
+    }
+    slim.message = links;
+  }
+  return slim;
+}
+
 /** Every line with a uuid, first occurrence only (resumed sessions can repeat lines). */
 function* firstOccurrences(
   lines: readonly JsonLine[],
   file: string,
   warnings: string[],
+  repeated: Set<number>,
 ): ImportSteps<{ entries: JsonLine[]; firstLine: Map<string, number> }> {
   const firstLine = new Map<string, number>();
   const entries: JsonLine[] = [];
@@ -275,6 +383,7 @@ function* firstOccurrences(
       const first = firstLine.get(uuid);
       if (first !== undefined) {
         warnings.push(repeatedUuid(file, l.line, uuid, first));
+        repeated.add(l.line);
         continue;
       }
       firstLine.set(uuid, l.line);

@@ -12,12 +12,12 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem, readSessionFile } from './bounds';
-import { claudeCodeSteps, slimClaudeCodeLine } from './claudeCode';
-import { codexRolloutSteps } from './codex';
+import { ClaudeCodeFeed, claudeCodeLinks, planClaudeCode, slimClaudeCodeLine } from './claudeCode';
+import { CodexReplay } from './codex';
 import { classifyLine, SNIFF_LINES, unrecognised } from './detect';
-import { parseJsonLine, parsesAsObject, type JsonLine } from './json';
-import { splitpointSteps } from './splitpoint';
-import { runStepsSliced } from './steps';
+import { parseJsonLine, parsesAsObject, type Json, type JsonLine } from './json';
+import { SplitpointReader } from './splitpoint';
+import { LINES_PER_STEP, runStepsSliced, type ImportSteps } from './steps';
 import { ImportError, type ImportResult, type SessionFormat } from './types';
 import { importSession } from './whole';
 
@@ -30,19 +30,38 @@ export interface StreamImportOptions {
   onProgress?: (bytes: number, size: number) => void;
 }
 
-/** Lines of a JSONL file whose format is known, kept as the importer needs them. */
+/**
+ * The lines of a JSONL file, parsed as they are read and handed to the importer of their format: Codex and
+ * Splitpoint lines are read into their line-by-line importers at once (nothing kept but the result), Claude
+ * Code lines are kept as their links only (claudeCodeLinks), for the passes over the whole file; the file is
+ * then read a second time for the lines themselves (ClaudeCodeFeed). An importer's error waits until every
+ * line is parsed: a line that does not parse is reported first, as when the lines were imported after reading.
+ */
 class JsonlCollector {
-  readonly lines: JsonLine[] = [];
   private format: SessionFormat | undefined;
   /** Parsed lines before the format is known (at most SNIFF_LINES). */
   private head: JsonLine[] = [];
   private nonBlank = 0;
   /** The file is one JSON document (or not JSONL at all): read it whole. */
   wholeFile = false;
+  /** Claude Code: every line's links. */
+  readonly links: JsonLine[] = [];
+  private codex: CodexReplay | undefined;
+  private splitpoint: SplitpointReader | undefined;
+  /** The importer's first error (thrown once every line parsed). */
+  private failure: { error: unknown } | undefined;
 
   constructor(private readonly file: string) {}
 
-  line(raw: string, line: number): void {
+  /** The lines of one chunk, as steps (the event loop gets turns between them). */
+  *lines(batch: readonly RawLine[]): ImportSteps<void> {
+    for (let i = 0; i < batch.length; i++) {
+      if (i > 0 && i % LINES_PER_STEP === 0) yield;
+      this.line(batch[i].raw, batch[i].line);
+    }
+  }
+
+  private line(raw: string, line: number): void {
     if (this.wholeFile) return;
     this.nonBlank++;
     if (this.nonBlank === 1 && (raw.trimStart().startsWith('[') || !parsesAsObject(raw))) {
@@ -59,31 +78,50 @@ class JsonlCollector {
     this.format = classifyLine(value);
     if (!this.format && this.head.length >= SNIFF_LINES) throw unrecognised(this.file);
     if (this.format) {
+      if (this.format === 'codex-rollout-jsonl') this.codex = new CodexReplay(this.file);
+      if (this.format === 'splitpoint-jsonl') this.splitpoint = new SplitpointReader(this.file);
       for (const l of this.head) this.keep(l);
       this.head = [];
     }
   }
 
-  /** The import (in slices, the event loop between them), or undefined when the whole-text path must read the file. */
-  finish(): Promise<ImportResult> | undefined {
+  /**
+   * The format of a file whose lines were all read, or undefined when the whole-text path must read the file.
+   * Throws the importer's error.
+   */
+  finish(): SessionFormat | undefined {
     // One non-blank line may be a whole JSON document (an object with `messages`).
     if (this.wholeFile || this.nonBlank <= 1) return undefined;
     if (!this.format) throw unrecognised(this.file);
-    switch (this.format) {
-      case 'splitpoint-jsonl':
-        return runStepsSliced(splitpointSteps(this.lines, this.file));
-      case 'claude-code-jsonl':
-        return runStepsSliced(claudeCodeSteps(this.lines, this.file));
-      case 'codex-rollout-jsonl':
-        return runStepsSliced(codexRolloutSteps(this.lines, this.file));
-      default:
-        return undefined;
-    }
+    if (this.failure) throw this.failure.error;
+    return this.format;
+  }
+
+  /** The import of a Codex or Splitpoint file (read line by line already). */
+  result(): ImportResult {
+    if (this.codex) return this.codex.snapshot();
+    if (this.splitpoint) return this.splitpoint.result();
+    throw new Error('JsonlCollector: no line-by-line import');
   }
 
   private keep(l: JsonLine): void {
-    this.lines.push(this.format === 'claude-code-jsonl' ? { line: l.line, value: slimClaudeCodeLine(l.value) } : l);
+    if (this.format === 'claude-code-jsonl') {
+      this.links.push({ line: l.line, value: claudeCodeLinks(l.value) });
+      return;
+    }
+    if (this.failure) return;
+    try {
+      if (this.codex) this.codex.line(l);
+      else this.splitpoint?.line(l);
+    } catch (error) {
+      this.failure = { error };
+    }
   }
+}
+
+interface RawLine {
+  raw: string;
+  line: number;
 }
 
 /** Splits decoded text into lines (\n, with a \r before it dropped), across chunk boundaries. */
@@ -124,8 +162,65 @@ export class LineSplitter {
 /** Import the session file at `path`, streamed (see the file comment). Rejects with an ImportError naming file, line and field. */
 export async function importSessionFile(path: string, options: StreamImportOptions = {}): Promise<ImportResult> {
   const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
+  const collector = new JsonlCollector(path);
+  const bytes = await readLines(path, options, (batch) => (collector.wholeFile ? undefined : collector.lines(batch)));
+  // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
+  const format = collector.finish();
+  if (format === 'claude-code-jsonl') {
+    const result = await importClaudeCodeAgain(path, options, collector.links, bytes);
+    if (result) return result;
+  } else if (format === 'codex-rollout-jsonl' || format === 'splitpoint-jsonl') {
+    return collector.result();
+  }
+  return importSession(readSessionFile(path, maxBytes), path);
+}
+
+/**
+ * The second pass over a Claude Code file: the plan made from the first pass's links, then the file's first
+ * `bytes` read again, each line read in the plan's order. Undefined: the lines are not those of the first
+ * pass (the file was rewritten in between); the whole-text path reads it then.
+ */
+async function importClaudeCodeAgain(
+  path: string,
+  options: StreamImportOptions,
+  links: JsonLine[],
+  bytes: number,
+): Promise<ImportResult | undefined> {
+  const plan = await runStepsSliced(planClaudeCode(links, path));
+  links.length = 0;
+  const feed = new ClaudeCodeFeed(plan);
+  let changed = false;
+  function* again(batch: readonly RawLine[]): ImportSteps<void> {
+    for (let i = 0; i < batch.length && !changed; i++) {
+      if (i > 0 && i % LINES_PER_STEP === 0) yield;
+      const { raw, line } = batch[i];
+      let value: Json;
+      try {
+        value = parseJsonLine(raw, line, path);
+      } catch {
+        changed = true;
+        return;
+      }
+      if (!feed.line({ line, value: slimClaudeCodeLine(value) })) changed = true;
+    }
+  }
+  const read = await readLines(path, { ...options, onProgress: undefined }, (batch) => (changed ? undefined : again(batch)), bytes);
+  const steps = changed || read !== bytes ? undefined : feed.result();
+  return steps && (await runStepsSliced(steps));
+}
+
+/**
+ * Reads the file in chunks (up to `limit` bytes: a second pass reads what the first did), hands each chunk's
+ * complete lines to `batch` (steps run in slices; undefined: stop reading) and returns the bytes read.
+ */
+async function readLines(
+  path: string,
+  options: StreamImportOptions,
+  batch: (lines: readonly RawLine[]) => ImportSteps<void> | undefined,
+  limit?: number,
+): Promise<number> {
+  const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
   let handle: FileHandle;
-  let size: number;
   try {
     checkStats(path, await stat(path), maxBytes);
     // O_NONBLOCK: if a FIFO was swapped in after the check, opening it does not wait for a writer.
@@ -134,33 +229,43 @@ export async function importSessionFile(path: string, options: StreamImportOptio
     if (e instanceof ImportError) throw e;
     throw new ImportError(path, undefined, undefined, readProblem(e));
   }
-  const collector = new JsonlCollector(path);
+  let total = 0;
   try {
     const st = await handle.stat();
     checkStats(path, st, maxBytes);
-    size = st.size;
-    const splitter = new LineSplitter((raw, line) => collector.line(raw, line));
+    const size = st.size;
+    let lines: RawLine[] = [];
+    const splitter = new LineSplitter((raw, line) => lines.push({ raw, line }));
+    const handOn = async (): Promise<boolean> => {
+      const steps = batch(lines);
+      lines = [];
+      if (!steps) return false;
+      await runStepsSliced(steps);
+      return true;
+    };
     const decoder = new StringDecoder('utf8');
     const buffer = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
-    let total = 0;
     for (;;) {
-      const { bytesRead } = await readChunk(handle, buffer, path);
+      const want = limit === undefined ? buffer.length : Math.min(buffer.length, limit - total);
+      if (want <= 0) break;
+      const { bytesRead } = await readChunk(handle, buffer.subarray(0, want), path);
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > maxBytes) {
         throw new ImportError(path, undefined, undefined, `the file grew past the ${formatBytes(maxBytes)} limit for a session file`);
       }
-      if (collector.wholeFile) break;
       splitter.push(decoder.write(buffer.subarray(0, bytesRead)));
+      const goOn = await handOn();
       options.onProgress?.(total, size);
+      if (!goOn) break;
     }
     splitter.push(decoder.end());
     splitter.end();
+    await handOn();
   } finally {
     await handle.close();
   }
-  // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
-  return (await collector.finish()) ?? importSession(readSessionFile(path, maxBytes), path);
+  return total;
 }
 
 async function readChunk(handle: FileHandle, buffer: Buffer, path: string): Promise<{ bytesRead: number }> {
