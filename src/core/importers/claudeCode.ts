@@ -77,8 +77,6 @@ export interface ClaudeCodeSource {
 export interface ClaudeCodePlan {
   read: ClaudeCodeRead;
   source: ClaudeCodeSource;
-  /** The lines with a uuid seen on an earlier line (skipped, with a warning). */
-  repeated: ReadonlySet<number>;
   /** The lines to read, in reading order (relinkResults). */
   order: readonly JsonLine[];
   /** The last message line of the chain read: the lines after it in reading order are the tail. */
@@ -88,8 +86,7 @@ export interface ClaudeCodePlan {
 /** The passes over a whole file's lines (see ClaudeCodePlan). */
 export function* planClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<ClaudeCodePlan> {
   const repeats: string[] = [];
-  const repeated = new Set<number>();
-  const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats, repeated);
+  const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats);
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
   const allMessageLines: JsonLine[] = [];
   let allSidechain = true;
@@ -112,7 +109,7 @@ export function* planClaudeCode(lines: readonly JsonLine[], file: string): Impor
   const segments = yield* preservedSegments(entries, file, passes);
   const read = new ClaudeCodeRead(file, sidechain, active, segments, repeats, passes);
   const order = yield* relinkResults(entries, file, passes);
-  return { read, source: { entries, messageLines, firstLine }, repeated, order, leaf: messageLines.at(-1) };
+  return { read, source: { entries, messageLines, firstLine }, order, leaf: messageLines.at(-1) };
 }
 
 /**
@@ -134,56 +131,58 @@ export function* readClaudeCode(lines: readonly JsonLine[], file: string): Impor
 
 /**
  * The second pass of a streamed import: the file's lines again (slimClaudeCodeLine), in file order, each
- * read in the plan's reading order. Only the lines read later than their place in the file (a result
- * written before its call) wait here, until the line they follow is read.
+ * read in the plan's reading order. The feed keeps of the plan only the read state and line numbers (not
+ * the lines' links); only the lines read later than their place in the file (a result written before its
+ * call) wait here, until the line they follow is read.
  */
 export class ClaudeCodeFeed {
+  private readonly read: ClaudeCodeRead;
+  /** The line numbers in reading order. */
+  private readonly order: Int32Array;
+  /** By line number: 1 for a line to read (not a repeat). */
+  private readonly wanted: Uint8Array;
+  private readonly leafLine: number;
   private next = 0;
   private tail: boolean;
   private readonly waiting = new Map<number, JsonLine>();
 
-  constructor(private readonly plan: ClaudeCodePlan) {
+  constructor(plan: ClaudeCodePlan) {
+    this.read = plan.read;
+    this.order = Int32Array.from(plan.order, (l) => l.line);
+    this.wanted = new Uint8Array(plan.order.reduce((max, l) => Math.max(max, l.line), 0) + 1);
+    for (const l of plan.order) this.wanted[l.line] = 1;
+    this.leafLine = plan.leaf?.line ?? -1;
     this.tail = plan.leaf === undefined;
   }
 
-  /** The next line of the file. False: it is not the line the plan was made from (the file changed). */
-  line(l: JsonLine): boolean {
-    const { order, repeated } = this.plan;
-    if (repeated.has(l.line)) return true;
-    const expected = order[this.next] as JsonLine | undefined;
-    if (expected === undefined) return false;
-    if (expected.line !== l.line) {
-      if (expected.line < l.line) return false;
+  /** The next line of the file (the caller checks that the file is the one the plan was made from). */
+  line(l: JsonLine): void {
+    // A repeated uuid: skipped (the plan reported it).
+    if (l.line >= this.wanted.length || this.wanted[l.line] !== 1) return;
+    if (this.order[this.next] !== l.line) {
       this.waiting.set(l.line, l);
-      return true;
+      return;
     }
-    if (!sameLinks(expected, l)) return false;
     this.readNext(l);
-    for (let w = this.waiting.get(order[this.next]?.line); w; w = this.waiting.get(order[this.next]?.line)) {
+    for (let w = this.waiting.get(this.order[this.next]); w; w = this.waiting.get(this.order[this.next])) {
       this.waiting.delete(w.line);
-      if (!sameLinks(order[this.next], w)) return false;
       this.readNext(w);
     }
-    return true;
   }
 
-  /** The import, once every line was fed; undefined: lines were missing (the file changed). */
+  /** The import, once every line was fed; undefined: lines were missing (the file was cut). */
   result(): ImportSteps<ImportResult> | undefined {
-    if (this.next !== this.plan.order.length || this.waiting.size > 0) return undefined;
-    return this.plan.read.result(this.plan.read.sink);
+    if (this.next !== this.order.length || this.waiting.size > 0) return undefined;
+    return this.read.result(this.read.sink);
   }
 
   private readNext(l: JsonLine): void {
-    const { read, order, leaf } = this.plan;
+    const read = this.read;
     if (this.tail) read.tail.push(l);
     else read.read(read.sink, l);
-    if (order[this.next] === leaf) this.tail = true;
+    if (l.line === this.leafLine) this.tail = true;
     this.next++;
   }
-}
-
-function sameLinks(planned: JsonLine, l: JsonLine): boolean {
-  return planned.value.uuid === l.value.uuid && planned.value.type === l.value.type;
 }
 
 /** Where the lines are read to: a fork of it reads on without changing the original (a followed file's result). */
@@ -371,7 +370,6 @@ function* firstOccurrences(
   lines: readonly JsonLine[],
   file: string,
   warnings: string[],
-  repeated: Set<number>,
 ): ImportSteps<{ entries: JsonLine[]; firstLine: Map<string, number> }> {
   const firstLine = new Map<string, number>();
   const entries: JsonLine[] = [];
@@ -383,7 +381,6 @@ function* firstOccurrences(
       const first = firstLine.get(uuid);
       if (first !== undefined) {
         warnings.push(repeatedUuid(file, l.line, uuid, first));
-        repeated.add(l.line);
         continue;
       }
       firstLine.set(uuid, l.line);

@@ -10,14 +10,14 @@
 // are kept slim (slimClaudeCodeLine).
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem, readSessionFile } from './bounds';
 import { ClaudeCodeFeed, claudeCodeLinks, planClaudeCode, slimClaudeCodeLine } from './claudeCode';
-import { CodexReplay } from './codex';
 import { classifyLine, SNIFF_LINES, unrecognised } from './detect';
-import { parseJsonLine, parsesAsObject, type Json, type JsonLine } from './json';
-import { SplitpointReader } from './splitpoint';
-import { LINES_PER_STEP, runStepsSliced, type ImportSteps } from './steps';
+import { parseJsonLine, parsesAsObject, type JsonLine } from './json';
+import { startTracker, type Tracker } from './followTrackers';
+import { LINES_PER_STEP, runSteps, runStepsSliced, type ImportSteps } from './steps';
 import { ImportError, type ImportResult, type SessionFormat } from './types';
 import { importSession } from './whole';
 
@@ -46,8 +46,13 @@ class JsonlCollector {
   wholeFile = false;
   /** Claude Code: every line's links. */
   readonly links: JsonLine[] = [];
-  private codex: CodexReplay | undefined;
-  private splitpoint: SplitpointReader | undefined;
+
+  /** The format is Claude Code's or not known yet (the chunks' digests are kept for a second pass). */
+  get keepsLinks(): boolean {
+    return !this.wholeFile && (this.format === undefined || this.format === 'claude-code-jsonl');
+  }
+  /** Codex and Splitpoint: the line-by-line import a followed file uses too (followTrackers.ts). */
+  private tracker: Tracker | undefined;
   /** The importer's first error (thrown once every line parsed). */
   private failure: { error: unknown } | undefined;
 
@@ -78,8 +83,7 @@ class JsonlCollector {
     this.format = classifyLine(value);
     if (!this.format && this.head.length >= SNIFF_LINES) throw unrecognised(this.file);
     if (this.format) {
-      if (this.format === 'codex-rollout-jsonl') this.codex = new CodexReplay(this.file);
-      if (this.format === 'splitpoint-jsonl') this.splitpoint = new SplitpointReader(this.file);
+      if (this.format !== 'claude-code-jsonl') this.tracker = startTracker(this.format, this.file);
       for (const l of this.head) this.keep(l);
       this.head = [];
     }
@@ -99,9 +103,8 @@ class JsonlCollector {
 
   /** The import of a Codex or Splitpoint file (read line by line already). */
   result(): ImportResult {
-    if (this.codex) return this.codex.snapshot();
-    if (this.splitpoint) return this.splitpoint.result();
-    throw new Error('JsonlCollector: no line-by-line import');
+    if (!this.tracker) throw new Error('JsonlCollector: no line-by-line import');
+    return runSteps(this.tracker.result());
   }
 
   private keep(l: JsonLine): void {
@@ -111,8 +114,7 @@ class JsonlCollector {
     }
     if (this.failure) return;
     try {
-      if (this.codex) this.codex.line(l);
-      else this.splitpoint?.line(l);
+      this.tracker?.line(l);
     } catch (error) {
       this.failure = { error };
     }
@@ -163,11 +165,21 @@ export class LineSplitter {
 export async function importSessionFile(path: string, options: StreamImportOptions = {}): Promise<ImportResult> {
   const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
   const collector = new JsonlCollector(path);
-  const bytes = await readLines(path, options, (batch) => (collector.wholeFile ? undefined : collector.lines(batch)));
+  // Claude Code: each chunk's digest, so the second pass reads the bytes the first one did (or knows it does not).
+  const digests: string[] = [];
+  const bytes = await readLines(
+    path,
+    options,
+    (batch) => (collector.wholeFile ? undefined : collector.lines(batch)),
+    (bytes) => {
+      if (collector.keepsLinks) digests.push(digest(bytes));
+      return true;
+    },
+  );
   // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
   const format = collector.finish();
   if (format === 'claude-code-jsonl') {
-    const result = await importClaudeCodeAgain(path, options, collector.links, bytes);
+    const result = await importClaudeCodeAgain(path, options, collector.links, digests, bytes);
     if (result) return result;
   } else if (format === 'codex-rollout-jsonl' || format === 'splitpoint-jsonl') {
     return collector.result();
@@ -177,46 +189,56 @@ export async function importSessionFile(path: string, options: StreamImportOptio
 
 /**
  * The second pass over a Claude Code file: the plan made from the first pass's links, then the file's first
- * `bytes` read again, each line read in the plan's order. Undefined: the lines are not those of the first
- * pass (the file was rewritten in between); the whole-text path reads it then.
+ * `bytes` read again (an agent may be appending to it), each line read in the plan's order. Undefined: the
+ * bytes are not those of the first pass (the file was rewritten in between: each chunk's digest is
+ * compared before its lines are read); the whole-text path reads it then.
  */
 async function importClaudeCodeAgain(
   path: string,
   options: StreamImportOptions,
   links: JsonLine[],
+  digests: readonly string[],
   bytes: number,
 ): Promise<ImportResult | undefined> {
-  const plan = await runStepsSliced(planClaudeCode(links, path));
+  const feed = new ClaudeCodeFeed(await runStepsSliced(planClaudeCode(links, path)));
   links.length = 0;
-  const feed = new ClaudeCodeFeed(plan);
-  let changed = false;
   function* again(batch: readonly RawLine[]): ImportSteps<void> {
-    for (let i = 0; i < batch.length && !changed; i++) {
+    for (let i = 0; i < batch.length; i++) {
       if (i > 0 && i % LINES_PER_STEP === 0) yield;
       const { raw, line } = batch[i];
-      let value: Json;
-      try {
-        value = parseJsonLine(raw, line, path);
-      } catch {
-        changed = true;
-        return;
-      }
-      if (!feed.line({ line, value: slimClaudeCodeLine(value) })) changed = true;
+      feed.line({ line, value: slimClaudeCodeLine(parseJsonLine(raw, line, path)) });
     }
   }
-  const read = await readLines(path, { ...options, onProgress: undefined }, (batch) => (changed ? undefined : again(batch)), bytes);
-  const steps = changed || read !== bytes ? undefined : feed.result();
+  let chunk = 0;
+  let same = true;
+  const read = await readLines(
+    path,
+    { ...options, onProgress: undefined },
+    again,
+    (chunkBytes) => {
+      same = digests[chunk++] === digest(chunkBytes);
+      return same;
+    },
+    bytes,
+  );
+  const steps = same && chunk === digests.length && read === bytes ? feed.result() : undefined;
   return steps && (await runStepsSliced(steps));
 }
 
+function digest(bytes: Buffer): string {
+  return createHash('sha1').update(bytes).digest('base64');
+}
+
 /**
- * Reads the file in chunks (up to `limit` bytes: a second pass reads what the first did), hands each chunk's
- * complete lines to `batch` (steps run in slices; undefined: stop reading) and returns the bytes read.
+ * Reads the file in chunks (up to `limit` bytes: a second pass reads what the first one did) and hands
+ * each chunk's complete lines to `batch` (steps run in slices; undefined: stop reading). `chunk` sees each
+ * chunk's bytes before its lines are handed on (false: stop reading). Returns the bytes read.
  */
 async function readLines(
   path: string,
   options: StreamImportOptions,
   batch: (lines: readonly RawLine[]) => ImportSteps<void> | undefined,
+  chunk: (bytes: Buffer) => boolean,
   limit?: number,
 ): Promise<number> {
   const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
@@ -254,6 +276,7 @@ async function readLines(
       if (total > maxBytes) {
         throw new ImportError(path, undefined, undefined, `the file grew past the ${formatBytes(maxBytes)} limit for a session file`);
       }
+      if (!chunk(buffer.subarray(0, bytesRead))) return total;
       splitter.push(decoder.write(buffer.subarray(0, bytesRead)));
       const goOn = await handOn();
       options.onProgress?.(total, size);
