@@ -33,7 +33,7 @@ import { ClaudeCodeReader, parseClaudeEntry, type ClaudeEntry } from './claudeCo
 import { artefactKindOf, userText } from './claudeCodeArtefacts';
 import { nonBlank } from './assembler';
 import { isToolResult, type Message } from '../conversation/conversation';
-import { isObject, type Json, type JsonLine } from './json';
+import type { Json, JsonLine } from './json';
 import { LINES_PER_STEP, LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
 
@@ -70,10 +70,7 @@ export interface ClaudeCodeSource {
   firstLine: Map<string, number>;
 }
 
-/**
- * The passes over the lines of a whole file (only their links are read: claudeCodeLinks): the read state
- * before any line is read into it, and the order to read the lines in.
- */
+/** The passes over the lines of a whole file: the read state before any line is read into it, and the order to read the lines in. */
 export interface ClaudeCodePlan {
   read: ClaudeCodeRead;
   source: ClaudeCodeSource;
@@ -127,62 +124,6 @@ export function* readClaudeCode(lines: readonly JsonLine[], file: string): Impor
     if (l === leaf) tail = true;
   }
   return { read, source };
-}
-
-/**
- * The second pass of a streamed import: the file's lines again (slimClaudeCodeLine), in file order, each
- * read in the plan's reading order. The feed keeps of the plan only the read state and line numbers (not
- * the lines' links); only the lines read later than their place in the file (a result written before its
- * call) wait here, until the line they follow is read.
- */
-export class ClaudeCodeFeed {
-  private readonly read: ClaudeCodeRead;
-  /** The line numbers in reading order. */
-  private readonly order: Int32Array;
-  /** By line number: 1 for a line to read (not a repeat). */
-  private readonly wanted: Uint8Array;
-  private readonly leafLine: number;
-  private next = 0;
-  private tail: boolean;
-  private readonly waiting = new Map<number, JsonLine>();
-
-  constructor(plan: ClaudeCodePlan) {
-    this.read = plan.read;
-    this.order = Int32Array.from(plan.order, (l) => l.line);
-    this.wanted = new Uint8Array(plan.order.reduce((max, l) => Math.max(max, l.line), 0) + 1);
-    for (const l of plan.order) this.wanted[l.line] = 1;
-    this.leafLine = plan.leaf?.line ?? -1;
-    this.tail = plan.leaf === undefined;
-  }
-
-  /** The next line of the file (the caller checks that the file is the one the plan was made from). */
-  line(l: JsonLine): void {
-    // A repeated uuid: skipped (the plan reported it).
-    if (l.line >= this.wanted.length || this.wanted[l.line] !== 1) return;
-    if (this.order[this.next] !== l.line) {
-      this.waiting.set(l.line, l);
-      return;
-    }
-    this.readNext(l);
-    for (let w = this.waiting.get(this.order[this.next]); w; w = this.waiting.get(this.order[this.next])) {
-      this.waiting.delete(w.line);
-      this.readNext(w);
-    }
-  }
-
-  /** The import, once every line was fed; undefined: lines were missing (the file was cut). */
-  result(): ImportSteps<ImportResult> | undefined {
-    if (this.next !== this.order.length || this.waiting.size > 0) return undefined;
-    return this.read.result(this.read.sink);
-  }
-
-  private readNext(l: JsonLine): void {
-    const read = this.read;
-    if (this.tail) read.tail.push(l);
-    else read.read(read.sink, l);
-    if (l.line === this.leafLine) this.tail = true;
-    this.next++;
-  }
 }
 
 /** Where the lines are read to: a fork of it reads on without changing the original (a followed file's result). */
@@ -332,36 +273,6 @@ export function slimClaudeCodeLine(value: Json): Json {
   if (type === 'system' && value.subtype === 'compact_boundary') return value;
   const slim: Json = {};
   for (const k of LINK_FIELDS) if (k in value) slim[k] = value[k];
-  return slim;
-}
-
-/**
- * What the passes over a whole file (planClaudeCode) read of a line: its links and type, the response id
- * and the tool_use ids / tool_result tool_use_ids of its content, a compact boundary's compactMetadata. A
- * streamed import keeps only these in its first pass, and reads the file again for the lines themselves.
- */
-export function claudeCodeLinks(value: Json): Json {
-  const slim: Json = {};
-  for (const k of LINK_FIELDS) if (k in value) slim[k] = value[k];
-  if (value.type === 'system' && value.subtype === 'compact_boundary' && 'compactMetadata' in value) {
-    slim.compactMetadata = value.compactMetadata;
-  }
-  const message = value.message;
-  if (isObject(message)) {
-    const links: Json = {};
-    if ('id' in message) links.id = message.id;
-    if (Array.isArray(message.content)) {
-      const blocks: Json[] = [];
-      for (const b of message.content as unknown[]) {
-        if (!isObject(b)) continue;
-        if (b.type === 'tool_use') blocks.push('id' in b ? { type: b.type, id: b.id } : { type: b.type });
-        else if (b.type === 'tool_result')
-          blocks.push('tool_use_id' in b ? { type: b.type, tool_use_id: b.tool_use_id } : { type: b.type });
-      }
-      links.content = blocks;
-    }
-    slim.message = links;
-  }
   return slim;
 }
 

@@ -10,10 +10,9 @@
 // are kept slim (slimClaudeCodeLine).
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem, readSessionFile } from './bounds';
-import { ClaudeCodeFeed, claudeCodeLinks, planClaudeCode, slimClaudeCodeLine } from './claudeCode';
+import { claudeCodeSteps, slimClaudeCodeLine } from './claudeCode';
 import { classifyLine, SNIFF_LINES, unrecognised } from './detect';
 import { parseJsonLine, parsesAsObject, type JsonLine } from './json';
 import { startTracker, type Tracker } from './followTrackers';
@@ -33,9 +32,9 @@ export interface StreamImportOptions {
 /**
  * The lines of a JSONL file, parsed as they are read and handed to the importer of their format: Codex and
  * Splitpoint lines are read into their line-by-line importers at once (nothing kept but the result), Claude
- * Code lines are kept as their links only (claudeCodeLinks), for the passes over the whole file; the file is
- * then read a second time for the lines themselves (ClaudeCodeFeed). An importer's error waits until every
- * line is parsed: a line that does not parse is reported first, as when the lines were imported after reading.
+ * Code lines are kept slim for the passes over the whole file (its branch and reading order). An importer's
+ * error waits until every line is parsed: a line that does not parse is reported first, as when the lines
+ * were imported after reading.
  */
 class JsonlCollector {
   private format: SessionFormat | undefined;
@@ -44,13 +43,8 @@ class JsonlCollector {
   private nonBlank = 0;
   /** The file is one JSON document (or not JSONL at all): read it whole. */
   wholeFile = false;
-  /** Claude Code: every line's links. */
-  readonly links: JsonLine[] = [];
-
-  /** The format is Claude Code's or not known yet (the chunks' digests are kept for a second pass). */
-  get keepsLinks(): boolean {
-    return !this.wholeFile && (this.format === undefined || this.format === 'claude-code-jsonl');
-  }
+  /** Claude Code: every line, slim (slimClaudeCodeLine): the branch is a question about the whole file. */
+  readonly kept: JsonLine[] = [];
   /** Codex and Splitpoint: the line-by-line import a followed file uses too (followTrackers.ts). */
   private tracker: Tracker | undefined;
   /** The importer's first error (thrown once every line parsed). */
@@ -109,7 +103,7 @@ class JsonlCollector {
 
   private keep(l: JsonLine): void {
     if (this.format === 'claude-code-jsonl') {
-      this.links.push({ line: l.line, value: claudeCodeLinks(l.value) });
+      this.kept.push({ line: l.line, value: slimClaudeCodeLine(l.value) });
       return;
     }
     if (this.failure) return;
@@ -165,82 +159,23 @@ export class LineSplitter {
 export async function importSessionFile(path: string, options: StreamImportOptions = {}): Promise<ImportResult> {
   const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
   const collector = new JsonlCollector(path);
-  // Claude Code: each chunk's digest, so the second pass reads the bytes the first one did (or knows it does not).
-  const digests: string[] = [];
-  const bytes = await readLines(
-    path,
-    options,
-    (batch) => (collector.wholeFile ? undefined : collector.lines(batch)),
-    (bytes) => {
-      if (collector.keepsLinks) digests.push(digest(bytes));
-      return true;
-    },
-  );
+  await readLines(path, options, (batch) => (collector.wholeFile ? undefined : collector.lines(batch)));
   // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
   const format = collector.finish();
-  if (format === 'claude-code-jsonl') {
-    const result = await importClaudeCodeAgain(path, options, collector.links, digests, bytes);
-    if (result) return result;
-  } else if (format === 'codex-rollout-jsonl' || format === 'splitpoint-jsonl') {
-    return collector.result();
-  }
+  if (format === 'claude-code-jsonl') return runStepsSliced(claudeCodeSteps(collector.kept, path));
+  if (format === 'codex-rollout-jsonl' || format === 'splitpoint-jsonl') return collector.result();
   return importSession(readSessionFile(path, maxBytes), path);
 }
 
 /**
- * The second pass over a Claude Code file: the plan made from the first pass's links, then the file's first
- * `bytes` read again (an agent may be appending to it), each line read in the plan's order. Undefined: the
- * bytes are not those of the first pass (the file was rewritten in between: each chunk's digest is
- * compared before its lines are read); the whole-text path reads it then.
- */
-async function importClaudeCodeAgain(
-  path: string,
-  options: StreamImportOptions,
-  links: JsonLine[],
-  digests: readonly string[],
-  bytes: number,
-): Promise<ImportResult | undefined> {
-  const feed = new ClaudeCodeFeed(await runStepsSliced(planClaudeCode(links, path)));
-  links.length = 0;
-  function* again(batch: readonly RawLine[]): ImportSteps<void> {
-    for (let i = 0; i < batch.length; i++) {
-      if (i > 0 && i % LINES_PER_STEP === 0) yield;
-      const { raw, line } = batch[i];
-      feed.line({ line, value: slimClaudeCodeLine(parseJsonLine(raw, line, path)) });
-    }
-  }
-  let chunk = 0;
-  let same = true;
-  const read = await readLines(
-    path,
-    { ...options, onProgress: undefined },
-    again,
-    (chunkBytes) => {
-      same = digests[chunk++] === digest(chunkBytes);
-      return same;
-    },
-    bytes,
-  );
-  const steps = same && chunk === digests.length && read === bytes ? feed.result() : undefined;
-  return steps && (await runStepsSliced(steps));
-}
-
-function digest(bytes: Buffer): string {
-  return createHash('sha1').update(bytes).digest('base64');
-}
-
-/**
- * Reads the file in chunks (up to `limit` bytes: a second pass reads what the first one did) and hands
- * each chunk's complete lines to `batch` (steps run in slices; undefined: stop reading). `chunk` sees each
- * chunk's bytes before its lines are handed on (false: stop reading). Returns the bytes read.
+ * Reads the file in chunks and hands each chunk's complete lines to `batch` (steps run in slices, the
+ * event loop between them; undefined: stop reading).
  */
 async function readLines(
   path: string,
   options: StreamImportOptions,
   batch: (lines: readonly RawLine[]) => ImportSteps<void> | undefined,
-  chunk: (bytes: Buffer) => boolean,
-  limit?: number,
-): Promise<number> {
+): Promise<void> {
   const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
   let handle: FileHandle;
   try {
@@ -251,7 +186,6 @@ async function readLines(
     if (e instanceof ImportError) throw e;
     throw new ImportError(path, undefined, undefined, readProblem(e));
   }
-  let total = 0;
   try {
     const st = await handle.stat();
     checkStats(path, st, maxBytes);
@@ -267,16 +201,14 @@ async function readLines(
     };
     const decoder = new StringDecoder('utf8');
     const buffer = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
+    let total = 0;
     for (;;) {
-      const want = limit === undefined ? buffer.length : Math.min(buffer.length, limit - total);
-      if (want <= 0) break;
-      const { bytesRead } = await readChunk(handle, buffer.subarray(0, want), path);
+      const { bytesRead } = await readChunk(handle, buffer, path);
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total > maxBytes) {
         throw new ImportError(path, undefined, undefined, `the file grew past the ${formatBytes(maxBytes)} limit for a session file`);
       }
-      if (!chunk(buffer.subarray(0, bytesRead))) return total;
       splitter.push(decoder.write(buffer.subarray(0, bytesRead)));
       const goOn = await handOn();
       options.onProgress?.(total, size);
@@ -288,7 +220,6 @@ async function readLines(
   } finally {
     await handle.close();
   }
-  return total;
 }
 
 async function readChunk(handle: FileHandle, buffer: Buffer, path: string): Promise<{ bytesRead: number }> {

@@ -1,11 +1,10 @@
-// The streamed import reads Codex and Splitpoint lines into their importers as they are parsed, and reads a
-// Claude Code file twice (its links first, then its lines in reading order). Neither may change a result or
-// an error: a line that does not parse is still reported before an importer's error on an earlier line;
-// repeated lines and results written before their call are read as the whole-text import reads them; a
-// Claude Code file rewritten or cut between the two passes is imported as the whole text it then is.
+// The streamed import reads Codex and Splitpoint lines into their importers as they are parsed, and reads
+// each chunk's lines in slices. Neither may change a result or an error: a line that does not parse is still
+// reported before an importer's error on an earlier line; Claude Code's repeated lines and results written
+// before their call are read as the whole-text import reads them, whatever the chunk size.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImportError, importSession, importSessionFile, readSessionFile } from '../../../src/core';
@@ -62,7 +61,7 @@ test('a line that does not parse is reported before an importer error on an earl
     }
   }));
 
-test('Claude Code: repeated lines and results written before their call are read in the same order in the second pass', () =>
+test('Claude Code: repeated lines and results written before their call are read as the whole text reads them', () =>
   withDir(async (dir) => {
     for (const fixture of [
       'test/fixtures/sessions/claude-code-out-of-order.jsonl',
@@ -85,48 +84,4 @@ test('Claude Code: repeated lines and results written before their call are read
         );
       for (const chunkBytes of [undefined, 97]) assert.deepEqual(await streamed(path, { chunkBytes }), expected, fixture);
     }
-  }));
-
-test('Claude Code: a file rewritten, cut or grown between the two passes is imported as what it is', () =>
-  withDir(async (dir) => {
-    const a = 'test/fixtures/real-sessions/claude-code-cipher-box-a.jsonl';
-    const b = 'test/fixtures/sessions/claude-code-two-compactions.jsonl';
-    const path = join(dir, 'session.jsonl');
-    /** Runs `change` once the first pass has read the whole file (its last progress report). */
-    const changing = (change: () => void): StreamImportOptions => {
-      let done = false;
-      return {
-        chunkBytes: 4096,
-        onProgress: (bytes, size) => {
-          if (!done && bytes === size) {
-            done = true;
-            change();
-          }
-        },
-      };
-    };
-    writeFileSync(path, readFileSync(a));
-    const rewritten = await streamed(
-      path,
-      changing(() => writeFileSync(path, readFileSync(b))),
-    );
-    assert.deepEqual(rewritten, whole(path), 'rewritten');
-
-    writeFileSync(path, readFileSync(a));
-    const cutAt = Math.floor(readFileSync(a).length / 2);
-    const cut = await streamed(
-      path,
-      changing(() => truncateSync(path, cutAt)),
-    );
-    assert.deepEqual(cut, whole(path), 'cut');
-
-    // Grown while the first pass reads: it reads the new lines too, and the second pass reads what it read.
-    writeFileSync(path, readFileSync(a));
-    const before = whole(path);
-    const grown = await streamed(
-      path,
-      changing(() => appendFileSync(path, lines(b).join('\n') + '\n')),
-    );
-    assert.notDeepEqual(whole(path), before);
-    assert.deepEqual(grown, whole(path), 'grown');
   }));
