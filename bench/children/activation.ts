@@ -13,6 +13,7 @@ import Module, { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createExtensionContext, createVscodeStub } from './vscodeStub';
+import { timerChain } from './timerChain';
 
 const STUB_ID = join(process.env.TMPDIR ?? '/tmp', '__splitpoint_bench_vscode_stub__.js');
 
@@ -22,29 +23,6 @@ function gc(): void {
     g();
     g();
   }
-}
-
-/** A 1 ms timer chain: the longest time between two of its ticks (minus the 1 ms asked for) since the last take(). */
-function timerGaps(): { take(): number; stop(): void } {
-  let last = performance.now();
-  let longest = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 1);
-    last = now;
-    timer = setTimeout(tick, 1);
-  };
-  timer = setTimeout(tick, 1);
-  return {
-    take() {
-      // A block still under way (the caller's own synchronous step) counts up to now.
-      const r = Math.max(longest, performance.now() - last - 1);
-      longest = 0;
-      return r;
-    },
-    stop: () => clearTimeout(timer),
-  };
 }
 
 async function main(): Promise<void> {
@@ -67,7 +45,7 @@ async function main(): Promise<void> {
 
   gc();
   const heapStart = process.memoryUsage().heapUsed;
-  const gaps = timerGaps();
+  const gaps = timerChain();
   const t0 = performance.now();
   let ext: { activate?: (c: unknown) => unknown; deactivate?: () => unknown };
   let requireMs = NaN;

@@ -16,6 +16,7 @@ import { countMessageWith, MemoizedMessageCounter } from '../../src/core/countin
 import { TranscriptStore } from '../../src/core/transcripts/transcripts';
 import { budgetTrigger } from '../../src/core/pipeline/triggers';
 import { benchSession, sourcePool } from '../sessions';
+import { timerChain } from './timerChain';
 
 function gc(): void {
   const g = (globalThis as { gc?: () => void }).gc;
@@ -59,9 +60,10 @@ async function coldCount(size: number, method: ColdMethod): Promise<unknown> {
     case 'gpt-background': {
       // An independent check on blocking, rank load included: a chain of 1 ms timers started before
       // the count records the longest gap between two of its ticks.
-      const gaps = timerGapMonitor();
+      const gaps = timerChain();
       const r = await countMessagesInBackground(new MemoizedMessageCounter(tokenizer!), messages, { sliceMs: 8 });
-      const longestGapMs = gaps.stop();
+      const longestGapMs = gaps.take();
+      gaps.stop();
       return {
         method,
         size,
@@ -77,26 +79,6 @@ async function coldCount(size: number, method: ColdMethod): Promise<unknown> {
       };
     }
   }
-}
-
-/** Longest gap between the ticks of a 1 ms timer chain, from now until stop() (minus the 1 ms). */
-function timerGapMonitor(): { stop(): number } {
-  let last = performance.now();
-  let longest = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 1);
-    last = now;
-    timer = setTimeout(tick, 1);
-  };
-  timer = setTimeout(tick, 1);
-  return {
-    stop: () => {
-      clearTimeout(timer);
-      return Math.max(longest, performance.now() - last - 1);
-    },
-  };
 }
 
 function rankLoad(encoder: TokenizerName): unknown {

@@ -37,6 +37,7 @@ import {
 import { newSessionMeta } from '../../src/core/session/session';
 import { warmupTokenizer } from '../../src/core/counting/tokenizers';
 import { benchSession } from '../sessions';
+import { timerChain } from './timerChain';
 
 const REPO = process.env.SPLITPOINT_REPO ?? process.cwd();
 const WORKER = join(REPO, 'dist', 'countWorker.js');
@@ -50,16 +51,7 @@ const quiet = {
 async function watched<T>(fn: () => Promise<T>): Promise<{ value: T; maxBlockMs: number; eldMaxMs: number; elapsedMs: number }> {
   const eld = monitorEventLoopDelay({ resolution: 1 });
   eld.enable();
-  let last = performance.now();
-  let longest = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last - 1);
-    last = now;
-    timer = setTimeout(tick, 1);
-  };
-  timer = setTimeout(tick, 1);
+  const chain = timerChain();
   // Let the monitors take their first reading before the work starts.
   await new Promise((r) => setTimeout(r, 5));
   const t = performance.now();
@@ -67,9 +59,10 @@ async function watched<T>(fn: () => Promise<T>): Promise<{ value: T; maxBlockMs:
   const elapsedMs = performance.now() - t;
   // One more turn so a block at the very end is seen.
   await new Promise((r) => setTimeout(r, 2));
-  clearTimeout(timer);
+  const maxBlockMs = chain.take();
+  chain.stop();
   eld.disable();
-  return { value, maxBlockMs: Math.max(longest, performance.now() - last - 1), eldMaxMs: eld.max / 1e6, elapsedMs };
+  return { value, maxBlockMs, eldMaxMs: eld.max / 1e6, elapsedMs };
 }
 
 function pipelineFor(messages: Message[], tokens: MessageTokenCounter): CompactionPipeline {
