@@ -225,7 +225,7 @@ export function tuneText(j: TuneJson): string {
     out.push(
       `best:    ${usd(j.best.costUSD)}, rate ${rate(j.best.rate)}; median cost ${x2(j.median.vsCurrent.ratio)} the current settings, ` +
         `${x2(j.median.vsClaudeCodeLike.ratio)} claude-code-like, ${x2(j.median.vsNoCompaction.ratio)} no-compaction ` +
-        `(${j.median.vsNoCompaction.sessions} of ${j.files.length} sessions: no-compaction overflows the others)`,
+        `(no-compaction fits the window on ${j.median.vsNoCompaction.sessions} of ${j.files.length} sessions; the median is over those)`,
       '',
       'Settings (paste into settings.json, or run "Splitpoint: Apply Tuned Settings…"):',
       JSON.stringify(j.bestSettings, null, 2),
