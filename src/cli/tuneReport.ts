@@ -210,8 +210,9 @@ const base = (f: string) => oneLine(f.replace(/^.*[\\/]/, ''));
 export function tuneText(j: TuneJson): string {
   const out: string[] = [];
   const secs = (j.elapsedMs / 1000).toFixed(1);
+  const n = (x: number, word: string) => `${x} ${word}${x === 1 ? '' : 's'}`;
   out.push(
-    `tune: ${j.files.length} sessions, ${j.jobs} jobs, ${j.configurationsTried} configurations tried (${j.replays} replays) in ${secs} s`,
+    `tune: ${n(j.files.length, 'session')}, ${n(j.jobs, 'job')}, ${j.configurationsTried} configurations tried (${j.replays} replays) in ${secs} s`,
   );
   out.push(
     `target: probe answerable rate >= ${rate(j.target.recall)} (${j.target.source === 'option' ? '--target-recall' : "the current settings' rate"})`,

@@ -161,7 +161,7 @@ test('one worker gives the same answer as two (each replay is a pure function of
 test('the text output: the settings block, the per-session table and the frontier', async () => {
   const r = await runBuilt('tune', FILES[0], '--target-recall', '0', '--jobs', '1');
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^tune: 1 sessions, 1 jobs, \d+ configurations tried \(\d+ replays\)/);
+  assert.match(r.stdout, /^tune: 1 session, 1 job, \d+ configurations tried \(\d+ replays\)/);
   assert.match(r.stdout, /^target: probe answerable rate >= 0\.000 \(--target-recall\)$/m);
   const block = /^\{\n[\s\S]*?\n\}$/m.exec(r.stdout);
   assert.ok(block, r.stdout);
