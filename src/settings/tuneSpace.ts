@@ -56,8 +56,11 @@ const GRIDS: ReadonlyArray<{ key: string; grid: (s: SettingSchema) => unknown[] 
   { key: 'summaryMaxTokens', grid: () => [1_024, 2_048, 4_096] },
 ];
 
-/** Settings the point carries: every plain key of the space (the keep counts are added per strategy). */
+/** The keep counts' keys in a point: `strategyParams.<strategy>.<param>`. */
 export const KEEP_PREFIX = 'strategyParams.';
+
+/** Settings of the user's carried into every configuration (those a replay takes; strategyParams is folded separately). */
+const CARRIED = /^(maxOutputTokens|promptCaching|summaryModel|summaryMaxTokens|autoCompact\.|microCompact\.)/;
 
 function inRange(s: SettingSchema, v: unknown): boolean {
   if (typeof v !== 'number') return true;
@@ -148,6 +151,9 @@ export function startPoint(space: TuneSpace, settings: ReadonlyMap<string, unkno
   const point: Record<string, unknown> = {};
   const userParams = settings.get('strategyParams');
   if (userParams !== undefined) point.strategyParams = userParams;
+  // The user's other compaction settings (autoCompact.enabled, microCompact.minChars, maxOutputTokens, …) are
+  // part of the current settings: every configuration tried carries them unchanged.
+  for (const [key, value] of settings) if (CARRIED.test(key) && settingSchema(key)) point[key] = value;
   for (const { key } of GRIDS) {
     if (!space.dimensions.some((d) => d.name === key)) continue;
     point[key] = settings.has(key) ? settings.get(key) : settingSchema(key)?.default;

@@ -115,8 +115,17 @@ test('the real space: only declared settings, the user’s settings as the start
   for (const k of ['promptCaching', 'autoCompact.threshold', 'autoCompact.strategy', 'microCompact.triggerTokens'])
     assert.ok(names.includes(k), `${k} is searched`);
   for (const s of space.skipped) assert.ok(!names.includes(s.key), `${s.key} is either searched or skipped`);
-  const start = startPoint(space, new Map<string, unknown>([['autoCompact.threshold', 0.6]]));
+  const start = startPoint(
+    space,
+    new Map<string, unknown>([
+      ['autoCompact.threshold', 0.6],
+      ['microCompact.minChars', 500],
+      ['model', 'claude-opus-4-6'],
+    ]),
+  );
   assert.equal(start['autoCompact.threshold'], 0.6);
+  assert.equal(start['microCompact.minChars'], 500, 'a compaction setting the search does not vary is carried as the user set it');
+  assert.equal(start.model, undefined, 'a setting that is not about compaction is not');
   assert.equal(start['strategyParams.recursive-summarization.maxEventsToKeep'], 10, 'the strategy’s default keep count');
   const threshold = space.dimensions.find((d) => d.name === 'autoCompact.threshold')!;
   assert.ok(threshold.values(start).includes(0.6), 'the current value is among the values tried');
