@@ -151,6 +151,17 @@ const builds = [
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
     plugins: [lazyTokenizer],
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  },
+  {
+    // `splitpoint tune` replays on these worker threads (src/cli/tunePool.ts finds it beside dist/cli.js).
+    ...common,
+    entryPoints: ['src/cli/tuneWorker.ts'],
+    outfile: 'dist/tuneWorker.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    plugins: [lazyTokenizer],
   },
   {
     ...common,

@@ -1,7 +1,7 @@
 // `npm run bench`: Splitpoint's benchmarks. Writes bench/results/bench-<timestamp>.{md,json} and
 // bench/results/latest.{md,json}, and prints the markdown.
 //
-//   node --import tsx bench/run.ts [--quick] [--only=counting,pipeline,plans,memory,inspector,extension,hostwait,replay]
+//   node --import tsx bench/run.ts [--quick] [--only=counting,pipeline,plans,memory,inspector,extension,hostwait,replay,follow,tune]
 //
 // Every figure is a median of repeated runs and is shown next to a baseline measured in the same
 // run. Measurements that need a fresh process (rank loading, cold counts, peak heap, activation) run
@@ -36,6 +36,7 @@ const SECTIONS: Array<[string, string, (ctx: BenchContext) => Promise<SectionRes
   ['hostwait', '7. The host never waits', benchHostWait],
   ['replay', '8. Replay of the real sessions', benchReplay],
   ['follow', '9. Following a live session', (ctx) => import('./follow').then((m) => m.benchFollow(ctx))],
+  ['tune', '10. splitpoint tune over 25 session files', (ctx) => import('./tune').then((m) => m.benchTune(ctx))],
 ];
 
 async function main(): Promise<void> {

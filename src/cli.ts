@@ -8,6 +8,7 @@ runCli(process.argv.slice(2), {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   readFile: (p) => readSessionFile(p),
+  ...(process.stderr.isTTY ? { progress: (t: string) => void process.stderr.write(t) } : {}),
 }).then(
   (code) => {
     process.exitCode = code;

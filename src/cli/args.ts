@@ -31,6 +31,10 @@ const VALUE_FLAGS = new Set([
   '--config',
   '--prices',
   '--cwd',
+  '--target-recall',
+  '--results',
+  '--settings',
+  '--jobs',
 ]);
 const BOOL_FLAGS = new Set(['--json', '--help', '-h', '--follow']);
 
@@ -71,6 +75,7 @@ export const NUMERIC_FLAG_RANGES: Readonly<Record<string, { min: number; max: nu
   '--window': { min: 1, max: 10_000_000 },
   '--max-output': { min: 1, max: 1_000_000 },
   '--at': { min: 1, max: 1_000_000 },
+  '--jobs': { min: 1, max: 256 },
 };
 
 const DECIMAL_DIGITS = /^[0-9]{1,16}$/;

@@ -7,6 +7,7 @@
 //   splitpoint replay FILE [--config NAME|FILE ...] [--prices FILE] [--json]
 //   splitpoint probe FILE [--at N] [--strategy NAME] [--param k=v ...] [--window TOKENS] [--json]
 //   splitpoint sessions [--json] [--cwd DIR]
+//   splitpoint tune FILES...|DIR [--target-recall R] [--json] [--results FILE.jsonl] [--settings FILE] [--jobs N]
 //   splitpoint inspect FILE --follow [--json]
 // Exit codes: 0 success, 2 bad input or usage (the message names the file, line and field).
 // Nothing from a session file reaches the terminal as a control sequence: all output goes through
@@ -29,6 +30,8 @@ import { inspectCommand } from './inspect';
 import { planCommand } from './plan';
 import { probeCommand } from './probe';
 import { replayCommand } from './replay';
+import { tuneCommand } from './tune';
+import { TuneTaskError } from './tunePool';
 import { BUILTIN_REPLAY_CONFIG_NAMES, ReplayConfigError } from '../settings/replayConfigs';
 import { terminalSafe } from './terminal';
 
@@ -84,6 +87,18 @@ Usage:
       count. --json: probes[{id, kind, question, expected, sources, answerable}], recall, recallByKind
       (keys in docs/probes.md).
 
+  splitpoint tune FILES...|DIR [--target-recall R] [--json] [--results FILE.jsonl] [--settings FILE] [--jobs N]
+      Search the compaction settings (trigger, thresholds, keep counts, micro-compaction, cache TTL, …)
+      over your recorded sessions for the lowest replayed cost at a probe answerable rate of at least R
+      (default: the rate of the current settings) without overflowing the window on any session; print
+      the best settings as a JSON block the extension accepts, its cost against the current settings,
+      claude-code-like and no-compaction per session, and the frontier of what was tried.
+      --settings FILE   a VS Code settings.json whose splitpoint.* keys are the current settings
+                        (default: the shipped defaults)
+      --results FILE    one JSON line per (session, configuration) replay (keys in docs/tune.md)
+      --jobs N          worker threads (default: the available cores)
+      Exit 1 when no configuration tried reaches the target.
+
 FILE may be Splitpoint session JSONL, Anthropic Messages JSON (an array of messages or
 { "messages": [...] }), a Claude Code session JSONL, or a Codex CLI rollout JSONL.`;
 
@@ -111,8 +126,10 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
         return await replayCommand(rest, args, io);
       case 'probe':
         return probeCommand(rest, args, io);
+      case 'tune':
+        return await tuneCommand(rest, args, io);
       default:
-        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay, probe, sessions)`);
+        throw new UsageError(`unknown command "${command}" (commands: strategies, inspect, plan, import, replay, probe, sessions, tune)`);
     }
   } catch (e) {
     if (
@@ -121,7 +138,8 @@ export async function runCli(argv: string[], rawIo: CliIO): Promise<number> {
       e instanceof UnknownStrategyError ||
       e instanceof UnknownPinError ||
       e instanceof UnknownSplitTargetError ||
-      e instanceof ReplayConfigError
+      e instanceof ReplayConfigError ||
+      (e instanceof TuneTaskError && e.badInput)
     ) {
       io.stderr(`splitpoint: ${e.message}\n`);
       return EXIT_BAD_INPUT;

@@ -10,6 +10,7 @@ import { AgentController } from '../agent/service/controller';
 import { vscodeRipgrepCandidates } from '../agent/tools';
 import { errorMessage } from '../core';
 import { ApiKeyCommands, ApiKeySecret, keyGate } from './apiKeyCommands';
+import { ApplyTunedSettings } from './applyTunedSettings';
 import type { ApiKeyGate } from './baseUrlConsent';
 import { ChatFeature } from './chatFeature';
 import { CompactionProgress } from './compactionProgress';
@@ -126,6 +127,7 @@ function activateFeatures(features: FeatureActivation, s: Services): void {
   features.activate('Summary review', () => new SummaryReview(controller, log));
   features.activate('Settings', () => new ConfigurationFeature(controller, chatView, log, s.settings));
   features.activate('Model picker', () => new ModelPicker(() => s.requestKey.key(), log, s.settings));
+  features.activate('Apply tuned settings', () => new ApplyTunedSettings(log));
 }
 
 /** The chat's file-review buttons: the diff editor's and the restore's (a feature that did not start says so). */

@@ -64,7 +64,7 @@ function flatten(json: Record<string, unknown>, file: string): Map<string, unkno
   return out;
 }
 
-function checkType(file: string, key: string, value: unknown, s: SettingSchema): void {
+export function checkType(file: string, key: string, value: unknown, s: SettingSchema): void {
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   const ok = types.some((t) =>
     t === 'integer'
@@ -140,7 +140,7 @@ function validated(file: string, flat: Map<string, unknown>): Map<string, unknow
   return settings;
 }
 
-function checkStrategyParams(file: string, value: unknown): void {
+export function checkStrategyParams(file: string, value: unknown): void {
   if (value === undefined) return;
   for (const [name, params] of Object.entries(value as Record<string, unknown>)) {
     const field = `strategyParams.${name}`;

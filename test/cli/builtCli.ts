@@ -14,6 +14,9 @@ const LAZY_MODULES: Record<string, string> = {
   'js-tiktoken/ranks/o200k_base': 'js-tiktoken-o200k-ranks',
 };
 
+/** jsonc-parser's `main` is a UMD build esbuild cannot follow: its ESM build, as in esbuild.mjs. */
+const JSONC = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+
 let built: Promise<string> | undefined;
 let dir: string | undefined;
 
@@ -40,7 +43,9 @@ async function build(): Promise<string> {
   };
   const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' } as const;
   await Promise.all([
-    esbuild.build({ ...node, entryPoints: ['src/cli.ts'], outfile: out, plugins: [lazy] }),
+    esbuild.build({ ...node, entryPoints: ['src/cli.ts'], outfile: out, plugins: [lazy], alias: JSONC }),
+    // `tune` runs its replays on this worker, found beside cli.js.
+    esbuild.build({ ...node, entryPoints: ['src/cli/tuneWorker.ts'], outfile: join(outDir, 'tuneWorker.js'), plugins: [lazy] }),
     ...Object.entries(LAZY_MODULES).map(([module, name]) =>
       esbuild.build({
         ...node,
