@@ -87,6 +87,13 @@ export class SupersedeTracker {
     return this.found;
   }
 
+  /** The one read path ending in `/relative` (a patch's path when the folder guessed is not its own), if exactly one. */
+  private onlyReadEndingIn(relative: string | undefined): string | undefined {
+    if (relative === undefined) return undefined;
+    const found = [...this.reads.keys()].filter((p) => p.endsWith(`/${relative}`));
+    return found.length === 1 ? found[0] : undefined;
+  }
+
   use(block: ToolUseBlock): void {
     this.calls++;
     const effect = callEffect(block.name, block.input, this.cwd);
@@ -120,14 +127,15 @@ export class SupersedeTracker {
       this.reads.set(e.path, [...open.filter((o) => !gone.includes(o)), { id, range: e.range }]);
     } else if (e.kind === 'write') {
       if (!failed)
-        for (const path of e.paths) {
+        e.paths.forEach((resolved, i) => {
+          const path = this.reads.has(resolved) ? resolved : (this.onlyReadEndingIn(e.relative?.[i]) ?? resolved);
           mark(
             (this.reads.get(path) ?? []).map((o) => o.id),
             shortPath(path),
             'edited',
           );
           this.reads.delete(path);
-        }
+        });
     } else {
       const open = this.runs.get(e.key) ?? [];
       if (!failed) mark(open, shortCommand(e.label), 'run again');

@@ -9,7 +9,10 @@
 export type LineRange = { start: number; end: number } | null;
 
 export type CallEffect =
-  { kind: 'read'; path: string; range: LineRange } | { kind: 'write'; paths: string[] } | { kind: 'run'; key: string; label: string };
+  | { kind: 'read'; path: string; range: LineRange }
+  /** `relative`: a patch's relative paths as written (Codex), for when the working folder guessed is not theirs. */
+  | { kind: 'write'; paths: string[]; relative?: string[] }
+  | { kind: 'run'; key: string; label: string };
 
 type Input = Record<string, unknown>;
 
@@ -73,8 +76,7 @@ export function callEffect(name: string, input: unknown, cwd?: string): CallEffe
   }
   if (name === 'apply_patch') {
     const text = str(a.input ?? a.patch ?? a.raw);
-    const paths = text ? patchPaths(text, cwd) : [];
-    return paths.length > 0 ? { kind: 'write', paths } : null;
+    return text ? patchEffect(text, cwd) : null;
   }
   if (name === 'run_command' && str(a.command)) {
     const command = a.command as string;
@@ -116,12 +118,15 @@ function shellScript(a: Input): string | undefined {
   return argv.join(' ').trim() || undefined;
 }
 
-/** Paths a patch in apply_patch's format adds, updates, deletes or moves to. */
-export function patchPaths(text: string, cwd?: string): string[] {
-  const out = new Set<string>();
+/** The paths a patch in apply_patch's format adds, updates, deletes or moves to (null: none). */
+function patchEffect(text: string, cwd: string | undefined): CallEffect | null {
+  const written = new Set<string>();
   for (const m of text.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm))
-    out.add(normalPath(m[1] ?? m[2], cwd));
-  return [...out];
+    written.add(normalPath(m[1] ?? m[2]));
+  if (written.size === 0) return null;
+  const relative = [...written].filter((p) => !p.startsWith('/'));
+  const paths = [...written].map((p) => normalPath(p, cwd));
+  return { kind: 'write', paths, ...(relative.length === written.size && cwd ? { relative } : {}) };
 }
 
 /** Words of a simple command line: quotes removed; null when it holds anything but words and `|`. */
@@ -169,10 +174,8 @@ function shellRead(w: string[]): { path: string; range: LineRange } | undefined 
 }
 
 function shellEffect(script: string, cwd: string | undefined): CallEffect {
-  if (/^apply_patch\b/.test(script)) {
-    const paths = patchPaths(script, cwd);
-    if (paths.length > 0) return { kind: 'write', paths };
-  }
+  const patch = /^apply_patch\b/.test(script) ? patchEffect(script, cwd) : null;
+  if (patch) return patch;
   const w = words(script);
   const read = w ? shellRead(w) : undefined;
   if (read && !read.path.startsWith('-')) return { kind: 'read', path: normalPath(read.path, cwd), range: read.range };
