@@ -46,8 +46,7 @@ test('noteCache: previews are priced with the reported cache, micro-compaction w
   assert.equal(priced.cacheAssumed, false);
   assert.ok(priced.invalidatedCachedTokens > 0);
   // The micro-compact preview starts from what the live view cleared (r1) and decides like the view.
-  // (supersede off, as in the live settings above: every call here reads the same file again)
-  const micro = pipeline.preview('micro-compact', { keepRecent: 5, minChars: 100, supersede: 0 });
+  const micro = pipeline.preview('micro-compact', { keepRecent: 5, minChars: 100 });
   assert.equal(micro.microCompaction!.action, 'held');
   assert.deepEqual(
     micro.truncated.map((t) => t.id),

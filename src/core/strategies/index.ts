@@ -174,7 +174,7 @@ export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
       int(
         'supersede',
         '1: results a later call superseded (file read again or edited, command re-run) become pointers first; 0: off',
-        1,
+        0,
         0,
         1,
       ),
