@@ -11,6 +11,7 @@ import { STRATEGIES, planWith } from '../src/core/strategies';
 import { planMicroCompact } from '../src/core/strategies/microCompact';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../src/core/counting/tokens';
 import { buildInspectorSession, type InspectorSessionInput } from '../src/inspector/inspectorModel';
+import { parseHostToInspector } from '../webview/inspector/hostMessages';
 import { messageDetail, previewOf, PREVIEW_CHARS } from '../src/inspector/messageText';
 import { planToView, strategyViews } from '../src/inspector/planViews';
 import { agentOf, shortTokens, timeTravelLabel } from '../src/inspector/recordedViews';
@@ -149,6 +150,21 @@ test('tokens are those of what the model sees; micro-compacted rows carry their 
   assert.equal(r1.preview.startsWith('xxxx'), true, 'the preview shows the original output');
   assert.equal(s.rows[8].truncated, undefined, 'the most recent result is kept');
   assert.equal(s.rows.filter((r) => r.truncated).length, 1);
+});
+
+test('a superseded result says so on its row: what superseded it and in which call; the webview accepts it, and rejects a bad one', () => {
+  const c = ctx();
+  // read_file.txt is read again in call 4 (t4): t1's result is superseded.
+  const messages = [...conversation(), user('u3', 'Again'), call('c3', ['t4', 'read_file']), results('r3', ['t4', big]), assistant('a3')];
+  const effective = planMicroCompact(messages, { keepRecent: 1, minChars: 10, supersede: true }, c).output;
+  const s = buildInspectorSession(input(messages, { ctx: c, effective }));
+  assert.deepEqual(s.rows[3].truncated?.superseded, ['read_file.txt was read again in call 4']);
+  assert.ok(parseHostToInspector({ type: 'session', session: s }));
+  const bad = { ...s, rows: s.rows.map((r, i) => (i === 3 ? { ...r, truncated: { ...r.truncated!, superseded: 'not a list' } } : r)) };
+  assert.equal(parseHostToInspector({ type: 'session', session: bad }), null);
+  // Off: the same row is only truncated.
+  const off = planMicroCompact(messages, { keepRecent: 1, minChars: 10 }, c).output;
+  assert.equal(buildInspectorSession(input(messages, { ctx: c, effective: off })).rows[3].truncated?.superseded, undefined);
 });
 
 test('an effective list that is not index-aligned is matched by id', () => {

@@ -190,10 +190,12 @@ function truncationOf(original: Message, effective: Message, tokens: number, ctx
   const already = new Set((original.truncated?.results ?? []).map((r) => r.toolUseId));
   const replaced = effective.truncated.results.filter((r) => !already.has(r.toolUseId));
   if (replaced.length === 0) return undefined;
+  const superseded = replaced.flatMap((r) => (r.superseded ? [r.superseded] : []));
   return {
     originalTokens: ctx.tokens.countMessage(original),
     tokens,
     originalChars: replaced.reduce((n, r) => n + r.originalChars, 0),
+    ...(superseded.length > 0 ? { superseded } : {}),
   };
 }
 

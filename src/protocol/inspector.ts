@@ -37,8 +37,11 @@ export interface MessageRow {
   preview: string;
   /** Tool names called or answered by this message. */
   tools?: string[];
-  /** Micro-compaction: what the model sees is shorter than the original. */
-  truncated?: { originalTokens: number; tokens: number; originalChars: number };
+  /**
+   * Micro-compaction: what the model sees is shorter than the original. `superseded`: the results a
+   * later call superseded (microCompact.supersede), what happened to each, e.g. "src/a.ts was read again in call 57".
+   */
+  truncated?: { originalTokens: number; tokens: number; originalChars: number; superseded?: string[] };
   /** On an assistant message of a recording: what the API recorded for the call that produced it. */
   usage?: RecordedCallView;
   /** Pinned: kept verbatim by every compaction. */

@@ -84,6 +84,7 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
       tools: toolNames(c.get<unknown>('microCompact.tools', shippedDefault('microCompact.tools'))),
       cacheAware: c.get<boolean>('microCompact.cacheAware', shippedDefault('microCompact.cacheAware')) !== false,
       horizonTurns: positive(c.get<number>('microCompact.horizonTurns'), shippedDefault('microCompact.horizonTurns')),
+      supersede: c.get<boolean>('microCompact.supersede', shippedDefault('microCompact.supersede')) !== false,
     },
     serverContext: {
       excludeTools: (c.get<string[]>('serverContext.excludeTools', shippedDefault('serverContext.excludeTools')) ?? []).filter(

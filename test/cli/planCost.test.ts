@@ -95,5 +95,13 @@ test('plan --json on micro-compact: the batch decision and the cost priced again
   assert.equal(plan.cost.cacheAssumed, false);
   assert.ok(plan.microCompaction.cache.cachedPrefixTokens > 0 && plan.microCompaction.cache.cachedPrefixTokens <= recordedCache);
   assert.equal(typeof plan.cost.nextRequestUSD.before, 'number');
-  assert.deepEqual(plan.params, { keepRecent: 0, minChars: 100, triggerTokens: 0, clearAtLeast: 0, cacheAware: 1, horizonTurns: 10 });
+  assert.deepEqual(plan.params, {
+    keepRecent: 0,
+    minChars: 100,
+    triggerTokens: 0,
+    clearAtLeast: 0,
+    cacheAware: 1,
+    horizonTurns: 10,
+    supersede: 0,
+  });
 });

@@ -8,12 +8,13 @@ import type { MicroCompactSettings } from '../../src/core/pipeline/microBatch';
 import { CharEstimateTokenizer, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import type { Message } from '../../src/core/conversation/conversation';
 
-/** A prompt and six tool exchanges whose results are 1,200 characters each (about 300 tokens). */
+/** A prompt and six tool exchanges whose results are 1,200 characters each (about 300 tokens); read_file reads one file again and again. */
 function history(): Message[] {
   const out: Message[] = [{ id: 'u0', role: 'user', content: 'Look at the project.' }];
   const tools = ['read_file', 'search', 'run_command', 'read_file', 'list_files', 'read_file'];
   tools.forEach((name, k) => {
-    out.push({ id: `c${k}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${k}`, name, input: { k } }] });
+    const input = name === 'read_file' ? { path: 'a.ts' } : { k };
+    out.push({ id: `c${k}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${k}`, name, input }] });
     out.push({ id: `r${k}`, role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${k}`, content: `output ${k} `.repeat(120) }] });
   });
   return out;
@@ -32,6 +33,7 @@ const CHANGES: Array<[string, Partial<MicroCompactSettings>, Partial<MicroCompac
   ['tools', { tools: ['read_file'] }, { tools: ['search'] }],
   ['cacheAware', { cacheAware: false, horizonTurns: 1 }, { cacheAware: true }],
   ['horizonTurns', { cacheAware: true, horizonTurns: 1 }, { cacheAware: true, horizonTurns: 1_000_000 }],
+  ['supersede', { supersede: false }, { supersede: true }],
 ];
 
 function synced(settings: MicroCompactSettings, messages: Message[], tokens: MemoizedMessageCounter): IncrementalMicroCompactor {

@@ -41,6 +41,8 @@ test('incremental micro-compaction over any sequence of appends equals the pure 
 
 /** Cache-weighed decisions met by the batch property: both outcomes must occur, or it tests nothing. */
 const weighed = { held: 0, cleared: 0 };
+/** Superseded results the views replaced by pointers: some must be, or supersede is not exercised. */
+let pointered = 0;
 
 test('in batches (trigger, clear-at-least, tools, cache-aware), each incremental step equals the pure strategy given what was cleared', () => {
   fc.assert(
@@ -55,6 +57,8 @@ test('in batches (trigger, clear-at-least, tools, cache-aware), each incremental
         tools: fc.subarray(['read_file', 'list_files', 'search', 'run_command', 'edit_file']),
         cacheAware: fc.boolean(),
         horizonTurns: fc.integer({ min: 1, max: 30 }),
+        // The arbitraries' search and list_files calls repeat one input: a later one supersedes an earlier one.
+        supersede: fc.boolean(),
       }),
       fc.array(fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: undefined }), { minLength: 1, maxLength: 21 }),
       fc.integer({ min: 0, max: 3_000 }),
@@ -72,12 +76,15 @@ test('in batches (trigger, clear-at-least, tools, cache-aware), each incremental
             ...(prefix !== undefined ? { cache: { cachedPrefixTokens: prefix, model: 'claude-sonnet-4-5' } } : {}),
           };
           const before = micro.cleared;
+          const pointers = micro.clearedPointers;
           micro.sync(session, 0, decision);
-          const ctx = { ...DEFAULT_PLAN_CONTEXT, tokens, ...decision, microCleared: before };
+          const ctx = { ...DEFAULT_PLAN_CONTEXT, tokens, ...decision, microCleared: before, microPointers: pointers };
           const plan = planMicroCompact(session, settings, ctx);
           assert.deepEqual(micro.messages, plan.output);
           assert.equal(micro.tokenTotal, tokens.countMessages(plan.output));
           for (const id of before) assert.ok(micro.cleared.has(id), `${id} was cleared and came back`);
+          if (!settings.supersede) assert.equal(micro.clearedPointers.size, 0);
+          else pointered += micro.clearedPointers.size;
           // A cleared batch met every threshold it was given.
           const d = plan.microCompaction!;
           if (d.cache && d.action !== 'none') weighed[d.action]++;
@@ -91,4 +98,5 @@ test('in batches (trigger, clear-at-least, tools, cache-aware), each incremental
     { numRuns: 300 },
   );
   assert.ok(weighed.held > 0 && weighed.cleared > 0, `cache-weighed decisions: ${JSON.stringify(weighed)}`);
+  assert.ok(pointered > 0, 'no superseded result was ever replaced by a pointer');
 });

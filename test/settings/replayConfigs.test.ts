@@ -15,7 +15,7 @@ const shipped = (key: string) => manifest.contributes.configuration.properties[`
 test('splitpoint-default is the manifest defaults, as the extension resolves them (and the host defaults agree)', () => {
   const sp = builtinReplayConfigs().find((c) => c.name === 'splitpoint-default')!;
   const micro = sp.pipeline.microCompact;
-  for (const k of ['keepRecent', 'minChars', 'triggerTokens', 'clearAtLeast', 'cacheAware', 'horizonTurns'] as const) {
+  for (const k of ['keepRecent', 'minChars', 'triggerTokens', 'clearAtLeast', 'cacheAware', 'horizonTurns', 'supersede'] as const) {
     assert.deepEqual(micro[k], shipped(`microCompact.${k}`), `microCompact.${k}`);
     assert.deepEqual(micro[k], DEFAULT_HOST_SETTINGS.microCompact[k], `DEFAULT_HOST_SETTINGS.microCompact.${k}`);
   }
@@ -32,13 +32,19 @@ test('splitpoint-default is the manifest defaults, as the extension resolves the
 
 test('a configuration file overrides only what it names; the replay-only keys work', () => {
   const c = resolveReplayConfig(
-    { name: 'mine', autoCompact: { headroomTokens: 30_000 }, microCompact: { enabled: false, keepRecent: 7 }, promptCaching: '1h' },
+    {
+      name: 'mine',
+      autoCompact: { headroomTokens: 30_000 },
+      microCompact: { enabled: false, keepRecent: 7, supersede: !shipped('microCompact.supersede') },
+      promptCaching: '1h',
+    },
     'mine.json',
   );
   assert.equal(c.name, 'mine');
   assert.equal(c.promptCaching, '1h');
   assert.equal(c.pipeline.microCompact.enabled, false);
   assert.equal(c.pipeline.microCompact.keepRecent, 7);
+  assert.equal(c.pipeline.microCompact.supersede, !shipped('microCompact.supersede'));
   assert.equal(c.pipeline.microCompact.triggerTokens, shipped('microCompact.triggerTokens'));
   assert.equal(c.pipeline.autoCompact.trigger.description, 'headroom <= 30,000 tokens');
   assert.equal(c.pipeline.autoCompact.strategy, shipped('autoCompact.strategy'));
@@ -52,6 +58,7 @@ test('bad configuration files name the file and the field', () => {
   assert.throws(bad({ autoCompact: { threshold: 0.9, headroomTokens: 10 } }), /c\.json: autoCompact\.headroomTokens: give either/);
   assert.throws(bad({ microCompact: { tools: ['Read', 3] } }), /c\.json: microCompact\.tools\[1\]: must be string, got 3/);
   assert.throws(bad({ microCompact: { cacheAware: 'yes' } }), /c\.json: microCompact\.cacheAware: must be boolean/);
+  assert.throws(bad({ microCompact: { supersede: 1 } }), /c\.json: microCompact\.supersede: must be boolean, got 1/);
   assert.throws(bad({ autoCompact: { strategy: 'magic' } }), /c\.json: autoCompact\.strategy: must be one of/);
   assert.throws(bad({ promptCaching: '10m' }), /c\.json: promptCaching: must be one of .*"1h".*got "10m"/);
   assert.throws(bad({ transcriptFolder: '/tmp' }), /c\.json: transcriptFolder: is not a compaction setting/);

@@ -51,6 +51,7 @@ const READ_AS: Record<string, (r: Read) => unknown> = {
   'microCompact.tools': (r) => r.host.microCompact.tools,
   'microCompact.cacheAware': (r) => r.host.microCompact.cacheAware,
   'microCompact.horizonTurns': (r) => r.host.microCompact.horizonTurns,
+  'microCompact.supersede': (r) => r.host.microCompact.supersede,
   transcriptFolder: (r) => r.host.transcriptFolder,
   instructions: (r) => r.host.instructions,
   promptCaching: (r) => r.host.promptCaching,

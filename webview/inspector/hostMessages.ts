@@ -87,7 +87,12 @@ function isRow(v: unknown): v is MessageRow {
     isRowKind(v.kind) &&
     typeof v.preview === 'string' &&
     (tools === undefined || isStrArray(tools)) &&
-    (t === undefined || (isRec(t) && isNum(t.originalTokens) && isNum(t.tokens) && isNum(t.originalChars))) &&
+    (t === undefined ||
+      (isRec(t) &&
+        isNum(t.originalTokens) &&
+        isNum(t.tokens) &&
+        isNum(t.originalChars) &&
+        (t.superseded === undefined || isStrArray(t.superseded)))) &&
     (usage === undefined || isCall(usage)) &&
     (pinned === undefined || typeof pinned === 'boolean') &&
     (server === undefined || isServerView(server))

@@ -61,7 +61,13 @@ export type SyntheticKind = 'summary' | 'placeholder';
 /** A note left on a message whose tool results micro-compaction replaced. */
 export interface TruncationNote {
   /** tool_use_id of each replaced result, with the size of what was replaced. */
-  results: Array<{ toolUseId: string; toolName: string; originalChars: number }>;
+  results: Array<{
+    toolUseId: string;
+    toolName: string;
+    originalChars: number;
+    /** Set when the result was replaced because a later call superseded it: what happened, e.g. "a.ts was read again in call 57". */
+    superseded?: string;
+  }>;
 }
 
 /**

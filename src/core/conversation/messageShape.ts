@@ -112,6 +112,8 @@ function checkTruncation(value: unknown, fail: Fail): TruncationNote {
     if (typeof r.toolUseId !== 'string') fail(`${field}.toolUseId`, `expected a string, got ${describe(r.toolUseId)}`);
     if (typeof r.toolName !== 'string') fail(`${field}.toolName`, `expected a string, got ${describe(r.toolName)}`);
     if (!isFiniteNumber(r.originalChars)) fail(`${field}.originalChars`, `expected a number, got ${describe(r.originalChars)}`);
+    if (r.superseded !== undefined && typeof r.superseded !== 'string')
+      fail(`${field}.superseded`, `expected a string, got ${describe(r.superseded)}`);
   });
   return value as unknown as TruncationNote;
 }

@@ -1,7 +1,8 @@
 // Micro-compaction's batch decision, shared by the pure strategy and the incremental micro-compactor.
 //
 // Old tool results (all but the `keepRecent` newest) that are worth replacing and come from an
-// eligible tool are the candidates. They are cleared together, in one batch, when:
+// eligible tool are the candidates; with `supersede`, so are superseded results of any age (they
+// become pointers, supersede.ts). They are cleared together, in one batch, when:
 //   - they total at least `triggerTokens` (0: always),
 //   - clearing them saves at least `clearAtLeast` tokens (0: any saving; the API's clear_at_least),
 //   - with `cacheAware` and a known cache state: the saving over the next `horizonTurns` requests
@@ -33,6 +34,11 @@ export interface MicroCompactSettings {
   cacheAware?: boolean;
   /** Requests over which a cache-aware batch must pay back (default 10). */
   horizonTurns?: number;
+  /**
+   * Superseded results (a file read again or edited later, a command re-run: supersede.ts) are
+   * candidates whatever their age, replaced by a pointer naming the later call; they join the same batch.
+   */
+  supersede?: boolean;
 }
 
 export const DEFAULT_HORIZON_TURNS = 10;
@@ -106,6 +112,12 @@ export interface BatchFigures {
   viewTokens: number;
   /** Tokens of the view's messages before the batch's first changed message. */
   unchangedPrefixTokens: number;
+  /**
+   * The superseded results among the candidates (supersede), their tokens and what replacing them by
+   * pointers saves. They ride along: triggerTokens and clearAtLeast weigh the other candidates only, so
+   * superseded results never start a batch (a prefix re-write) on their own; the payback weighs them all.
+   */
+  superseded?: { candidates: number; clearableTokens: number; savedTokens: number };
 }
 
 export function decideBatch(
@@ -125,14 +137,26 @@ export function decideBatch(
     cache: null,
   };
   if (f.candidates === 0) return { ...base, action: 'none', reason: 'no old tool result to clear' };
-  if (f.clearableTokens < base.triggerTokens)
+  const sup = f.superseded ?? { candidates: 0, clearableTokens: 0, savedTokens: 0 };
+  const waiting = sup.candidates === 0 ? '' : ` (${sup.candidates} superseded result${sup.candidates === 1 ? '' : 's'} wait for it)`;
+  if (f.candidates === sup.candidates)
     return {
       ...base,
       action: 'held',
-      reason: `eligible old results total ${f.clearableTokens} tokens, under triggerTokens ${base.triggerTokens}`,
+      reason: `${sup.candidates} superseded result${sup.candidates === 1 ? '' : 's'} wait for the next batch of old results`,
     };
-  if (f.savedTokens < base.clearAtLeast)
-    return { ...base, action: 'held', reason: `clearing would save ${f.savedTokens} tokens, under clearAtLeast ${base.clearAtLeast}` };
+  if (f.clearableTokens - sup.clearableTokens < base.triggerTokens)
+    return {
+      ...base,
+      action: 'held',
+      reason: `eligible old results total ${f.clearableTokens - sup.clearableTokens} tokens, under triggerTokens ${base.triggerTokens}${waiting}`,
+    };
+  if (f.savedTokens - sup.savedTokens < base.clearAtLeast)
+    return {
+      ...base,
+      action: 'held',
+      reason: `clearing would save ${f.savedTokens - sup.savedTokens} tokens, under clearAtLeast ${base.clearAtLeast}${waiting}`,
+    };
   if (!base.cacheAware || !ctx.cache) return { ...base, action: 'cleared', reason: clearedReason(f) };
   const overhead = ctx.overheadTokens ?? 0;
   const c = rewriteCost(

@@ -3,13 +3,14 @@
 // does not grow with history length. Produces exactly what `planMicroCompact` would, given the results
 // it had cleared before (`cleared`): old candidates wait in a batch until the batch decision
 // (microBatch.ts) clears them all at once; a cleared result stays cleared until the history is rewritten.
-import type { Message, ToolResultBlock } from '../conversation/conversation';
+// With `supersede`, a result that a newly appended call supersedes joins the batch whatever its age.
+import type { Message, ToolResultBlock, ToolUseBlock } from '../conversation/conversation';
 import type { MessageTokenCounter } from '../counting/tokens';
 import type { ReplacementCache } from './replacementCache';
 import { decideBatch, isCandidate, placeholderTokens, type MicroCompactDecision, type MicroCompactSettings } from './microBatch';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from './plan';
 import { runSteps, type Steps } from '../base/slicedWork';
-import { replacedWithPlaceholders } from '../strategies/common';
+import { isPointerCandidate, pointerTokens, replacedInView, resultTokens, SupersedeTracker, type Supersession } from './supersede';
 
 export type { MicroCompactSettings } from './microBatch';
 
@@ -26,6 +27,7 @@ interface Figures {
   clearableTokens: number;
   savedTokens: number;
   unchangedPrefixTokens: number;
+  superseded: { candidates: number; clearableTokens: number; savedTokens: number };
   /** The replaced copies, by message index. */
   after: Map<number, Message>;
 }
@@ -42,6 +44,12 @@ export class IncrementalMicroCompactor {
   private pending: Array<{ index: number; block: ToolResultBlock }> = [];
   private figures: Figures | null = null;
   private readonly clearedIds = new Set<string>();
+  /** supersede: the tracker, every result seen by id, the batch's ids, and the pointers (pending or cleared). */
+  private tracker: SupersedeTracker | null = null;
+  private byId = new Map<string, { index: number; block: ToolResultBlock; ordinal: number }>();
+  private readonly pendingIds = new Set<string>();
+  private pointers = new Map<string, Supersession>();
+  private readonly pointerIds = new Set<string>();
   private decision: MicroCompactDecision | null = null;
   private names = new Map<string, string>();
   private total = 0;
@@ -53,7 +61,9 @@ export class IncrementalMicroCompactor {
     private settings: MicroCompactSettings,
     private readonly tokens: MessageTokenCounter,
     private readonly copies?: ReplacementCache,
-  ) {}
+  ) {
+    this.tracker = settings.supersede ? new SupersedeTracker() : null;
+  }
 
   /**
    * Bring the view up to date with `messages`. A rewrite (not just appends) rebuilds from scratch;
@@ -83,8 +93,14 @@ export class IncrementalMicroCompactor {
       this.total += this.tokens.countMessage(m);
       if (typeof m.content === 'string') continue;
       for (const b of m.content) {
-        if (b.type === 'tool_use') this.names.set((b as { id: string }).id, (b as { name: string }).name);
-        else if (b.type === 'tool_result' && m.role === 'user') this.results.push({ index: i, block: b as ToolResultBlock });
+        if (b.type === 'tool_use') {
+          this.names.set((b as { id: string }).id, (b as { name: string }).name);
+          if (m.role === 'assistant') this.tracker?.use(b as ToolUseBlock);
+        } else if (b.type === 'tool_result' && m.role === 'user') {
+          const r = { index: i, block: b as ToolResultBlock };
+          this.results.push(r);
+          if (this.tracker) this.noteSuperseding(r);
+        }
       }
     }
     this.first = messages[0];
@@ -113,6 +129,10 @@ export class IncrementalMicroCompactor {
   get cleared(): ReadonlySet<string> {
     return new Set(this.clearedIds);
   }
+  /** Of `cleared`, the results replaced by a superseded pointer. */
+  get clearedPointers(): ReadonlySet<string> {
+    return new Set(this.pointerIds);
+  }
   /** The last batch decision (null before any old candidate). */
   get lastDecision(): MicroCompactDecision | null {
     return this.decision;
@@ -126,6 +146,23 @@ export class IncrementalMicroCompactor {
     return true;
   }
 
+  /** A new result: the earlier results it supersedes join the batch as pointers (unless cleared already). */
+  private noteSuperseding(r: { index: number; block: ToolResultBlock }): void {
+    this.byId.set(r.block.tool_use_id, { ...r, ordinal: this.results.length - 1 });
+    const found = this.tracker!.superseded;
+    for (const id of this.tracker!.result(r.block)) {
+      const old = this.byId.get(id);
+      const s = found.get(id);
+      if (!old || !s || this.clearedIds.has(id) || !isPointerCandidate(old.block, s, this.names, this.settings)) continue;
+      this.pointers.set(id, s);
+      this.figures = null;
+      if (!this.pendingIds.has(id)) {
+        this.pending.push(old);
+        this.pendingIds.add(id);
+      }
+    }
+  }
+
   private reset(): void {
     this.first = undefined;
     this.last = undefined;
@@ -135,6 +172,11 @@ export class IncrementalMicroCompactor {
     this.pending = [];
     this.figures = null;
     this.clearedIds.clear();
+    this.tracker = this.settings.supersede ? new SupersedeTracker() : null;
+    this.byId = new Map();
+    this.pendingIds.clear();
+    this.pointers = new Map();
+    this.pointerIds.clear();
     this.decision = null;
     this.names = new Map();
     this.total = 0;
@@ -146,8 +188,12 @@ export class IncrementalMicroCompactor {
     for (; this.checked < out; this.checked++) {
       if (this.tick(1)) yield;
       const r = this.results[this.checked];
-      if (isCandidate(r.block, this.names, this.settings)) {
+      const id = r.block.tool_use_id;
+      // A pending pointer that ages out now counts as an old result (measure): its figures change.
+      if (this.pendingIds.has(id)) this.figures = null;
+      else if (!this.clearedIds.has(id) && isCandidate(r.block, this.names, this.settings)) {
         this.pending.push(r);
+        this.pendingIds.add(id);
         this.figures = null;
       }
     }
@@ -162,28 +208,50 @@ export class IncrementalMicroCompactor {
   private *measure(): Steps<Figures> {
     const byMessage = new Map<number, Set<string>>();
     let placeholders = 0;
+    const superseded = { candidates: 0, clearableTokens: 0, savedTokens: 0 };
+    const oldCount = Math.max(0, this.results.length - this.settings.keepRecent);
     for (const { index, block } of this.pending) {
       if (this.tick(1)) yield;
       let ids = byMessage.get(index);
       if (!ids) byMessage.set(index, (ids = new Set()));
       ids.add(block.tool_use_id);
-      placeholders += placeholderTokens(this.names.get(block.tool_use_id) ?? 'unknown tool', this.tokens);
+      const s = this.pointers.get(block.tool_use_id);
+      if (!s) {
+        placeholders += placeholderTokens(this.names.get(block.tool_use_id) ?? 'unknown tool', this.tokens);
+        continue;
+      }
+      const pointer = pointerTokens(s, this.tokens);
+      placeholders += pointer;
+      // Only the results age alone would not clear yet ride along (the others count as old results do).
+      const ordinal = this.byId.get(block.tool_use_id)!.ordinal;
+      if (ordinal < oldCount && isCandidate(block, this.names, this.settings)) continue;
+      superseded.candidates++;
+      superseded.clearableTokens += resultTokens(block, this.tokens);
+      superseded.savedTokens += resultTokens(block, this.tokens) - pointer;
     }
     const after = new Map<number, Message>();
     let savedTokens = 0;
     for (const [index, ids] of byMessage) {
       if (this.tick(COPY_WORK)) yield;
       const before = this.effective[index];
-      const copy = replacedWithPlaceholders(before, ids, this.names, this.copies);
+      const copy = replacedInView(before, ids, this.names, this.pointers, this.copies);
       after.set(index, copy);
       savedTokens += this.tokens.countMessage(before) - this.tokens.countMessage(copy);
     }
     let unchangedPrefixTokens = 0;
-    for (let i = 0; i < this.pending[0].index; i++) {
+    const first = this.pending.reduce((n, r) => Math.min(n, r.index), Infinity);
+    for (let i = 0; i < first; i++) {
       if (this.tick(1)) yield;
       unchangedPrefixTokens += this.tokens.countMessage(this.effective[i]);
     }
-    return { candidates: this.pending.length, clearableTokens: savedTokens + placeholders, savedTokens, unchangedPrefixTokens, after };
+    return {
+      candidates: this.pending.length,
+      clearableTokens: savedTokens + placeholders,
+      savedTokens,
+      unchangedPrefixTokens,
+      superseded,
+      after,
+    };
   }
 
   private *apply(f: Figures): Steps<void> {
@@ -192,7 +260,11 @@ export class IncrementalMicroCompactor {
       this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);
       this.effective[index] = copy;
     }
-    for (const { block } of this.pending) this.clearedIds.add(block.tool_use_id);
+    for (const { block } of this.pending) {
+      this.clearedIds.add(block.tool_use_id);
+      if (this.pointers.has(block.tool_use_id)) this.pointerIds.add(block.tool_use_id);
+    }
+    this.pendingIds.clear();
     this.truncatedCount += this.pending.length;
     this.pending = [];
     this.figures = null;
@@ -207,6 +279,7 @@ function sameSettings(a: MicroCompactSettings, b: MicroCompactSettings): boolean
     (a.clearAtLeast ?? 0) === (b.clearAtLeast ?? 0) &&
     (a.cacheAware ?? false) === (b.cacheAware ?? false) &&
     a.horizonTurns === b.horizonTurns &&
+    (a.supersede ?? false) === (b.supersede ?? false) &&
     (a.tools ?? []).join('\u0000') === (b.tools ?? []).join('\u0000')
   );
 }

@@ -120,13 +120,13 @@ export class CompactionPipeline {
   }
 
   /** What plans of the live history know: the last call's cache state, what micro-compaction cleared and its tools filter. */
-  liveContext(): Pick<PlanContext, 'cache' | 'microCleared' | 'microCompactTools'> {
+  liveContext(): Pick<PlanContext, 'cache' | 'microCleared' | 'microPointers' | 'microCompactTools'> {
     const cache = this.cacheState();
     const micro = this.settings.microCompact;
     if (micro.enabled) this.microView();
     return {
       ...(cache ? { cache } : {}),
-      ...(micro.enabled ? { microCleared: this.micro.cleared } : {}),
+      ...(micro.enabled ? { microCleared: this.micro.cleared, microPointers: this.micro.clearedPointers } : {}),
       ...(micro.enabled && micro.tools && micro.tools.length > 0 ? { microCompactTools: micro.tools } : {}),
     };
   }

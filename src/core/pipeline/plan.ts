@@ -109,6 +109,8 @@ export interface PlanContext {
   model?: string;
   /** Micro-compaction: tool_use_ids the live request view has already replaced (the batches so far). */
   microCleared?: ReadonlySet<string>;
+  /** Of `microCleared`, the results the live view replaced by a superseded pointer (microCompact.supersede). */
+  microPointers?: ReadonlySet<string>;
   /** Micro-compaction: the tool names whose results may be cleared (a list, so not a numeric param); absent/empty: all. */
   microCompactTools?: readonly string[];
   /** The server strategies' options that are not numbers (exclude_tools, instructions), from the settings. */

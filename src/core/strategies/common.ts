@@ -1,6 +1,6 @@
 // Pieces every strategy shares: separating synthetic messages, replacing tool results by placeholders.
 // The one output shape (`[synthetics or new summary] + [opener] + the tail`) is built in tail.ts.
-import { toolNamesById, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
+import { toolNamesById, toolResultText, type Message, type ToolResultBlock, type TruncationNote } from '../conversation/conversation';
 import type { ReplacementCache } from '../pipeline/replacementCache';
 
 export interface Separated {
@@ -60,7 +60,7 @@ export function withToolResultsReplaced(
   text: (toolName: string, block: ToolResultBlock) => string = previousToolPlaceholder,
 ): Message {
   if (typeof message.content === 'string') return message;
-  const results: Array<{ toolUseId: string; toolName: string; originalChars: number }> = [...(message.truncated?.results ?? [])];
+  const results: TruncationNote['results'] = [...(message.truncated?.results ?? [])];
   const content = message.content.map((block) => {
     if (block.type !== 'tool_result') return block;
     const b = block as ToolResultBlock;

@@ -155,7 +155,8 @@ export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
     name: 'micro-compact',
     title: 'Micro-compact',
     description:
-      'Replace tool results older than the last keepRecent with "[Previous: used <tool>]", in batches. Runs before every model call.',
+      'Replace tool results older than the last keepRecent with "[Previous: used <tool>]", and superseded ones (a file read ' +
+      'again or edited, a command re-run) with a pointer, in batches. Runs before every model call.',
     usesSummarizer: false,
     params: [
       int('keepRecent', 'most recent tool results left intact', 3, 0),
@@ -170,6 +171,13 @@ export const STRATEGIES: readonly StrategyDefinition[] = pinAware([
         1,
       ),
       int('horizonTurns', 'requests over which a cache-aware batch must pay back', DEFAULT_HORIZON_TURNS, 1),
+      int(
+        'supersede',
+        '1: results a later call superseded (file read again or edited, command re-run) become pointers first; 0: off',
+        0,
+        0,
+        1,
+      ),
     ],
     plan: (m, p, c) => planMicroCompact(m, microParams(p, c), c),
   },
@@ -194,6 +202,7 @@ function microParams(p: Record<string, number>, c: PlanContext): MicroCompactPar
     clearAtLeast: p.clearAtLeast ?? 0,
     cacheAware: (p.cacheAware ?? 0) === 1,
     horizonTurns: p.horizonTurns ?? DEFAULT_HORIZON_TURNS,
+    supersede: (p.supersede ?? 0) === 1,
     ...(c.microCompactTools ? { tools: c.microCompactTools } : {}),
   };
 }

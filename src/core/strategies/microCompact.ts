@@ -4,11 +4,13 @@
 // The results are cleared in batches (microBatch.ts): `triggerTokens`, `clearAtLeast`, the `tools`
 // filter and, with `cacheAware`, only when the batch pays back the cached prefix it re-writes.
 // `ctx.microCleared` names the results the live view already cleared: they stay cleared.
+// With `supersede`, a result a later call superseded (supersede.ts) is a candidate whatever its age,
+// and becomes "[superseded: <what> in call N]" instead of the placeholder.
 import { planCostFor } from '../cost/cacheCost';
 import { toolNamesById, type Message, type ToolResultBlock } from '../conversation/conversation';
 import { decideBatch, decisionNote, isCandidate, placeholderTokens, type MicroCompactSettings } from '../pipeline/microBatch';
 import { finalizePlan, type CompactionPlan, type PlanContext } from '../pipeline/plan';
-import { replacedWithPlaceholders } from './common';
+import { isPointerCandidate, pointerTokens, replacedInView, resultTokens, supersessionsOf, type Supersession } from '../pipeline/supersede';
 import { budgetText } from './tail';
 
 export type MicroCompactParams = MicroCompactSettings;
@@ -22,6 +24,7 @@ function numericParams(p: MicroCompactParams): Record<string, number> {
     ...(p.clearAtLeast !== undefined ? { clearAtLeast: p.clearAtLeast } : {}),
     ...(p.cacheAware !== undefined ? { cacheAware: p.cacheAware ? 1 : 0 } : {}),
     ...(p.horizonTurns !== undefined ? { horizonTurns: p.horizonTurns } : {}),
+    ...(p.supersede !== undefined ? { supersede: p.supersede ? 1 : 0 } : {}),
   };
 }
 
@@ -30,43 +33,68 @@ function earlierNote(before: ReadonlyMap<number, ReadonlySet<string>>): string[]
   return n === 0 ? [] : [`${n} result${n === 1 ? '' : 's'} cleared by earlier batches stay${n === 1 ? 's' : ''} cleared`];
 }
 
+function supersededNote(n: number): string[] {
+  return n === 0 ? [] : [`${n} of the batch's results ${n === 1 ? 'is' : 'are'} superseded by a later call (replaced by a pointer)`];
+}
+
 function add(map: Map<number, Set<string>>, index: number, id: string): void {
   let ids = map.get(index);
   if (!ids) map.set(index, (ids = new Set()));
   ids.add(id);
 }
 
+const NO_SUPERSESSIONS: ReadonlyMap<string, Supersession> = new Map();
+
 export function planMicroCompact(input: readonly Message[], params: MicroCompactParams, ctx: PlanContext): CompactionPlan {
   const names = toolNamesById(input);
   const cleared = ctx.microCleared;
+  const superseded = params.supersede ? supersessionsOf(input) : NO_SUPERSESSIONS;
+  // Results that are (or become) pointers: those the live view cleared as pointers, and this batch's superseded ones.
+  const pointers = new Map<string, Supersession>();
   // Every tool_result block in order: (message index, block).
   const all: Array<{ index: number; block: ToolResultBlock }> = [];
   input.forEach((m, index) => {
     if (m.role !== 'user' || typeof m.content === 'string') return;
     for (const b of m.content) if (b.type === 'tool_result') all.push({ index, block: b as ToolResultBlock });
   });
-  const old = all.slice(0, Math.max(0, all.length - params.keepRecent));
+  const oldCount = Math.max(0, all.length - params.keepRecent);
   const before = new Map<number, Set<string>>();
   const batch = new Map<number, Set<string>>();
   let placeholderSum = 0;
-  for (const { index, block } of old) {
-    if (cleared?.has(block.tool_use_id)) add(before, index, block.tool_use_id);
-    else if (isCandidate(block, names, params)) {
-      add(batch, index, block.tool_use_id);
-      placeholderSum += placeholderTokens(names.get(block.tool_use_id) ?? 'unknown tool', ctx.tokens);
+  const sup = { candidates: 0, clearableTokens: 0, savedTokens: 0 };
+  all.forEach(({ index, block }, k) => {
+    const id = block.tool_use_id;
+    const s = superseded.get(id);
+    if (cleared?.has(id)) {
+      add(before, index, id);
+      if (s && ctx.microPointers?.has(id)) pointers.set(id, s);
+    } else if (s && isPointerCandidate(block, s, names, params)) {
+      add(batch, index, id);
+      pointers.set(id, s);
+      const pointer = pointerTokens(s, ctx.tokens);
+      placeholderSum += pointer;
+      // Only the results age alone would not clear yet ride along (the others count as old results do).
+      if (k >= oldCount || !isCandidate(block, names, params)) {
+        sup.candidates++;
+        sup.clearableTokens += resultTokens(block, ctx.tokens);
+        sup.savedTokens += resultTokens(block, ctx.tokens) - pointer;
+      }
+    } else if (k < oldCount && isCandidate(block, names, params)) {
+      add(batch, index, id);
+      placeholderSum += placeholderTokens(names.get(id) ?? 'unknown tool', ctx.tokens);
     }
-  }
+  });
   // The current request view (earlier batches applied), and the view with this batch cleared too.
   const view = input.map((m, i) => {
     const ids = before.get(i);
-    return ids ? replacedWithPlaceholders(m, ids, names, ctx.copies) : m;
+    return ids ? replacedInView(m, ids, names, pointers, ctx.copies) : m;
   });
   let savedTokens = 0;
   let first = input.length;
   const cleaned = new Map<number, Message>();
   for (const [i, ids] of batch) {
     const all = before.has(i) ? new Set([...before.get(i)!, ...ids]) : ids;
-    const after = replacedWithPlaceholders(input[i], all, names, ctx.copies);
+    const after = replacedInView(input[i], all, names, pointers, ctx.copies);
     cleaned.set(i, after);
     savedTokens += ctx.tokens.countMessage(view[i]) - ctx.tokens.countMessage(after);
     first = Math.min(first, i);
@@ -76,7 +104,7 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
   const viewTokens = unchangedPrefixTokens + view.slice(first).reduce((n, m) => n + ctx.tokens.countMessage(m), 0);
   const candidates = [...batch.values()].reduce((n, s) => n + s.size, 0);
   const decision = decideBatch(
-    { candidates, clearableTokens: savedTokens + placeholderSum, savedTokens, viewTokens, unchangedPrefixTokens },
+    { candidates, clearableTokens: savedTokens + placeholderSum, savedTokens, viewTokens, unchangedPrefixTokens, superseded: sup },
     params,
     ctx,
     input,
@@ -93,7 +121,7 @@ export function planMicroCompact(input: readonly Message[], params: MicroCompact
     tailStartId: input[0]?.id ?? null,
     needsSummary: false,
     syntheticIndex: null,
-    notes: [decisionNote(decision), ...earlierNote(before), ...tools],
+    notes: [decisionNote(decision), ...supersededNote(sup.candidates), ...earlierNote(before), ...tools],
   });
   plan.microCompaction = decision;
   // Priced against the current request view (earlier batches applied), not the raw history.

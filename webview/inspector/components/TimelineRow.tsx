@@ -124,7 +124,12 @@ function sameRow(a: MessageRow, b: MessageRow): boolean {
     a.turn === b.turn &&
     a.preview === b.preview &&
     a.pinned === b.pinned &&
-    (t === u || (t !== undefined && u !== undefined && t.tokens === u.tokens && t.originalTokens === u.originalTokens)) &&
+    (t === u ||
+      (t !== undefined &&
+        u !== undefined &&
+        t.tokens === u.tokens &&
+        t.originalTokens === u.originalTokens &&
+        (t.superseded ?? []).join('\n') === (u.superseded ?? []).join('\n'))) &&
     sameServer(a.server, b.server)
   );
 }
@@ -139,6 +144,18 @@ function sameServer(a: ServerContextView | undefined, b: ServerContextView | und
       a.clearedInputTokens === b.clearedInputTokens &&
       a.compaction === b.compaction)
   );
+}
+
+type Truncation = NonNullable<MessageRow['truncated']>;
+
+/** "truncated", or what superseded the results: "superseded (src/a.ts was read again in call 57)". */
+function truncatedWords(t: Truncation): string {
+  return t.superseded ? `superseded (${t.superseded.join('; ')})` : 'truncated';
+}
+
+function truncatedTitle(tokens: number, t: Truncation): string {
+  const sees = `Micro-compacted: the model sees ${formatTokens(tokens)} instead of ${formatTokens(t.originalTokens)}`;
+  return t.superseded ? `${sees}. Superseded: ${t.superseded.join('; ')}` : sees;
 }
 
 function rowClass(row: MessageRow, f: RowFacts, selected: boolean): string {
@@ -165,7 +182,7 @@ function rowLabel(row: MessageRow, f: RowFacts): string {
     `#${i}`,
     row.pinned ? `${KIND_LABEL[row.kind]}, pinned` : KIND_LABEL[row.kind],
     formatTokens(row.tokens),
-    row.truncated ? `truncated, original ${formatTokens(row.truncated.originalTokens)}` : '',
+    row.truncated ? `${truncatedWords(row.truncated)}, original ${formatTokens(row.truncated.originalTokens)}` : '',
     f.archived ? 'archived in preview' : f.kept ? 'kept in preview' : '',
     f.willTruncate ? `truncated in preview to ${formatTokens(f.willTruncate.tokens)}` : '',
     f.isCurrentTail ? 'current tail start' : '',
@@ -240,9 +257,11 @@ function RowBadges({ row, f }: { row: MessageRow; f: RowFacts }) {
       {row.truncated && (
         <span
           class="badge badge-truncated"
-          title={`Micro-compacted: the model sees ${formatTokens(row.tokens)} instead of ${formatTokens(row.truncated.originalTokens)}`}
+          data-marker={row.truncated.superseded ? 'superseded' : undefined}
+          title={truncatedTitle(row.tokens, row.truncated)}
         >
-          <span class="badge-words">truncated · </span>original {formatInt(row.truncated.originalTokens)} tok
+          <span class="badge-words">{row.truncated.superseded ? 'superseded' : 'truncated'} · </span>original{' '}
+          {formatInt(row.truncated.originalTokens)} tok
         </span>
       )}
       {f.willTruncate && (
