@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { Message } from '../../src/core/conversation/conversation';
 import { CharEstimateTokenizer } from '../../src/core/counting/tokens';
 import { generateProbes } from '../../src/core/probes/generate';
+import { LEDGER_HEADING } from '../../src/core/ledger/ledgerMerge';
 import {
   SUMMARY_BASE_TOKENS,
   SUMMARY_MAX_TOKENS,
@@ -59,6 +60,13 @@ test('an earlier summary being re-summarized is carried: its tokens are added', 
   const archive = edits(40);
   const prior = summary('s0', 'Earlier work: '.padEnd(2_000, 'x'));
   assert.equal(bound(archive, 0, 32_000, [prior]).tokens - bound(archive).tokens, tokenizer.countText(prior.content as string));
+});
+
+test("the artifact ledger after an earlier summary is the engine's: it does not enlarge the bound", () => {
+  const archive = edits(40);
+  const own = 'Earlier work: '.padEnd(2_000, 'x');
+  const withLedger = summary('s0', `${own}\n\n${LEDGER_HEADING}\n${'- /repo/src/file.ts: edited\n'.repeat(100)}`);
+  assert.equal(bound(archive, 0, 32_000, [withLedger]).tokens - bound(archive).tokens, tokenizer.countText(`${own}\n\n`));
 });
 
 test('a positive setting is the bound, whatever is archived; the session max output caps the probe-sized one', () => {

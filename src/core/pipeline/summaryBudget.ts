@@ -2,7 +2,8 @@
 // default), sized by what the probes need: a base for the summary's sections and the current state,
 // plus an allowance per probe the archived messages yield (each probe is one fact the summary must
 // state: a path, a command, an error line, a figure, a decision), plus the earlier summaries being
-// re-summarized (carried whole at most), clamped to a sane range and to the call's max output.
+// re-summarized (their own text, carried whole at most; the artifact ledger after it is the engine's),
+// clamped to a sane range and to the call's max output.
 //
 // Measured on the real sessions in test/fixtures/real-sessions/ (o200k tokens): the recorded
 // compactions' archived messages yield 58-143 probes uncapped (88, 88, 88 on the Claude Code ones;
@@ -12,6 +13,7 @@
 // base of 512 give 2,368-5,088 tokens there, against the fixed 4,096 used before.
 import { textOf, type Message } from '../conversation/conversation';
 import type { TextTokenizer } from '../counting/tokens';
+import { LEDGER_HEADING } from '../ledger/ledgerMerge';
 import { generateProbes } from '../probes/generate';
 import type { SummarizerInput } from './plan';
 
@@ -51,8 +53,13 @@ export function summaryTokenBound(
   return { tokens: Math.max(1, Math.min(clamped, o.maxOutputTokens)), source: 'probes', probes };
 }
 
+/** The earlier summaries' own text (the artifact ledger after it is the engine's: it is carried without the model restating it). */
 function priorTokens(messages: readonly Message[], tokenizer: TextTokenizer): number {
   let n = 0;
-  for (const m of messages) n += tokenizer.countText(textOf(m));
+  for (const m of messages) {
+    const text = textOf(m);
+    const ledger = text.indexOf(LEDGER_HEADING);
+    n += tokenizer.countText(ledger >= 0 ? text.slice(0, ledger) : text);
+  }
   return n;
 }
