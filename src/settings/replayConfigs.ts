@@ -221,3 +221,8 @@ export function loadReplayConfig(nameOrFile: string, read: (file: string) => str
 export function builtinReplayConfigs(): ReplayConfig[] {
   return BUILTIN_REPLAY_CONFIGS.map((c) => resolveReplayConfig(c.json, `replay-configs/${c.name}.json`));
 }
+
+/** Whether `splitpoint.<key>` is a setting a replay configuration takes (a compaction setting). */
+export function isReplaySetting(key: string): boolean {
+  return REPLAY_SETTINGS.test(key);
+}
