@@ -262,7 +262,7 @@ test('replay: summaryModel and summaryMaxTokens in a configuration file; the JSO
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout) as ReplayJson;
   const [own, haiku, fixed] = out.configs;
-  assert.ok(own.summaryCalls > 0, 'a threshold of 50% compacts this session');
+  assert.ok((own.summaryCalls as number) > 0, 'a threshold of 50% compacts this session');
   assert.equal(own.summaryModel, out.model, "the session's model by default");
   assert.equal(haiku.summaryModel, 'claude-haiku-4-5');
   assert.equal(own.summaryBound?.source, 'probes');
