@@ -61,6 +61,9 @@ export interface ReplayJson {
     costErrorVsRecorded: number | null;
     /** Answerable rate of the probes of what its compactions archived, on its request right after each (null: none made). */
     probeRecall: number | null;
+    /** The model of its summary calls (summaryModel, else the session's) and their max_tokens range (null: no summary call). */
+    summaryModel: ConfigResult['summaryModel'];
+    summaryBound: ConfigResult['summaryBound'];
     [extra: string]: unknown;
   }>;
   /** What probeRecall measures; says that stand-in summaries count for nothing. */

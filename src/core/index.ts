@@ -84,6 +84,7 @@ export { estimateCalls, recordedCalls } from './counting/recordedCalls';
 // Plans and strategies
 export { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type SummarizerInput } from './pipeline/plan';
 export { planRequest } from './pipeline/planRequest';
+export { summaryTokenBound } from './pipeline/summaryBudget';
 export { ReplacementCache } from './pipeline/replacementCache';
 export {
   getStrategy,

@@ -13,6 +13,7 @@ import { Disposable, MutableDisposable, toDisposable } from './lifecycle';
 import { liveViewOf } from './liveView';
 import { runInspectorReplay } from '../inspector/inspectorReplay';
 import { pinHandlers } from './pinRouting';
+import { readYourReplaySettings } from './settings';
 import { createRouter, type FailureSink, type MessageHandlers } from './router';
 import type { TranscriptOpener } from './transcriptOpener';
 
@@ -266,7 +267,7 @@ export class InspectorFeature extends Disposable {
     };
   }
 
-  /** "Replay" on an inspected file: the built-in configurations call by call, drawn by the panel. */
+  /** "Replay" on an inspected file: the built-in configurations (and the user's settings) call by call, drawn by the panel. */
   private async replay(): Promise<void> {
     const inspected = this.inspected;
     const panel = this.panel;
@@ -276,7 +277,7 @@ export class InspectorFeature extends Disposable {
     }
     panel.post({ type: 'busy', busy: true, label: 'Replaying the session…' });
     try {
-      const replay = await runInspectorReplay(inspected.source, inspected.result);
+      const replay = await runInspectorReplay(inspected.source, inspected.result, { yours: readYourReplaySettings() });
       // Another file (or the current session) may be showing by now: the answer is for this one only.
       if (this.inspected === inspected) panel.post({ type: 'replay', replay });
     } catch (e) {

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { settingsFrom, type HostSettings } from '../settings/hostSettings';
 import { SETTINGS_SECTION } from '../settings/schema';
+import { yourSettingsConfig, type YourSettings } from '../settings/yourSettings';
 import {
   contextWindowOf,
   effectiveScopeOf,
@@ -19,6 +20,11 @@ function configuration(): vscode.WorkspaceConfiguration {
 
 export function readSettings(onIgnored?: (i: IgnoredSetting) => void): HostSettings {
   return settingsFrom(configuration(), onIgnored);
+}
+
+/** The user's effective compaction settings as a replay configuration (the inspector's replay adds it as `your-settings`). */
+export function readYourReplaySettings(): YourSettings {
+  return yourSettingsConfig(configuration());
 }
 
 /** The cap on each @-mentioned file, in bytes (splitpoint.mentions.maxFileKB). */

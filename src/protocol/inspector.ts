@@ -323,7 +323,30 @@ export interface ReplayConfigView {
   costErrorVsRecorded: number | null;
   /** The call whose request overflowed the window (the replay stopped there), or null. */
   stoppedAt: number | null;
+  /** Of the probes of what its compactions archived, the share its request right after answers; null: it archived nothing. */
+  probeRecall: number | null;
   points: ReplayPointView[];
+}
+
+/** One configuration on the frontier chart: its cost against its probe answerable rate. */
+export interface FrontierPointView {
+  name: string;
+  costUSD: number;
+  /** null: nothing archived (no compaction), drawn apart from the rates, never at 0 or 100%. */
+  probeRecall: number | null;
+  /** No other configuration costs at most as much with at least its rate (better in one): the cost/rate frontier. */
+  onFrontier: boolean;
+  /** 'default': the shipped default (splitpoint-default); 'yours': the user's settings (the default's point when they are the defaults). */
+  marks: Array<'default' | 'yours'>;
+}
+
+/** The user's splitpoint.* compaction settings in the replay. */
+export interface YourSettingsView {
+  /** 'default': they are the shipped defaults; 'replayed': as the configuration `your-settings`; 'invalid': refused (error); 'unknown': not read. */
+  state: 'default' | 'replayed' | 'invalid' | 'unknown';
+  /** The settings (under splitpoint.) that differ from the shipped defaults. */
+  changed: string[];
+  error?: string;
 }
 
 /** Where the replay's window comes from: the recording, its usage, the model table, or the user. */
@@ -343,6 +366,9 @@ export interface ReplayView {
   /** Cache-write tokens the recording billed (0: none, as with OpenAI's automatic cache; null: no recorded usage). */
   recordedCacheWriteTokens: number | null;
   configs: ReplayConfigView[];
+  /** Every configuration as a point, cost against probe answerable rate, the shipped default and the user's settings marked. */
+  frontier: FrontierPointView[];
+  yourSettings: YourSettingsView;
   /** What a reader must see (a fallback price, a window the recording contradicts). */
   warnings: string[];
   notes: string[];

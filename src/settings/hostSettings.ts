@@ -47,6 +47,13 @@ export interface HostSettings {
   instructions?: string;
   /** "Check this compaction" (issue 22): when it runs, and the model asked ('' = the cheapest of the session's family). Absent: the defaults. */
   probes?: ProbeSettings;
+  /** Compaction summaries (issue 25): their model ('' = the session's) and max_tokens (0 = sized by the probes). Absent: the defaults. */
+  summary?: SummarySettings;
+}
+
+export interface SummarySettings {
+  model: string;
+  maxTokens: number;
 }
 
 export interface ProbeSettings {
@@ -102,6 +109,7 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
     },
     promptCaching: promptCachingOf(c.get<unknown>('promptCaching', shippedDefault('promptCaching'))),
     probes: probeSettingsOf(c),
+    summary: summarySettingsOf(c),
     instructions: sensitive('instructions'),
   };
 }
@@ -113,6 +121,17 @@ function probeSettingsOf(c: SettingsSource): ProbeSettings {
   return {
     afterCompaction: after === 'off' || after === 'ask' || after === 'always' ? after : (shippedDefault('probes.afterCompaction') as 'ask'),
     model: typeof model === 'string' ? model.trim() : '',
+  };
+}
+
+/** `splitpoint.summaryModel` trimmed ('' = the session's model) and `splitpoint.summaryMaxTokens` (0 or not a number: sized by the probes). */
+function summarySettingsOf(c: SettingsSource): SummarySettings {
+  const model = c.get<unknown>('summaryModel', shippedDefault('summaryModel'));
+  const max = c.get<unknown>('summaryMaxTokens', shippedDefault('summaryMaxTokens'));
+  const maximum = settingSchema('summaryMaxTokens')?.maximum ?? Number.MAX_SAFE_INTEGER;
+  return {
+    model: typeof model === 'string' ? model.trim() : '',
+    maxTokens: typeof max === 'number' && Number.isFinite(max) && max > 0 ? Math.min(maximum, Math.floor(max)) : 0,
   };
 }
 

@@ -45,7 +45,7 @@ export const BUILTIN_REPLAY_CONFIGS: ReadonlyArray<{ name: string; json: unknown
 export const BUILTIN_REPLAY_CONFIG_NAMES = BUILTIN_REPLAY_CONFIGS.map((c) => c.name);
 
 /** Settings groups a replay takes (the rest are about the API, files and tools, not compaction). */
-const REPLAY_SETTINGS = /^(maxOutputTokens|promptCaching|autoCompact\.|microCompact\.|strategyParams$)/;
+const REPLAY_SETTINGS = /^(maxOutputTokens|promptCaching|summaryModel$|summaryMaxTokens$|autoCompact\.|microCompact\.|strategyParams$)/;
 
 /** Settings groups written as objects in a file: `{"autoCompact": {"threshold": 0.9}}` is `autoCompact.threshold`. */
 const GROUPS = new Set(['autoCompact', 'microCompact']);
@@ -189,6 +189,8 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
     promptCaching: host.promptCaching,
     ledger,
     mode,
+    summaryModel: host.summary?.model ?? '',
+    summaryMaxTokens: host.summary?.maxTokens ?? 0,
   };
 }
 
@@ -218,4 +220,9 @@ export function loadReplayConfig(nameOrFile: string, read: (file: string) => str
 /** Every built-in configuration, resolved. */
 export function builtinReplayConfigs(): ReplayConfig[] {
   return BUILTIN_REPLAY_CONFIGS.map((c) => resolveReplayConfig(c.json, `replay-configs/${c.name}.json`));
+}
+
+/** Whether `splitpoint.<key>` is a setting a replay configuration takes (a compaction setting). */
+export function isReplaySetting(key: string): boolean {
+  return REPLAY_SETTINGS.test(key);
 }

@@ -218,3 +218,41 @@ test('SummaryRunner: a conversation sent to another model (its cache is per mode
   assert.ok(r.ok && r.request === 'cached-prefix', json(r));
   assert.ok(summaryInstructionOf(server.messageRequests.at(-1)!.body));
 });
+
+test('SummaryRunner: splitpoint.summaryModel writes the summary (standalone: the cache is per model) and summaryMaxTokens bounds it', async (t) => {
+  const server = new LoopbackAnthropic();
+  const { baseURL } = await server.start();
+  t.after(() => server.close());
+  server.responder = () => reply.text(SUMMARY);
+  const logs: string[] = [];
+  let summary: HostSettings['summary'] = { model: 'claude-haiku-4-5', maxTokens: 0 };
+  const runner = new SummaryRunner({
+    getApiKey: async () => 'sk-test',
+    settings: () => ({ ...DEFAULT_HOST_SETTINGS, model: 'claude-test', baseUrl: baseURL, summary }),
+    tokenizer: new CachingTextTokenizer(new CharEstimateTokenizer()),
+    log: { info: (m) => logs.push(m), warn: (m) => logs.push(`warn: ${m}`) },
+  });
+  const history = [user('u1', 'Fix the bug in `src/app.ts`.'), assistant('a1', 'Fixed `src/app.ts`.'), user('u2', 'Thanks.')];
+  const input = { priorSummaries: [], toSummarize: history.slice(0, 2), overlap: [], tokens: 0 };
+  const conversation: ConversationRequest = {
+    model: 'claude-test',
+    system: 'You are an agent.',
+    tools: [],
+    messages: toApiMessages(history),
+    messageIndex: new Map(history.map((m, i) => [m.id, i])),
+    tokens: 100,
+  };
+  const body = () => server.messageRequests.at(-1)!.body as { model: string; max_tokens: number };
+  // Another model: the standalone request to it, the reason naming the setting; a small archive gets the bound's floor.
+  let r = await runner.run(input, undefined, undefined, { summaryConversation: () => conversation });
+  assert.ok(r.ok && r.request === 'standalone', json(r));
+  assert.equal(r.standaloneReason, "the summary model claude-haiku-4-5 (splitpoint.summaryModel) cannot read claude-test's prompt cache");
+  assert.equal(body().model, 'claude-haiku-4-5');
+  assert.equal(body().max_tokens, 1_024, 'sized by the probes: two messages ask for less than the floor');
+  // A fixed bound; and the session's own model named again: the cached-prefix request to it.
+  summary = { model: 'claude-test', maxTokens: 777 };
+  r = await runner.run(input, undefined, undefined, { summaryConversation: () => conversation });
+  assert.ok(r.ok && r.request === 'cached-prefix', json(r));
+  assert.equal(body().model, 'claude-test');
+  assert.equal(body().max_tokens, 777);
+});

@@ -250,3 +250,26 @@ test('replay: a bad session file, configuration or price file exits 2 naming the
   assert.equal(r.code, 2);
   assert.match(r.stderr, /missing\.jsonl: file not found/);
 });
+
+test('replay: summaryModel and summaryMaxTokens in a configuration file; the JSON says the model and the bound of the summaries', async () => {
+  const write = (name: string, json: unknown) => {
+    const f = join(dir, `${name}.json`);
+    writeFileSync(f, JSON.stringify({ name, autoCompact: { threshold: 0.5 }, ...(json as object) }));
+    return f;
+  };
+  const files = [write('own', {}), write('haiku', { summaryModel: 'claude-haiku-4-5' }), write('fixed', { summaryMaxTokens: 4096 })];
+  const r = await runBuilt(...['replay', CLAUDE_CODE, ...files.flatMap((f) => ['--config', f]), '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as ReplayJson;
+  const [own, haiku, fixed] = out.configs;
+  assert.ok((own.summaryCalls as number) > 0, 'a threshold of 50% compacts this session');
+  assert.equal(own.summaryModel, out.model, "the session's model by default");
+  assert.equal(haiku.summaryModel, 'claude-haiku-4-5');
+  assert.equal(own.summaryBound?.source, 'probes');
+  assert.deepEqual(fixed.summaryBound, { min: 4096, max: 4096, source: 'setting' });
+  assert.match((haiku.notes as string[]).join('\n'), /summaries by claude-haiku-4-5: the standalone prompt, uncached/);
+  writeFileSync(files[0], JSON.stringify({ summaryMaxTokens: -5 }));
+  const bad = await runBuilt(...['replay', CLAUDE_CODE, '--config', files[0]]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /own\.json: summaryMaxTokens: must be at least 0, got -5/);
+});

@@ -166,7 +166,14 @@ test('an auto-compaction: the summary is a call on the cached prefix, the histor
   // Every archived prompt is still in the request (the ledger quotes short prompts verbatim).
   assert.ok(r.archivedArtifacts > 0);
   assert.equal(r.ledgerRecall, 1);
-  assert.match(r.notes.join('\n'), /1,000-token stand-ins \(an estimate/, 'the estimate, capped at the max output');
+  // The estimate (2,000) cut to the call's max_tokens: sized by the probes, at most the max output (1,000).
+  assert.match(
+    r.notes.join('\n'),
+    /2,000-token stand-ins \(an estimate.*max_tokens of 1,000 \(sized by the probes/,
+    'the estimate, capped',
+  );
+  assert.deepEqual(r.summaryBound, { min: 1_000, max: 1_000, source: 'probes' });
+  assert.ok(r.outputTokens - 8 * 10 <= 1_000 * r.summaryCalls, `summary output ${r.outputTokens - 80} within max_tokens`);
 });
 
 test('micro-compaction rewrites an older tool result: the next call reads the cache only up to the rewritten message', async () => {

@@ -69,3 +69,23 @@ test('bad configuration files name the file and the field', () => {
   assert.throws(bad({ name: '' }), /c\.json: name: must be a non-empty string/);
   assert.throws(() => loadReplayConfig('x.json', () => '{"a":'), /x\.json: not valid JSON/);
 });
+
+test('summaryModel and summaryMaxTokens: shipped as the session model and sized by the probes; a file may set them; bad values named', () => {
+  const sp = builtinReplayConfigs().find((c) => c.name === 'splitpoint-default')!;
+  assert.equal(sp.summaryModel, shipped('summaryModel'));
+  assert.equal(sp.summaryModel, '');
+  assert.equal(sp.summaryMaxTokens, shipped('summaryMaxTokens'));
+  assert.equal(sp.summaryMaxTokens, 0);
+  assert.deepEqual(DEFAULT_HOST_SETTINGS.summary, { model: '', maxTokens: 0 });
+  const c = resolveReplayConfig({ summaryModel: ' claude-haiku-4-5 ', summaryMaxTokens: 2_048 }, 'cheap.json');
+  assert.equal(c.summaryModel, 'claude-haiku-4-5');
+  assert.equal(c.summaryMaxTokens, 2_048);
+  const bad = (json: unknown) => () => resolveReplayConfig(json, 'c.json');
+  assert.throws(bad({ summaryMaxTokens: -1 }), /c\.json: summaryMaxTokens: must be at least 0, got -1/);
+  assert.throws(bad({ summaryMaxTokens: 1.5 }), /c\.json: summaryMaxTokens: must be integer, got 1\.5/);
+  assert.throws(bad({ summaryModel: 4 }), /c\.json: summaryModel: must be string, got 4/);
+  // The agents' baselines keep their own bounds: Claude Code's 20,000 output reserve, Codex's fixed 4,096.
+  const byName = (n: string) => builtinReplayConfigs().find((x) => x.name === n)!;
+  assert.equal(byName('claude-code-like').summaryMaxTokens, 20_000);
+  assert.equal(byName('codex-like').summaryMaxTokens, 4_096);
+});

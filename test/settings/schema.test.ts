@@ -57,6 +57,8 @@ const READ_AS: Record<string, (r: Read) => unknown> = {
   promptCaching: (r) => r.host.promptCaching,
   'probes.afterCompaction': (r) => r.host.probes?.afterCompaction,
   'probes.model': (r) => r.host.probes?.model,
+  summaryModel: (r) => r.host.summary?.model,
+  summaryMaxTokens: (r) => r.host.summary?.maxTokens,
   commandTimeoutSeconds: (r) => r.host.commandTimeoutMs / 1000,
   // User-only settings: unset is "no servers".
   'mcp.servers': (r) => r.mcp.servers ?? {},

@@ -207,8 +207,10 @@ test('the inspector refuses a malformed replay message', () => {
     ledgerRecall: null,
     costErrorVsRecorded: 0.004,
     stoppedAt: null,
+    probeRecall: null,
     points: [point],
   };
+  const frontierPoint = { name: 'x', costUSD: 0.1, probeRecall: null, onFrontier: false, marks: ['default', 'yours'] };
   const replay = {
     source: 'f',
     window: 100,
@@ -218,6 +220,8 @@ test('the inspector refuses a malformed replay message', () => {
     recordedTtl: '1h',
     recordedCacheWriteTokens: 12,
     configs: [config],
+    frontier: [frontierPoint],
+    yourSettings: { state: 'default', changed: [] },
     warnings: ['no price for claude-fable-5: priced as claude-sonnet'],
     notes: [],
   };
@@ -240,4 +244,18 @@ test('the inspector refuses a malformed replay message', () => {
   assert.equal(bad({ warnings: [1] }), null);
   assert.equal(bad({ warnings: undefined }), null);
   assert.equal(parseHostToInspector({ type: 'replay' }), null);
+  // The frontier: a probe rate is a fraction or null (nothing archived); marks are the default's and yours.
+  assert.ok(bad({}, { probeRecall: 0.8 }), 'a probe rate');
+  assert.equal(bad({}, { probeRecall: 1.2 }), null);
+  assert.equal(bad({}, { probeRecall: undefined }), null, 'probeRecall is a number or null, never absent');
+  const frontier = (changes: Record<string, unknown>) => bad({ frontier: [{ ...frontierPoint, ...changes }] });
+  assert.ok(frontier({ probeRecall: 0.5, onFrontier: true, marks: [] }));
+  assert.equal(frontier({ marks: ['mine'] }), null);
+  assert.equal(frontier({ onFrontier: 'yes' }), null);
+  assert.equal(frontier({ probeRecall: -0.1 }), null);
+  assert.equal(bad({ frontier: undefined }), null);
+  assert.ok(bad({ yourSettings: { state: 'invalid', changed: ['autoCompact.threshold'], error: 'bad' } }));
+  assert.equal(bad({ yourSettings: { state: 'maybe', changed: [] } }), null);
+  assert.equal(bad({ yourSettings: { state: 'default', changed: [3] } }), null);
+  assert.equal(bad({ yourSettings: undefined }), null);
 });

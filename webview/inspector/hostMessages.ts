@@ -5,6 +5,7 @@ import {
   isMemberOf,
   parseByType,
   type ArchivedSegment,
+  type FrontierPointView,
   type CacheBoundaryView,
   type CompactionView,
   type HostToInspector,
@@ -31,6 +32,7 @@ import {
   type TimeTravelPoint,
   type UsageBreakdown,
   type ValidatorsByType,
+  type YourSettingsView,
 } from '../../src/protocol';
 
 type Rec = RawMessage;
@@ -361,7 +363,24 @@ const isReplayConfig = (v: unknown): v is ReplayConfigView =>
   (v.ledgerRecall === null || isFraction(v.ledgerRecall)) &&
   isNumOrNull(v.costErrorVsRecorded) &&
   isNumOrNull(v.stoppedAt) &&
+  (v.probeRecall === null || isFraction(v.probeRecall)) &&
   arrayOf(v.points, isReplayPoint);
+
+const isFrontierMark = isMemberOf<FrontierPointView['marks'][number]>({ default: true, yours: true });
+
+const isFrontierPoint = (v: unknown): v is FrontierPointView =>
+  isRec(v) &&
+  isStr(v.name) &&
+  isNum(v.costUSD) &&
+  (v.probeRecall === null || isFraction(v.probeRecall)) &&
+  isBool(v.onFrontier) &&
+  arrayOf(v.marks, isFrontierMark) &&
+  v.marks.length <= 2;
+
+const isYourSettingsState = isMemberOf<YourSettingsView['state']>({ default: true, replayed: true, invalid: true, unknown: true });
+
+const isYourSettings = (v: unknown): v is YourSettingsView =>
+  isRec(v) && isYourSettingsState(v.state) && isStrArray(v.changed) && v.changed.length <= 200 && isOpt(v.error, isStr);
 
 const isReplayWindowSource = isMemberOf<ReplayView['windowSource']>({
   recorded: true,
@@ -384,6 +403,9 @@ export function isReplayView(v: unknown): v is ReplayView {
     arrayOf(v.configs, isReplayConfig) &&
     v.configs.length <= 16 &&
     v.configs.every((c) => c.points.length <= 5_000) &&
+    arrayOf(v.frontier, isFrontierPoint) &&
+    v.frontier.length <= 16 &&
+    isYourSettings(v.yourSettings) &&
     isStrArray(v.warnings) &&
     isStrArray(v.notes)
   );

@@ -4,8 +4,10 @@
 // own request with the summarize instruction appended (its cached prefix is read back, not paid in
 // full); otherwise, or when that does not fit the window, the standalone summarizer request.
 import {
+  contextWindowFor,
   errorMessage,
   summarize,
+  summaryTokenBound,
   SummarizationError,
   type CachingTextTokenizer,
   type ConversationRequest,
@@ -52,22 +54,35 @@ export class SummaryRunner {
     }
     if (!key) return { ok: false, attempts: 0, error: new SummarizationError('failed', new MissingApiKeyError().message) };
     const settings = this.deps.settings();
-    const client = new AnthropicLlmClient({ apiKey: key, baseURL: settings.baseUrl, model: settings.model });
+    // splitpoint.summaryModel: another model than the session's writes the summary ('' = the session's).
+    const model = settings.summary?.model || settings.model;
+    const client = new AnthropicLlmClient({ apiKey: key, baseURL: settings.baseUrl, model });
     let conversation: ConversationRequest | { unusable: string } | undefined;
     try {
       conversation = agent?.summaryConversation();
       // The prompt cache is per model: another model reads nothing of the conversation's.
-      if (conversation && 'model' in conversation && conversation.model !== settings.model)
-        conversation = { unusable: `the model changed since the last request (${conversation.model} -> ${settings.model})` };
+      if (conversation && 'model' in conversation && conversation.model !== model)
+        conversation = {
+          unusable:
+            model === settings.model
+              ? `the model changed since the last request (${conversation.model} -> ${model})`
+              : `the summary model ${model} (splitpoint.summaryModel) cannot read ${conversation.model}'s prompt cache`,
+        };
     } catch (e) {
       this.deps.log.warn(`The summary request cannot reuse the conversation (${errorMessage(e)}); sending a standalone one.`);
     }
+    // splitpoint.summaryMaxTokens: a fixed bound, or (0) sized by the probes of what this summary archives.
+    const bound = summaryTokenBound(input, {
+      setting: settings.summary?.maxTokens ?? 0,
+      maxOutputTokens: settings.maxOutputTokens,
+      tokenizer: this.deps.tokenizer,
+    });
     const result = await summarize(input, {
       client,
       conversation,
       tokenizer: this.deps.tokenizer,
-      contextWindow: settings.contextWindow,
-      maxSummaryTokens: Math.min(settings.maxOutputTokens, 4_096),
+      contextWindow: model === settings.model ? settings.contextWindow : (contextWindowFor(model) ?? settings.contextWindow),
+      maxSummaryTokens: bound.tokens,
       focus,
       signal: this.mergeSignals(signal),
       onRetry: (r) => this.deps.log.warn(`Summary attempt ${r.attempt} failed (${r.error.message}); retrying in ${r.delayMs} ms`),

@@ -142,7 +142,7 @@ function recordedSummaryCall(inp: AsRecordedInputs, c: number, cache: PrefixCach
   const output = fresh.length > 0 ? sizes.countMessages(fresh) : inp.summaryTokens;
   const instructionTokens = Math.round(inp.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) * previous.factor);
   const priced = summaryCallTokens({
-    call: { inputTokens: before.tokens + instructionTokens, outputTokens: output, recorded: true },
+    call: { inputTokens: before.tokens + instructionTokens, outputTokens: output, recorded: true, maxTokens: output },
     before,
     instructionTokens,
     maxSummaryTokens: output,

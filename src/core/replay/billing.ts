@@ -120,6 +120,8 @@ export function emptyResult(name: string, priceSource: ReplayConfigResult['price
     promptRecall: 1,
     probeRecall: null,
     summaryCostUSD: 0,
+    summaryModel: null,
+    summaryBound: null,
     priceSource,
     costErrorVsRecorded: null,
     summaryCalls: 0,

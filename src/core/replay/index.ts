@@ -21,10 +21,10 @@ import {
   recordingContexts,
   recordingModel,
 } from './recording';
-import { MAX_SUMMARY_OUTPUT, replayConfig } from './run';
+import { replayConfig, summaryModelOf } from './run';
 import { RecordedSizes } from './sizes';
 import type { RecordedSummary } from './standInSummarizer';
-import type { ReplayConfig, ReplayOptions, ReplayReport } from './types';
+import type { ReplayConfig, ReplayConfigResult, ReplayOptions, ReplayReport } from './types';
 
 export { fittedOverhead, recordedWindow, recordedTimeline, recordingWindow, type RecordedTimeline } from './recording';
 export { ledgerRecall, requestText } from './recall';
@@ -115,17 +115,24 @@ export async function replaySession(
       artifacts,
       yieldEvery: options.yieldEvery,
     });
-    // The summarizer is asked for at most min(max output, 4,096) tokens, as the agent's is.
-    const size = Math.min(summaryTokens, config.maxOutputTokens, MAX_SUMMARY_OUTPUT).toLocaleString('en-US');
-    if (r.summaryCalls > 0)
-      r.notes.push(
-        recordedSummary === null
-          ? `summaries: ${size}-token stand-ins (an estimate: the recording has no summary text)`
-          : `summaries: the recording's own summary where the split is the same, else ${size}-token stand-ins (its size)`,
-      );
+    if (r.summaryCalls > 0) r.notes.push(summaryNote(r.summaryBound, summaryTokens, recordedSummary !== null));
+    const summaryModel = summaryModelOf(config, model);
+    const summaryFallback = summaryModel === model ? null : fallbackPriceWarning(summaryModel, priceLookup(summaryModel, prices));
+    if (summaryFallback && !warnings.includes(`summaryModel: ${summaryFallback}`)) warnings.push(`summaryModel: ${summaryFallback}`);
     report.configs.push(r);
   }
   return report;
+}
+
+/** How the configuration's summaries were sized: the stand-in's size (recorded or estimated) under the call's bound. */
+function summaryNote(bound: ReplayConfigResult['summaryBound'], summaryTokens: number, recorded: boolean): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const range = bound ? (bound.min === bound.max ? n(bound.min) : `${n(bound.min)}-${n(bound.max)}`) : '?';
+  const why = bound?.source === 'setting' ? 'summaryMaxTokens' : 'sized by the probes of what each compaction archived';
+  const size = recorded
+    ? `the recording's own summary where the split is the same, else ${n(summaryTokens)}-token stand-ins (its size)`
+    : `${n(summaryTokens)}-token stand-ins (an estimate: the recording has no summary text)`;
+  return `summaries: ${size}, cut to the call's max_tokens of ${range} (${why})`;
 }
 
 /** The recording agent's summaries with the ids of what each replaced (Codex records none: its history only repeats prompts). */

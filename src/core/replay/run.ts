@@ -8,8 +8,9 @@
 // counted with its segment's factor. A compaction's summary is a call of its own, priced the way the
 // agents send it: the conversation's cached prefix with the instruction appended (billing.ts).
 import type { Message } from '../conversation/conversation';
-import { minCacheableTokens, PrefixCache, type PriceOverrides } from '../cost/cost';
+import { contextWindowFor, minCacheableTokens, PrefixCache, type PriceOverrides } from '../cost/cost';
 import { priceLookup } from '../cost/prices';
+import { summaryTokenBound, type SummaryBound } from '../pipeline/summaryBudget';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../pipeline/plan';
 import { CompactionPipeline } from '../pipeline/pipeline';
 import { ReplacementCache } from '../pipeline/replacementCache';
@@ -25,9 +26,6 @@ import { requestSegments, warmSegments, type RequestPrefix } from './requestCach
 import type { RecordedSizes } from './sizes';
 import { standInSummarizer, type RecordedSummary, type SummaryCall } from './standInSummarizer';
 import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
-
-/** The summarizer's max_tokens cap, as the agent's SummaryRunner sets it (min(max output, this)). */
-export const MAX_SUMMARY_OUTPUT = 4_096;
 
 /** A host's yield is awaited before every call (a call with a compaction can take a while on its own). */
 const YIELD_CALLS = 1;
@@ -74,17 +72,22 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   const { timeline, sizes } = inp;
   const clock = { now: timeline.calls[0]?.at ?? 0 };
   const summaries: SummaryCall[] = [];
+  const bounds: SummaryBound[] = [];
   const prefix = counterfactualPrefix(sizes);
-  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens);
+  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens, bounds);
   const cache = new PrefixCache(minCacheableTokens(inp.model));
   const lookup = priceLookup(inp.model, inp.prices);
   const ttl = config.promptCaching === 'off' ? '5m' : config.promptCaching;
   const result = emptyResult(config.name, lookup.source);
   const bill = new Bill(result, lookup.price, ttl);
+  // Another summary model reads nothing of the conversation's cache (it is per model): standalone, uncached, its own price.
+  const summaryModel = summaryModelOf(config, inp.model);
+  const ownModel = summaryModel === inp.model;
+  const summaryBill = ownModel ? bill : new Bill(result, priceLookup(summaryModel, inp.prices).price, ttl);
+  result.summaryModel = summaryModel ?? null;
   const warm = warmSegments(prefix);
   if (warm && config.promptCaching !== 'off') cache.call(warm, [0], clock.now, ttl);
   const instruction = () => Math.round(inp.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) * sizes.factor);
-  const maxSummary = Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT);
   const archived = new Map<string, Message>();
   const probes = new ProbeRecallTally();
   let lastRequest: readonly Message[] = [];
@@ -120,27 +123,20 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       result.notes.push(`call ${k + 1}: compaction failed (${prepared.compaction.reason}): ${prepared.compaction.message}`);
     }
     for (const s of summaries.slice(summariesBefore)) {
-      result.summaryCalls++;
       const priced = summaryCallTokens({
         call: s,
         before,
         instructionTokens: instruction(),
-        maxSummaryTokens: maxSummary,
+        maxSummaryTokens: s.maxTokens,
         window: inp.window,
         factor: sizes.factor,
-        caching: config.promptCaching,
+        caching: ownModel ? config.promptCaching : 'off',
         cache,
         now: clock.now,
         ratio: inp.cacheServedRatio,
         lastSent,
       });
-      const c = bill.add(priced.tokens, clock.now);
-      result.summaryCostUSD += c;
-      cost += c;
-      if (!priced.cachedPrefix && result.notes.length < MAX_NOTES)
-        result.notes.push(
-          `call ${k + 1}: the summary request could not reuse the cached conversation (none sent, rewritten, expired or no room); sent standalone, uncached`,
-        );
+      cost += billSummary(result, summaryBill, priced, clock.now, ownModel ? k + 1 : null);
     }
     const messages = pipeline.effectiveMessages();
     const request = requestSegments(prefix, messages, sizes);
@@ -185,7 +181,44 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   }
   Object.assign(result, sessionRecall(inp.artifacts, lastRequest));
   result.probeRecall = probes.value;
+  result.summaryBound = boundRange(bounds);
+  if (!ownModel && result.summaryCalls > 0)
+    result.notes.push(
+      `summaries by ${summaryModel}: the standalone prompt, uncached, at its price (the conversation's cache is ${inp.model ?? 'the session model'}'s)`,
+    );
   return result;
+}
+
+/**
+ * Adds one summary call to the result; returns its cost. `call` (1-based), for a summary by the
+ * session's model: a call that could not reuse the cached conversation is noted.
+ */
+function billSummary(
+  result: ReplayConfigResult,
+  bill: Bill,
+  priced: ReturnType<typeof summaryCallTokens>,
+  now: number,
+  call: number | null,
+): number {
+  result.summaryCalls++;
+  const c = bill.add(priced.tokens, now);
+  result.summaryCostUSD += c;
+  if (call !== null && !priced.cachedPrefix && result.notes.length < MAX_NOTES)
+    result.notes.push(
+      `call ${call}: the summary request could not reuse the cached conversation (none sent, rewritten, expired or no room); sent standalone, uncached`,
+    );
+  return c;
+}
+
+/** The model of a configuration's summary calls: its summaryModel, else the session's. */
+export function summaryModelOf(config: Pick<ReplayConfig, 'summaryModel'>, sessionModel: string | undefined): string | undefined {
+  return config.summaryModel?.trim() || sessionModel;
+}
+
+function boundRange(bounds: readonly SummaryBound[]): ReplayConfigResult['summaryBound'] {
+  if (bounds.length === 0) return null;
+  const tokens = bounds.map((b) => b.tokens);
+  return { min: Math.min(...tokens), max: Math.max(...tokens), source: bounds[0].source };
 }
 
 /** The real messages a compaction archived (also added to `all`, every message the configuration archived). */
@@ -207,7 +240,11 @@ function replayPipeline(
   clock: { now: number },
   summaries: SummaryCall[],
   overheadTokens: number,
+  bounds: SummaryBound[],
 ): { session: SessionLog; pipeline: CompactionPipeline } {
+  const summaryModel = summaryModelOf(config, inp.model);
+  // The standalone prompt is trimmed to the summary model's window.
+  const summaryWindow = summaryModel === inp.model ? inp.window : Math.min(inp.window, contextWindowFor(summaryModel) ?? inp.window);
   const session = new SessionLog({ id: 'replay', title: config.name, createdAt: 0, updatedAt: 0, compactions: [] });
   const ctx: PlanContext = {
     ...DEFAULT_PLAN_CONTEXT,
@@ -228,8 +265,17 @@ function replayPipeline(
       summarizer: standInSummarizer({
         tokenizer: inp.tokenizer,
         summaryTokens: inp.summaryTokens,
-        contextWindow: inp.window,
-        maxSummaryTokens: Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT),
+        contextWindow: summaryWindow,
+        bound: (input) => {
+          const b = summaryTokenBound(input, {
+            setting: config.summaryMaxTokens ?? 0,
+            maxOutputTokens: config.maxOutputTokens,
+            tokenizer: inp.tokenizer,
+          });
+          bounds.push(b);
+          return b.tokens;
+        },
+        factor: () => inp.sizes.factor,
         recorded: inp.recordedSummaries,
         onCall: (c) => summaries.push(c),
       }),

@@ -14,6 +14,8 @@ export interface SummaryCall {
   outputTokens: number;
   /** The answer is the recording agent's own summary of the same split. */
   recorded: boolean;
+  /** The call's max_tokens (the summary's bound), in the model's tokens. */
+  maxTokens: number;
 }
 
 const FILLER = ['context', 'files', 'changes', 'tests', 'results', 'decisions', 'errors', 'commands', 'progress', 'next', 'steps', 'notes'];
@@ -69,26 +71,36 @@ function clip(text: string, tokens: number, tokenizer: TextTokenizer): string {
 }
 
 /**
- * A summarizer for the pipeline that answers with a stand-in of `summaryTokens` and records each call.
+ * A summarizer for the pipeline that answers with a stand-in of `summaryTokens` (at most the call's
+ * bound) and records each call. `bound` is the call's max_tokens in the model's tokens (summaryBudget.ts)
+ * and `factor` the model's tokens per local token, so a stand-in never writes more than max_tokens allows.
  * Where the recording agent summarized (about) the same messages, its own summary is the answer
- * (clipped to the summary's token cap): what that agent really kept at that split.
+ * (clipped to the bound): what that agent really kept at that split.
  */
 export function standInSummarizer(o: {
   tokenizer: TextTokenizer;
   summaryTokens: number;
+  /** The summarizer model's window (the standalone prompt is trimmed to fit it). */
   contextWindow: number;
-  maxSummaryTokens: number;
+  bound: (input: SummarizerInput) => number;
+  factor: () => number;
   recorded?: readonly RecordedSummary[];
   onCall: (call: SummaryCall) => void;
 }): (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult> {
-  const size = Math.max(1, Math.min(o.summaryTokens, o.maxSummaryTokens));
-  const filler = standInText(size, o.tokenizer);
+  const fillers = new Map<number, string>();
+  const filler = (tokens: number): string => {
+    let text = fillers.get(tokens);
+    if (text === undefined) fillers.set(tokens, (text = standInText(tokens, o.tokenizer)));
+    return text;
+  };
   return (input, focus, signal) => {
+    const maxTokens = Math.max(1, o.bound(input));
+    const cap = Math.max(1, Math.floor(maxTokens / Math.max(o.factor(), 1e-9)));
     const same = sameSplitSummary(
       input.toSummarize.map((m) => m.id),
       o.recorded ?? [],
     );
-    const text = same ? clip(same.text, o.maxSummaryTokens, o.tokenizer) : filler;
+    const text = same ? clip(same.text, cap, o.tokenizer) : filler(Math.max(1, Math.min(o.summaryTokens, cap)));
     const client: LlmClient = {
       complete: (request) => {
         const prompt = request.messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
@@ -96,6 +108,7 @@ export function standInSummarizer(o: {
           inputTokens: o.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) + o.tokenizer.countText(prompt),
           outputTokens: o.tokenizer.countText(text),
           recorded: same !== undefined,
+          maxTokens,
         });
         return Promise.resolve({ text });
       },
@@ -104,7 +117,7 @@ export function standInSummarizer(o: {
       client,
       tokenizer: o.tokenizer,
       contextWindow: o.contextWindow,
-      maxSummaryTokens: o.maxSummaryTokens,
+      maxSummaryTokens: maxTokens,
       focus,
       signal,
     });

@@ -33,6 +33,17 @@ export interface ReplayConfig {
    * request sizes (the check that the replay reproduces what was billed).
    */
   mode?: 'pipeline' | 'as-recorded';
+  /**
+   * The model of the summary calls (splitpoint.summaryModel); '' or absent: the session's model. Another
+   * model cannot read the conversation's prompt cache: its summary call is the standalone prompt,
+   * uncached, at its own price.
+   */
+  summaryModel?: string;
+  /**
+   * The summary's max_tokens (splitpoint.summaryMaxTokens): positive, a fixed bound; 0 or absent, sized
+   * by the probes of what each compaction archives (core/pipeline/summaryBudget.ts).
+   */
+  summaryMaxTokens?: number;
 }
 
 export interface ReplayOptions {
@@ -114,6 +125,10 @@ export interface ReplayConfigResult {
   probeRecall: number | null;
   /** The cost of the summary calls alone (included in costUSD). */
   summaryCostUSD: number;
+  /** The model the summary calls went to (the session's unless the configuration names another); null when unknown. */
+  summaryModel: string | null;
+  /** The summary calls' max_tokens, lowest and highest (null when none was made). */
+  summaryBound: { min: number; max: number; source: 'setting' | 'probes' } | null;
   priceSource: PriceSource;
   /**
    * as-recorded only: (cost of the replayed recorded calls − recorded.costUSD) / recorded.costUSD.

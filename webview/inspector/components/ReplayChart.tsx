@@ -5,6 +5,7 @@
 import type { InspectorSession, ReplayConfigView, ReplayView } from '../../../src/protocol';
 import { formatInt, formatPercent, plural } from '../../shared/format';
 import { useStore } from '../context';
+import { ReplayFrontier } from './ReplayFrontier';
 
 const W = 320;
 const H = 130;
@@ -138,7 +139,8 @@ export function ReplayPanel({ session, replay, busy }: ReplayPanelProps) {
       </div>
       <p class="muted">
         Every recorded call again under each configuration (as recorded, no compaction, Claude Code-like, Codex-like, Splitpoint&apos;s
-        defaults), priced with prompt caching. Summaries are stand-ins of the recorded size.
+        defaults, and your settings when they differ from the defaults), priced with prompt caching. Summaries are stand-ins of the recorded
+        size.
       </p>
       {replay && (
         <>
@@ -171,6 +173,7 @@ export function ReplayPanel({ session, replay, busy }: ReplayPanelProps) {
               </li>
             ))}
           </ul>
+          <ReplayFrontier replay={replay} />
           {replay.recordedCostUSD !== null && (
             <p class="muted" data-field="recorded">
               Recorded: {usd(replay.recordedCostUSD)}{' '}
