@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core';
 import { describeChange, diffDocuments, parseTunedSettings, tunedDiff, type TunedChange } from '../settings/applyTuned';
 import { Disposable } from './lifecycle';
+import { readUserSetting, writeUserSetting } from './settings';
 
 export const APPLY_TUNED_COMMAND = 'splitpoint.applyTunedSettings';
 
@@ -27,14 +28,13 @@ export class ApplyTunedSettings extends Disposable {
       void vscode.window.showErrorMessage(`Splitpoint: cannot apply tuned settings: ${errorMessage(e)}`);
       return [];
     }
-    const config = vscode.workspace.getConfiguration();
-    const changes = tunedDiff(proposed, (key) => config.inspect(key)?.globalValue);
+    const changes = tunedDiff(proposed, readUserSetting);
     if (changes.length === 0) {
       void vscode.window.showInformationMessage('Splitpoint: your user settings already have these values.');
       return [];
     }
     const accepted = await this.confirm(changes);
-    for (const c of accepted) await config.update(c.key, c.to, vscode.ConfigurationTarget.Global);
+    for (const c of accepted) await writeUserSetting(c.key, c.to);
     if (accepted.length > 0) {
       this.log.info(`Applied tuned settings: ${accepted.map(describeChange).join('; ')}`);
       void vscode.window.showInformationMessage(`Splitpoint: ${accepted.length} setting(s) written to your user settings.`);

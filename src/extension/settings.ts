@@ -32,6 +32,16 @@ export function readMentionMaxFileBytes(): number {
   return mentionMaxFileBytesFrom(configuration());
 }
 
+/** A setting's value in the user (global) settings (full key, e.g. `splitpoint.autoCompact.threshold`), undefined when unset there. */
+export function readUserSetting(key: string): unknown {
+  return vscode.workspace.getConfiguration().inspect(key)?.globalValue;
+}
+
+/** Writes a setting (full key) to the user (global) settings. */
+export async function writeUserSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+}
+
 /** The VS Code configuration target of a scope (read when used: the module loads before any vscode value is needed). */
 function targetOf(scope: 'user' | 'workspace' | 'workspaceFolder'): vscode.ConfigurationTarget {
   const targets = {
