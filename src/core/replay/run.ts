@@ -8,7 +8,7 @@
 // counted with its segment's factor. A compaction's summary is a call of its own, priced the way the
 // agents send it: the conversation's cached prefix with the instruction appended (billing.ts).
 import type { Message } from '../conversation/conversation';
-import { minCacheableTokens, PrefixCache, type PriceOverrides } from '../cost/cost';
+import { minCacheableTokens, PrefixCache, type CacheTtl, type ModelPrice, type PriceOverrides } from '../cost/cost';
 import { priceLookup } from '../cost/prices';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../pipeline/plan';
 import { CompactionPipeline } from '../pipeline/pipeline';
@@ -24,7 +24,7 @@ import type { RecordedTimeline } from './recording';
 import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
 import type { RecordedSizes } from './sizes';
 import { standInSummarizer, type RecordedSummary, type SummaryCall } from './standInSummarizer';
-import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
+import type { PromptCaching, ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
 
 /** The summarizer's max_tokens cap, as the agent's SummaryRunner sets it (min(max output, this)). */
 export const MAX_SUMMARY_OUTPUT = 4_096;
@@ -75,14 +75,16 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   const clock = { now: timeline.calls[0]?.at ?? 0 };
   const summaries: SummaryCall[] = [];
   const prefix = counterfactualPrefix(sizes);
-  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens);
-  const cache = new PrefixCache(minCacheableTokens(inp.model));
   const lookup = priceLookup(inp.model, inp.prices);
-  const ttl = config.promptCaching === 'off' ? '5m' : config.promptCaching;
+  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens, lookup.price);
+  const cache = new PrefixCache(minCacheableTokens(inp.model));
+  // The TTL of the next call ('auto': chosen by the pipeline from the recorded gaps between the calls so far).
+  const caching = () => pipeline.cacheTtl(config.promptCaching);
+  const ttlOf = (c: PromptCaching): CacheTtl => (c === 'off' ? '5m' : c);
   const result = emptyResult(config.name, lookup.source);
-  const bill = new Bill(result, lookup.price, ttl);
+  const bill = new Bill(result, lookup.price, ttlOf(caching()));
   const warm = warmSegments(prefix);
-  if (warm && config.promptCaching !== 'off') cache.call(warm, [0], clock.now, ttl);
+  if (warm && caching() !== 'off') cache.call(warm, [0], clock.now, ttlOf(caching()));
   const instruction = () => Math.round(inp.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) * sizes.factor);
   const maxSummary = Math.min(config.maxOutputTokens, MAX_SUMMARY_OUTPUT);
   const archived = new Map<string, Message>();
@@ -102,6 +104,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     const before = requestSegments(prefix, pipeline.effectiveMessages(), sizes);
     const summariesBefore = summaries.length;
     const prepared = await pipeline.beforeModelCall();
+    const ttl = ttlOf(caching());
     let compaction: ReplayCallPoint['compaction'];
     let cost = 0;
     if (prepared.compaction?.ok) {
@@ -128,13 +131,13 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
         maxSummaryTokens: maxSummary,
         window: inp.window,
         factor: sizes.factor,
-        caching: config.promptCaching,
+        caching: caching(),
         cache,
         now: clock.now,
         ratio: inp.cacheServedRatio,
         lastSent,
       });
-      const c = bill.add(priced.tokens, clock.now);
+      const c = bill.add(priced.tokens, clock.now, ttl);
       result.summaryCostUSD += c;
       cost += c;
       if (!priced.cachedPrefix && result.notes.length < MAX_NOTES)
@@ -153,7 +156,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       break;
     }
     const cached =
-      config.promptCaching === 'off'
+      caching() === 'off'
         ? { inputTokens: request.tokens, cacheReadTokens: 0, cacheWriteTokens: 0 }
         : served(cache.call(request.segments, request.breakpoints, clock.now, ttl), inp.cacheServedRatio);
     const tokens = {
@@ -162,7 +165,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       cacheWriteTokens: cached.cacheWriteTokens,
       outputTokens: call.usage.outputTokens,
     };
-    cost += bill.add(tokens, clock.now);
+    cost += bill.add(tokens, clock.now, ttl);
     // What the agent does after every call: the call's cache read + write is what the next request can read.
     pipeline.noteCache({ cachedPrefixTokens: cached.cacheReadTokens + cached.cacheWriteTokens, model: inp.model, ttl });
     result.calls++;
@@ -207,6 +210,7 @@ function replayPipeline(
   clock: { now: number },
   summaries: SummaryCall[],
   overheadTokens: number,
+  price: ModelPrice,
 ): { session: SessionLog; pipeline: CompactionPipeline } {
   const session = new SessionLog({ id: 'replay', title: config.name, createdAt: 0, updatedAt: 0, compactions: [] });
   const ctx: PlanContext = {
@@ -225,6 +229,7 @@ function replayPipeline(
       ctx,
       overheadTokens: () => overheadTokens,
       now: () => clock.now,
+      price,
       summarizer: standInSummarizer({
         tokenizer: inp.tokenizer,
         summaryTokens: inp.summaryTokens,
