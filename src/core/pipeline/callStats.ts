@@ -97,7 +97,9 @@ export class CallStats {
     return {
       ttl,
       costUSD,
-      reason: `${ttl === '1h' ? '1 hour' : '5 minutes'}: the calls so far would have cost $${costUSD['5m'].toFixed(2)} in cache reads and writes with 5-minute writes, $${costUSD['1h'].toFixed(2)} with 1-hour writes (${gaps})`,
+      reason:
+        `${ttl === '1h' ? '1 hour' : '5 minutes'}: the calls so far would have cost $${costUSD['5m'].toFixed(2)} in cache reads and ` +
+        `writes with 5-minute writes, $${costUSD['1h'].toFixed(2)} with 1-hour writes (${gaps})`,
     };
   }
 }

@@ -232,7 +232,6 @@ export class CompactionPipeline {
     let compaction: CompactionOutcome | undefined;
     if (this.settings.autoCompact.enabled && !isServerStrategy(this.settings.autoCompact.strategy)) {
       const check = this.checkTrigger();
-      const a = this.settings.autoCompact;
       const decision = this.decider.decide(decisionContext(this.settings, this.deps.ctx, check, this.price(), () => this.paysPlan()));
       if (decision.fire) {
         compaction = await this.compact({
