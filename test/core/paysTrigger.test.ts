@@ -19,6 +19,7 @@ function input(over: Partial<PaysInput> = {}): PaysInput {
     caching: '5m',
     price: OPUS,
     callsSoFar: 120,
+    callsSinceCompaction: 120,
     idleGaps: 0,
     growthPerCall: 0,
     forcedAtTokens: 172_000,
@@ -40,7 +41,7 @@ test('paysDecision: the cost of compacting now (summary call + re-written prefix
 });
 
 test('paysDecision: not yet when few calls are expected (early in a session)', () => {
-  const d = paysDecision(input({ callsSoFar: 9 }));
+  const d = paysDecision(input({ callsSoFar: 9, callsSinceCompaction: 9 }));
   assert.equal(d.expectedCalls, 3);
   assert.equal(d.paybackCalls, 4);
   assert.equal(d.compact, false);
@@ -58,7 +59,7 @@ test('paysDecision: the 1-hour write price makes the re-write dearer; caching of
 });
 
 test('paysDecision: the window bounds the horizon when it would force a compaction soon anyway', () => {
-  const d = paysDecision(input({ growthPerCall: 8_000, callsSoFar: 300 })); // (172,000 − 150,000) / 8,000 = 2 calls
+  const d = paysDecision(input({ growthPerCall: 8_000, callsSoFar: 300, callsSinceCompaction: 300 })); // (172,000 − 150,000) / 8,000 = 2 calls
   assert.equal(d.horizonBy, 'window');
   assert.equal(d.horizonCalls, 2);
   assert.equal(d.compact, false);
@@ -81,6 +82,18 @@ test('paysDecision: idles past the TTL bound the horizon; an expired cache makes
   assert.ok(free.costUSD < 0, String(free.costUSD));
   assert.equal(free.paybackCalls, 0);
   assert.match(free.reason, /^compacting now saves \$0\.\d+ at once \(the cache expired\)/);
+});
+
+test('paysDecision: after a compaction it waits until the payback is at most half the calls since (the order-quantity bound)', () => {
+  // 120 calls so far, 6 since the last compaction: the 4-call payback must wait (half of 6 is 3).
+  const soon = paysDecision(input({ callsSinceCompaction: 6 }));
+  assert.equal(soon.horizonBy, 'interval');
+  assert.equal(soon.horizonCalls, 3);
+  assert.equal(soon.compact, false);
+  assert.match(soon.reason, /^not yet: .* best once it pays back within half the calls since the last compaction \(3\)/);
+  const later = paysDecision(input({ callsSinceCompaction: 8 }));
+  assert.equal(later.horizonCalls, 4);
+  assert.equal(later.compact, true);
 });
 
 test('paysDecision: nothing removed, no decision to compact', () => {

@@ -22,6 +22,7 @@ const pays = paysDecision({
   caching: '5m',
   price: priceFor('claude-opus-4-6'),
   callsSoFar: 9,
+  callsSinceCompaction: 9,
   idleGaps: 0,
   growthPerCall: 0,
   forcedAtTokens: 171_808,

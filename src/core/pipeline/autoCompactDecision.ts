@@ -103,6 +103,7 @@ export class AutoCompactDecider {
       caching: ttl,
       price: c.price,
       callsSoFar: s.calls,
+      callsSinceCompaction: Number.isFinite(s.callsSinceCompaction) ? s.callsSinceCompaction : s.calls,
       idleGaps: ttl === 'off' ? 0 : s.idleGaps(ttl),
       growthPerCall: s.growthPerCall,
       forcedAtTokens: forcedAt,

@@ -14,6 +14,11 @@
 //    last compaction (compacting now only buys those calls);
 //  - the calls until the session idles past the cache TTL, from the idle gaps seen so far (an idle
 //    expires the cache: a compaction then re-writes nothing it would not have re-written anyway).
+// And one more bound, from the economic order quantity: each compaction has a fixed cost K and the tokens
+// it can remove grow with the calls since the last one (g per call), so compacting every τ calls costs
+// K/τ + g·r·τ/2 per call, least at τ* = √(2K / g·r) — where the payback K / (g·τ·r) is τ/2. So a
+// compaction waits until its payback is at most half the calls its removable content took to gather
+// (since the last compaction, or the session's start): earlier, waiting removes more for the same cost.
 // When the cache has already expired (an idle just ended), the re-write is free and the first call even
 // saves the removed tokens' cache write: such a compaction pays at once.
 import type { CacheTtl } from '../cost/cost';
@@ -43,6 +48,8 @@ export interface PaysInput {
   price: ModelPrice;
   /** Model calls so far in the session. */
   callsSoFar: number;
+  /** Model calls since the last compaction (the session's calls when there was none). */
+  callsSinceCompaction: number;
   /** Gaps between consecutive calls longer than the TTL so far. */
   idleGaps: number;
   /** Mean request growth per call since the last compaction (tokens; 0 when unknown). */
@@ -63,8 +70,8 @@ export interface PaysDecision {
   expectedCalls: number;
   /** The calls the compaction can earn on: expected, until the window forces one, until the next idle. */
   horizonCalls: number;
-  /** What bounds the horizon. */
-  horizonBy: 'session' | 'window' | 'idle';
+  /** What bounds the horizon ('interval': half the calls since the last compaction, see above). */
+  horizonBy: 'session' | 'window' | 'idle' | 'interval';
   reason: string;
 }
 
@@ -96,6 +103,8 @@ export function paysDecision(i: PaysInput): PaysDecision {
   let horizonBy: PaysDecision['horizonBy'] = 'session';
   if (untilWindow < horizonCalls) [horizonCalls, horizonBy] = [untilWindow, 'window'];
   if (untilIdle < horizonCalls) [horizonCalls, horizonBy] = [untilIdle, 'idle'];
+  const interval = Math.floor(Math.min(i.callsSinceCompaction, i.callsSoFar) / 2);
+  if (interval < horizonCalls) [horizonCalls, horizonBy] = [interval, 'interval'];
   const compact = paybackCalls !== null && (paybackCalls === 0 || paybackCalls <= horizonCalls);
   return {
     compact,
@@ -123,7 +132,9 @@ function paysReason(
       ? `expected ≥ ${horizon} more calls (a third of the ${calls} so far)`
       : by === 'window'
         ? `the window forces a compaction in ~${horizon} calls anyway`
-        : `the session idles past the cache TTL every ~${horizon} calls`;
+        : by === 'idle'
+          ? `the session idles past the cache TTL every ~${horizon} calls`
+          : `best once it pays back within half the calls since the last compaction (${horizon}): waiting removes more for the same cost`;
   const costText = cost <= 0 ? `saves ${usd(-cost)} at once (the cache expired)` : `costs ${usd(cost)}`;
   if (compact) return `compacting now ${costText} and pays back in ${payback} call${payback === 1 ? '' : 's'}; ${bound}`;
   return `not yet: compacting now ${costText} and pays back in ${payback} calls; ${bound}`;
