@@ -78,7 +78,8 @@ export class AutoCompactDecider {
       ttl,
       ttlReason: c.caching === 'auto' ? this.stats.chooseTtl(c.price).reason : null,
     };
-    const pays = c.policy === 'pays' && !forced && !c.trigger.fire ? this.pays(c, forcedAt, ttl) : null;
+    // The payback is planned only when a compaction could run (a preview of the strategy: not on every call).
+    const pays = c.policy === 'pays' && allowed && !forced && !c.trigger.fire ? this.pays(c, forcedAt, ttl) : null;
     const wants = c.trigger.fire || (pays?.compact ?? false);
     const fire = forced || (wants && allowed);
     const why = c.trigger.fire ? c.trigger.reason : (pays?.reason ?? c.trigger.reason);
@@ -86,7 +87,9 @@ export class AutoCompactDecider {
       ? `the window forces it: tokens ${formatTokens(c.tokens)} >= ${formatTokens(forcedAt)} (window − answer reserve − margin)`
       : wants && !allowed
         ? `held: ${since} call${since === 1 ? '' : 's'} since the last compaction < minCallsBetween ${c.minCallsBetween} (${why})`
-        : why;
+        : c.policy === 'pays' && !allowed && !c.trigger.fire
+          ? `not yet: ${since} call${since === 1 ? '' : 's'} since the last compaction < minCallsBetween ${c.minCallsBetween}`
+          : why;
     this.last = { ...base, fire, forced, held: wants && !allowed && !forced, reason, pays };
     return this.last;
   }
