@@ -17,7 +17,11 @@ import { call, results, user } from '../helpers/build';
 const WINDOW = 200_000;
 const STEP_MS = 20_000;
 
-function rig(autoCompact: Partial<PipelineSettings['autoCompact']>, promptCaching: PipelineSettings['promptCaching'] = '5m') {
+function rig(
+  autoCompact: Partial<PipelineSettings['autoCompact']>,
+  promptCaching: PipelineSettings['promptCaching'] = '5m',
+  window = WINDOW,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'sp-pays-'));
   const session = new SessionFileStore(dir).create('s1', 'pays');
   const clock = { now: 0 };
@@ -28,7 +32,7 @@ function rig(autoCompact: Partial<PipelineSettings['autoCompact']>, promptCachin
       ctx: {
         ...DEFAULT_PLAN_CONTEXT,
         tokens: new MemoizedMessageCounter(new CharEstimateTokenizer()),
-        contextWindow: WINDOW,
+        contextWindow: window,
         maxOutputTokens: 8_192,
         model: 'claude-opus-4-6',
       },
@@ -112,6 +116,17 @@ test('minCallsBetween holds back a second auto-compaction while the context stay
   }
   assert.ok(sawHeld);
   for (const x of [r, held]) x.session.dispose();
+});
+
+test('a 1M window is held back the same way: one auto-compaction per minCallsBetween calls', async () => {
+  // 1% of 1,000,000 = 10,000 tokens; the kept tail (40 events of ~1,500 tokens) stays above it.
+  const r = rig({ trigger: budgetTrigger({ fraction: 0.01 }), params: { maxEvents: 40 }, minCallsBetween: 10 }, '5m', 1_000_000);
+  const at: number[] = [];
+  for (let k = 1; k <= 80; k++) if (await r.step(6_000)) at.push(k);
+  assert.ok(at.length >= 2 && at.length <= 7, `compactions at ${at.join(', ')}`);
+  for (let i = 1; i < at.length; i++) assert.ok(at[i] - at[i - 1] >= 10, `compactions at ${at.join(', ')}`);
+  assert.equal(r.pipeline.autoCompactDecision()!.forcedAtTokens, 971_808);
+  r.session.dispose();
 });
 
 test('the window forces a compaction whatever minCallsBetween says (any window: no special case)', async () => {
