@@ -95,6 +95,18 @@ test('the inspector shows the policy’s current decision beside the usage bar, 
     assert.match((await note.textContent()) ?? '', /<img src=x/);
     assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
     assert.equal(await page.locator('.usage img').count(), 0);
+    // A malformed decision is refused with its session message: the view keeps what it showed.
+    const bad = host.load({ messages, autoCompactDecision: decision() });
+    await host.send({
+      type: 'session',
+      session: { ...bad, usage: { ...bad.usage, autoCompact: { ...bad.usage.autoCompact!, policy: 'sometimes' as never } } },
+    });
+    await host.send({
+      type: 'session',
+      session: { ...bad, usage: { ...bad.usage, autoCompact: { ...bad.usage.autoCompact!, reason: 'x'.repeat(301) } } },
+    });
+    await page.waitForTimeout(200);
+    assert.equal(await note.getAttribute('data-state'), 'held back');
     // No decision (a recording, or before the first call): nothing shown.
     await host.showSession({ messages });
     await page.locator('[data-field="auto-compact"]').waitFor({ state: 'detached' });
