@@ -120,16 +120,9 @@ export {
 } from './pipeline/pipeline';
 export type { Summarizer } from './pipeline/pipelineTypes';
 export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/triggers';
-export {
-  AUTO_COMPACT_POLICIES,
-  forcedAtTokens,
-  paysDecision,
-  type AutoCompactPolicy,
-  type PaysDecision,
-  type PaysInput,
-} from './pipeline/paysTrigger';
-export { DEFAULT_MIN_CALLS_BETWEEN, type AutoCompactDecision } from './pipeline/autoCompactDecision';
-export { CallStats, type PromptCachingSetting, type TtlChoice } from './pipeline/callStats';
+export { AUTO_COMPACT_POLICIES, type AutoCompactPolicy } from './pipeline/paysTrigger';
+export type { AutoCompactDecision } from './pipeline/autoCompactDecision';
+export type { PromptCachingSetting } from './pipeline/callStats';
 export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';
