@@ -121,6 +121,9 @@ export {
 } from './pipeline/pipeline';
 export type { Summarizer } from './pipeline/pipelineTypes';
 export { autoCompactThreshold, budgetTrigger, formatTokens } from './pipeline/triggers';
+export { AUTO_COMPACT_POLICIES, type AutoCompactPolicy } from './pipeline/paysTrigger';
+export type { AutoCompactDecision } from './pipeline/autoCompactDecision';
+export type { PromptCachingSetting } from './pipeline/callStats';
 export type { SummaryDecision, SummaryDraft, SummaryReviewer } from './pipeline/summaryDraft';
 export { SessionFileStore, SessionLog, type CompactionRecord, type SessionMeta } from './session/session';
 export { SessionLockedError, type SessionLock } from './session/sessionLock';

@@ -7,9 +7,11 @@ import { lastRecordedCall, recordedCallView, recordedCompactionView } from './re
 import { previewOf } from './messageText';
 import { compactionView, strategyViews, type StrategyParamOverrides } from './planViews';
 import { outsideCompaction } from './standingView';
+import { autoCompactView } from './autoCompactView';
 import {
   isTurnStart,
   kindOf,
+  type AutoCompactDecision,
   parseMcpToolName,
   toolNamesById,
   type CompactionRecord,
@@ -50,6 +52,8 @@ export interface InspectorSessionInput {
   standing?: StandingView;
   /** Auto-compact threshold in tokens, or null when auto-compact is off. */
   autoCompactThreshold: number | null;
+  /** The live session's last auto-compaction decision (absent: none yet, or not the live session). */
+  autoCompactDecision?: AutoCompactDecision | null;
   /** Parameter values per strategy (the user's settings); missing or out-of-range values fall back to the defaults. */
   strategyParams?: StrategyParamOverrides;
   canUndo: boolean;
@@ -107,6 +111,7 @@ export function buildInspectorSession(a: InspectorSessionInput): InspectorSessio
   if (recorded) usage.recorded = recorded;
   const boundary = cacheBoundaryOf(a.messages, rows, system + tools);
   if (boundary) usage.cacheBoundary = boundary;
+  if (a.autoCompactDecision) usage.autoCompact = autoCompactView(a.autoCompactDecision);
   const session: InspectorSession = {
     source: a.source,
     readOnly: a.readOnly,

@@ -132,6 +132,29 @@ export interface UsageBreakdown {
   recorded?: { call: RecordedCallView; messageId: string };
   /** The last call's cached prefix, when it read from the cache. */
   cacheBoundary?: CacheBoundaryView;
+  /** The live session's last auto-compaction decision (splitpoint.autoCompact.policy) with its numbers. */
+  autoCompact?: AutoCompactView;
+}
+
+/** The auto-compaction decision before the last model call (src/core/pipeline/autoCompactDecision.ts). */
+export interface AutoCompactView {
+  policy: 'threshold' | 'pays';
+  /** It compacted; the window forced it; minCallsBetween held one back. */
+  fired: boolean;
+  forced: boolean;
+  held: boolean;
+  /** The decision's sentence ("compacting now costs $0.21 and pays back in 4 calls; …"), at most 300 characters. */
+  reason: string;
+  /** "pays": the cost of compacting now (USD), the calls it pays back in (null: never), the calls it can earn on. */
+  costUSD: number | null;
+  paybackCalls: number | null;
+  horizonCalls: number | null;
+  calls: number;
+  callsSinceCompaction: number | null;
+  minCallsBetween: number;
+  /** The cache TTL in use, and why (prompt caching "auto"; else null). */
+  ttl: '5m' | '1h' | 'off';
+  ttlReason: string | null;
 }
 
 export interface CompactionView {

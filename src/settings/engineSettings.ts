@@ -39,7 +39,10 @@ export function pipelineSettingsFor(settings: HostSettings, params: (strategy: s
       trigger: budgetTrigger({ fraction: settings.autoCompact.threshold }),
       review: settings.autoCompact.review ?? (shippedDefault('autoCompact.review') as 'never' | 'always'),
       ...(settings.serverContext ? { serverContext: settings.serverContext } : {}),
+      policy: settings.autoCompact.policy ?? (shippedDefault('autoCompact.policy') as 'threshold' | 'pays'),
+      minCallsBetween: settings.autoCompact.minCallsBetween ?? shippedDefault('autoCompact.minCallsBetween'),
     },
+    promptCaching: settings.promptCaching,
   };
 }
 

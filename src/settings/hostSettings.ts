@@ -1,6 +1,13 @@
 // The settings the controller needs, independent of where they come from (VS Code settings in the
 // extension, plain objects in tests), how they are read from a settings source, and what ships.
-import { STRATEGY_NAMES, type MicroCompactSettings, type PromptCaching, type StrategyName } from '../core';
+import {
+  AUTO_COMPACT_POLICIES,
+  STRATEGY_NAMES,
+  type AutoCompactPolicy,
+  type MicroCompactSettings,
+  type PromptCachingSetting,
+  type StrategyName,
+} from '../core';
 import { settingSchema, shippedDefault, shippedSettings } from './schema';
 import {
   contextWindowOf,
@@ -29,6 +36,10 @@ export interface HostSettings {
     review?: 'never' | 'always';
     /** A draft under review is applied unedited after this many seconds without an answer. */
     reviewTimeoutSeconds?: number;
+    /** 'threshold': at the threshold; 'pays': also earlier, when compacting pays back (issue 25). */
+    policy?: AutoCompactPolicy;
+    /** At most one auto-compaction per this many model calls unless the window forces it. */
+    minCallsBetween?: number;
   };
   /** Parameter overrides per strategy name. */
   strategyParams: Record<string, Record<string, number>>;
@@ -41,8 +52,8 @@ export interface HostSettings {
   commandTimeoutMs: number;
   /** File checkpoints before a prompt's first change (absent: on, with the defaults). */
   checkpoints?: { enabled: boolean; maxCount: number; maxFileKB: number; maxStorageMB: number };
-  /** Prompt-cache breakpoints on every model call: their TTL, or 'off'. */
-  promptCaching: PromptCaching;
+  /** Prompt-cache breakpoints on every model call: their TTL, 'auto' (chosen from the gaps between calls), or 'off'. */
+  promptCaching: PromptCachingSetting;
   /** The user's own standing instructions (splitpoint.instructions, user settings only); '' = none. */
   instructions?: string;
   /** "Check this compaction" (issue 22): when it runs, and the model asked ('' = the cheapest of the session's family). Absent: the defaults. */
@@ -81,6 +92,8 @@ export function settingsFrom(c: SettingsSource, onIgnored?: (i: IgnoredSetting) 
         : (shippedDefault('autoCompact.strategy') as StrategyName),
       review: reviewOf(c.get<unknown>('autoCompact.review', shippedDefault('autoCompact.review'))),
       reviewTimeoutSeconds: positive(c.get<number>('autoCompact.reviewTimeoutSeconds'), shippedDefault('autoCompact.reviewTimeoutSeconds')),
+      policy: policyOf(c.get<unknown>('autoCompact.policy', shippedDefault('autoCompact.policy'))),
+      minCallsBetween: positive(c.get<number>('autoCompact.minCallsBetween'), shippedDefault('autoCompact.minCallsBetween')),
     },
     strategyParams: c.get<Record<string, Record<string, number>>>('strategyParams', shippedDefault('strategyParams')) ?? {},
     microCompact: {
@@ -143,6 +156,13 @@ function toolNames(v: unknown): string[] {
 /** `splitpoint.autoCompact.review`: "never" or "always"; anything else is the default. */
 function reviewOf(v: unknown): 'never' | 'always' {
   return v === 'never' || v === 'always' ? v : (shippedDefault('autoCompact.review') as 'never' | 'always');
+}
+
+/** `splitpoint.autoCompact.policy`: "threshold" or "pays"; anything else is the default. */
+function policyOf(v: unknown): AutoCompactPolicy {
+  return (AUTO_COMPACT_POLICIES as readonly unknown[]).includes(v)
+    ? (v as AutoCompactPolicy)
+    : (shippedDefault('autoCompact.policy') as AutoCompactPolicy);
 }
 
 /** `splitpoint.autoCompact.threshold` within the schema's range (not a number: the default). */

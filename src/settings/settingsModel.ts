@@ -8,14 +8,14 @@
 // manifest declares them machine-scoped and restricted in untrusted workspaces as well.
 // Every fallback (an unset, blank or out-of-range value) is the schema's default (./schema.ts).
 // The controller's settings (HostSettings) are read with these rules in ./hostSettings.ts.
-import { contextWindowFor, type PromptCaching } from '../core';
+import { contextWindowFor, type PromptCachingSetting } from '../core';
 import { shippedDefault } from './schema';
 import type { InspectedSetting, SettingsSource } from './settingsSource';
 
 export type { InspectedSetting, SettingsSource } from './settingsSource';
 
 /** The values of `splitpoint.promptCaching` the host understands (the manifest's enum; a test compares them). */
-export const PROMPT_CACHING_VALUES: readonly PromptCaching[] = ['5m', '1h', 'off'];
+export const PROMPT_CACHING_VALUES: readonly PromptCachingSetting[] = ['5m', '1h', 'auto', 'off'];
 
 /** Settings (under `splitpoint.`) that only the user's own settings may set. */
 export const SENSITIVE_SETTINGS = ['baseUrl', 'transcriptFolder', 'instructions'] as const;
@@ -56,11 +56,11 @@ export function contextWindowOf(c: SettingsSource, model: string): number {
   return positive(windows[model], positive(userDefault, fallback));
 }
 
-/** `splitpoint.promptCaching`: "5m", "1h" or "off"; anything else is the default ("5m"). */
-export function promptCachingOf(v: unknown): PromptCaching {
+/** `splitpoint.promptCaching`: "5m", "1h", "auto" or "off"; anything else is the default. */
+export function promptCachingOf(v: unknown): PromptCachingSetting {
   return (PROMPT_CACHING_VALUES as readonly unknown[]).includes(v)
-    ? (v as PromptCaching)
-    : (shippedDefault('promptCaching') as PromptCaching);
+    ? (v as PromptCachingSetting)
+    : (shippedDefault('promptCaching') as PromptCachingSetting);
 }
 
 /** A positive number setting, floored; anything else (unset, zero, negative, not a number): `fallback`. */

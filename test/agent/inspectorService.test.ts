@@ -40,7 +40,11 @@ function rig(messages: Message[], readTranscript?: (path: string) => Message[]) 
   const settings = DEFAULT_HOST_SETTINGS;
   const ctx = planContextFor(settings, counter);
   // What the model sees is the history itself here (no micro-compaction in play).
-  const pipeline = { effectiveMessages: () => session.messages, liveContext: () => ({}) } as unknown as CompactionPipeline;
+  const pipeline = {
+    effectiveMessages: () => session.messages,
+    liveContext: () => ({}),
+    autoCompactDecision: () => null,
+  } as unknown as CompactionPipeline;
   const service = new InspectorService({
     current: () => ({ session, pipeline, ctx }),
     settings: () => settings,

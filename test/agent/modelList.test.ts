@@ -175,10 +175,11 @@ test('context windows: splitpoint.contextWindows, then a user-set default, then 
 });
 
 test('switching the model mid-session keeps the session; meter and auto-compact threshold follow the new window', () => {
+  const at80 = { ...DEFAULT_HOST_SETTINGS, autoCompact: { ...DEFAULT_HOST_SETTINGS.autoCompact, threshold: 0.8 } };
   const c = new AgentController({
     workspaceRoot: mkdtempSync(join(tmpdir(), 'sp-model-ws-')),
     storageDir: mkdtempSync(join(tmpdir(), 'sp-model-store-')),
-    settings: { ...DEFAULT_HOST_SETTINGS, model: 'claude-a', contextWindow: 200_000 },
+    settings: { ...at80, model: 'claude-a', contextWindow: 200_000 },
     getApiKey: async () => 'k',
     trusted: true,
     log: { info: () => {}, warn: () => {}, error: () => {} },
@@ -194,13 +195,13 @@ test('switching the model mid-session keeps the session; meter and auto-compact 
     assert.ok(tokens > 1_000, `${tokens} tokens`);
     assert.equal(c.pipeline.checkTrigger().fire, false, 'far below 80% of 200K');
     const window = Math.ceil(tokens * 1.1);
-    c.updateSettings({ ...DEFAULT_HOST_SETTINGS, model: 'claude-b', contextWindow: window });
+    c.updateSettings({ ...at80, model: 'claude-b', contextWindow: window });
     assert.equal(c.pipeline.checkTrigger().fire, true, 'over 80% of the new window: the next model call compacts first');
     assert.equal(c.session.id, id, 'the same session');
     assert.equal(c.session.messages.length, 2, 'its history kept');
     assert.equal(c.chatState(true).model, 'claude-b');
     assert.equal(c.contextMeter().window, window);
-    assert.equal(c.contextMeter().threshold, autoCompactThreshold(DEFAULT_HOST_SETTINGS.autoCompact, window));
+    assert.equal(c.contextMeter().threshold, autoCompactThreshold(at80.autoCompact, window));
     assert.deepEqual(meters, [window], 'the meter was told at once');
   } finally {
     c.dispose();

@@ -175,3 +175,27 @@ test('replay: splitpoint-default is cheaper than claude-code-like and codex-like
   });
   assert.ok(wins.length > SESSIONS.length / 2, `wins on ${wins.map(([f]) => f).join(', ') || 'no session'}`);
 });
+
+// Issue 25: what the shipped default (threshold 0.6, prompt caching "auto", minCallsBetween 10) is measured
+// at on these sessions: never more than no-compaction (compared up to where no-compaction overflows), the
+// median under 0.81x claude-code-like (0.806 measured; the issue's 0.70 target is not met at equal recall),
+// and a probe answerable rate at least the recording agent's own summaries' wherever it compacted.
+test('replay: the shipped default never costs more than no-compaction and keeps the recorded agent’s probe rate', () => {
+  assert.equal(reports.size, SESSIONS.length, 'every session was replayed');
+  const ratios: number[] = [];
+  for (const [file, r] of reports) {
+    const by = new Map(r.configs.map((c) => [c.name, c]));
+    const sp = by.get('splitpoint-default')!;
+    const none = by.get('no-compaction')!;
+    const asRecorded = by.get('as-recorded')!;
+    // Up to the call before no-compaction stopped, both replayed the same calls.
+    const upTo = none.stoppedAt === null ? sp.costUSD : sp.points[none.stoppedAt - 2].cumulativeCostUSD;
+    assert.ok(upTo <= none.costUSD, `${file}: $${upTo.toFixed(2)} > no-compaction $${none.costUSD.toFixed(2)}`);
+    if (sp.probeRecall !== null)
+      assert.ok(sp.probeRecall >= asRecorded.probeRecall!, `${file}: probe rate ${sp.probeRecall} < as-recorded ${asRecorded.probeRecall}`);
+    else assert.equal(sp.compactions, 0);
+    ratios.push(sp.costUSD / by.get('claude-code-like')!.costUSD);
+  }
+  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+  assert.ok(median < 0.81, `median ${median.toFixed(3)}x claude-code-like`);
+});

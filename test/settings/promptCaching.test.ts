@@ -1,5 +1,5 @@
 // splitpoint.promptCaching: the manifest offers exactly the values the host understands, and a bad
-// value falls back to the default 5m (as the other settings fall back to theirs).
+// value falls back to the default, auto (as the other settings fall back to theirs).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -20,11 +20,11 @@ test('the manifest declares promptCaching with the values and default the host r
   const setting = manifest.contributes.configuration.properties['splitpoint.promptCaching'];
   assert.deepEqual(setting?.enum, [...PROMPT_CACHING_VALUES]);
   assert.equal(setting?.default, DEFAULT_HOST_SETTINGS.promptCaching);
-  assert.equal(DEFAULT_HOST_SETTINGS.promptCaching, '5m');
+  assert.equal(DEFAULT_HOST_SETTINGS.promptCaching, 'auto');
 });
 
-test('settingsFrom reads 5m, 1h and off; anything else is 5m', () => {
-  for (const v of ['5m', '1h', 'off'] as const) assert.equal(settingsFrom(source({ promptCaching: v })).promptCaching, v);
-  assert.equal(settingsFrom(source({})).promptCaching, '5m');
-  for (const bad of ['2h', 'OFF', 1, null, true]) assert.equal(promptCachingOf(bad), '5m', `${JSON.stringify(bad)}`);
+test('settingsFrom reads 5m, 1h, auto and off; anything else is auto', () => {
+  for (const v of ['5m', '1h', 'auto', 'off'] as const) assert.equal(settingsFrom(source({ promptCaching: v })).promptCaching, v);
+  assert.equal(settingsFrom(source({})).promptCaching, 'auto');
+  for (const bad of ['2h', 'OFF', 1, null, true]) assert.equal(promptCachingOf(bad), 'auto', `${JSON.stringify(bad)}`);
 });

@@ -27,7 +27,7 @@ test('splitpoint-default is the manifest defaults, as the extension resolves the
     new RegExp(`${Number(shipped('autoCompact.threshold')) * 100}% of the context window`),
   );
   assert.equal(sp.maxOutputTokens, shipped('maxOutputTokens'));
-  assert.equal(sp.promptCaching, '5m');
+  assert.equal(sp.promptCaching, 'auto');
 });
 
 test('a configuration file overrides only what it names; the replay-only keys work', () => {

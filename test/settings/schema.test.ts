@@ -39,6 +39,8 @@ const READ_AS: Record<string, (r: Read) => unknown> = {
   'autoCompact.enabled': (r) => r.host.autoCompact.enabled,
   'autoCompact.threshold': (r) => r.host.autoCompact.threshold,
   'autoCompact.strategy': (r) => r.host.autoCompact.strategy,
+  'autoCompact.policy': (r) => r.host.autoCompact.policy,
+  'autoCompact.minCallsBetween': (r) => r.host.autoCompact.minCallsBetween,
   'autoCompact.review': (r) => r.host.autoCompact.review,
   'autoCompact.reviewTimeoutSeconds': (r) => r.host.autoCompact.reviewTimeoutSeconds,
   'serverContext.excludeTools': (r) => r.host.serverContext?.excludeTools,

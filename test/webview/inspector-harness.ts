@@ -2,6 +2,7 @@
 // 127.0.0.1 with the page shell and CSP VS Code uses (plus a fake acquireVsCodeApi from its own
 // nonce'd script file), and plays the extension host: it turns sessions into InspectorSessions with
 // buildInspectorSession and answers preview / showMessage posts with the real engine.
+import type { AutoCompactDecision } from '../../src/core/pipeline/autoCompactDecision';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -284,6 +285,8 @@ export interface SessionFixture {
   strategyParams?: Record<string, Record<string, number>>;
   /** The live session's standing context (instructions, task list) with its tokens (issue 23). */
   standing?: StandingView;
+  /** The live session's last auto-compaction decision (issue 25). */
+  autoCompactDecision?: AutoCompactDecision;
 }
 
 export const MICRO = { keepRecent: 3, minChars: 100 };
@@ -334,6 +337,7 @@ export class InspectorHost {
       canUndo: f.canUndo ?? false,
       tailStartId: f.tailStartId ?? null,
       ...(f.standing ? { standing: f.standing } : {}),
+      ...(f.autoCompactDecision ? { autoCompactDecision: f.autoCompactDecision } : {}),
     });
     this.lastBuildMs = performance.now() - t0;
     return this.session;

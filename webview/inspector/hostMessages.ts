@@ -5,6 +5,7 @@ import {
   isMemberOf,
   parseByType,
   type ArchivedSegment,
+  type AutoCompactView,
   type FrontierPointView,
   type CacheBoundaryView,
   type CompactionView,
@@ -149,6 +150,25 @@ const isStanding = (v: unknown): boolean =>
   isRec(v.todo) &&
   allNum(v.todo, ['tokens', 'items', 'done']);
 
+const numOrNull = (v: unknown): boolean => v === null || isNum(v);
+const isPolicy = isMemberOf<AutoCompactView['policy']>({ threshold: true, pays: true });
+const isTtlView = isMemberOf<AutoCompactView['ttl']>({ '5m': true, '1h': true, off: true });
+
+/** The auto-compaction decision (issue 25): its sentences are text of bounded length. */
+function isAutoCompact(v: unknown): v is AutoCompactView {
+  return (
+    isRec(v) &&
+    isPolicy(v.policy) &&
+    [v.fired, v.forced, v.held].every((b) => typeof b === 'boolean') &&
+    isStr(v.reason) &&
+    v.reason.length <= 300 &&
+    [v.costUSD, v.paybackCalls, v.horizonCalls, v.callsSinceCompaction].every(numOrNull) &&
+    allNum(v, ['calls', 'minCallsBetween']) &&
+    isTtlView(v.ttl) &&
+    (v.ttlReason === null || (isStr(v.ttlReason) && v.ttlReason.length <= 300))
+  );
+}
+
 function isUsage(v: unknown): v is UsageBreakdown {
   return (
     isRec(v) &&
@@ -160,7 +180,8 @@ function isUsage(v: unknown): v is UsageBreakdown {
     isOpt(v.recorded, (r) => isRec(r) && isCall(r.call) && isStr(r.messageId)) &&
     isOpt(v.cacheBoundary, isCacheBoundary) &&
     isOpt(v.standing, isStanding) &&
-    isOpt(v.outside, isOutside)
+    isOpt(v.outside, isOutside) &&
+    isOpt(v.autoCompact, isAutoCompact)
   );
 }
 

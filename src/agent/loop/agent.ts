@@ -31,7 +31,7 @@ import { toLlmError } from './anthropicClient';
 import { defaultSystemPrompt, messageStreamParams, requestOverheadTokens } from './modelRequest';
 import { streamModelReply } from './modelStream';
 import { promptContent } from '../service/promptAttachments';
-import type { PromptCaching } from './promptCache';
+import type { PromptCachingSetting } from './promptCache';
 import { normalizeBlocks, toolResultBlock } from './replyBlocks';
 import { validUsage, type ValidUsage } from './replyUsage';
 import { commitServerCompaction, keptReplyBlocks, reportFor, serverCallFor, serverEdited, ServerContextNotices } from './serverContextStep';
@@ -65,7 +65,7 @@ export interface AgentLoopOptions {
   /** Most model calls per run (default 200). */
   maxSteps?: number;
   /** Prompt-cache breakpoints: their TTL, or 'off' (default '5m'). */
-  promptCaching?: PromptCaching;
+  promptCaching?: PromptCachingSetting;
   /**
    * What every request carries outside the history (instruction files, the user's instructions, the
    * task list): read before every model call and appended to the system prompt (issue 23).
@@ -135,7 +135,7 @@ export class AgentLoop implements Disposable {
   readonly system: string;
   readonly maxSteps: number;
   readonly contextWindow?: number;
-  readonly promptCaching: PromptCaching;
+  readonly promptCaching: PromptCachingSetting;
 
   constructor(options: AgentLoopOptions) {
     this.client = options.client;
@@ -220,7 +220,7 @@ export class AgentLoop implements Disposable {
       session: this.session.messages,
       rewriteVersion: this.session.rewriteVersion,
       effective: this.pipeline.effectiveMessages(),
-      caching: this.promptCaching,
+      caching: this.pipeline.cacheTtl(this.promptCaching),
       now: this.now(),
       countMessages: count,
       overheadTokens: Math.round(this.rawOverheadTokens() * (this.calibration?.factor ?? 1)),
@@ -330,7 +330,7 @@ export class AgentLoop implements Disposable {
         system: this.currentSystem,
         tools,
         messages: prepared.messages,
-        caching: this.promptCaching,
+        caching: this.pipeline.cacheTtl(this.promptCaching),
         trailer: this.currentTrailer,
       });
       const sent: SentRequest = {

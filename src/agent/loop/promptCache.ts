@@ -17,10 +17,11 @@ import {
   type CacheTtl,
   type ContentBlock,
   type PromptCaching,
+  type PromptCachingSetting,
 } from '../../core';
 
 /** The `splitpoint.promptCaching` setting (core's type): the TTL of the breakpoints, or none. */
-export type { PromptCaching };
+export type { PromptCaching, PromptCachingSetting };
 
 export type CacheControl = { type: 'ephemeral'; ttl?: CacheTtl };
 

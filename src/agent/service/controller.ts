@@ -256,7 +256,7 @@ export class AgentController implements Disposable {
       used: this.counting.settled && !this.scope.pipeline.warmingView ? this.scope.pipeline.currentTokens() : 0,
       window: this.settings.contextWindow,
       threshold: autoCompactThreshold(this.settings.autoCompact, this.settings.contextWindow),
-      cache: this.scope.usage.meter(this.settings.promptCaching, this.settings.model),
+      cache: this.scope.usage.meter(this.scope.pipeline.cacheTtl(this.settings.promptCaching), this.settings.model),
     };
   }
 

@@ -128,6 +128,7 @@ export class InspectorService {
       return buildInspectorSession({
         ...base,
         ...(standing ? { standing } : {}),
+        autoCompactDecision: pipeline.autoCompactDecision(),
         source: 'Current session',
         readOnly: false,
         messages: session.messages,

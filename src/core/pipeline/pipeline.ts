@@ -5,8 +5,12 @@
 //      current tool batch.
 // Every compaction: snapshot -> plan -> (summary) -> transcript written -> compare-and-swap commit.
 import type { CacheState, MicroCompactDecision } from '../cost/cacheTypes';
+import type { CacheTtl } from '../cost/cost';
+import { priceFor } from '../cost/prices';
+import { AutoCompactDecider, decisionContext, type AutoCompactDecision } from './autoCompactDecision';
+import type { PromptCachingSetting } from './callStats';
 import { undoTarget } from './compactionHistory';
-import { isTurnStart, newMessageId, toApiMessages, type Message } from '../conversation/conversation';
+import { newMessageId, toApiMessages, type Message } from '../conversation/conversation';
 import { errorMessage } from '../base/errors';
 import { Emitter } from '../base/events';
 import { assertPlanValid } from '../conversation/invariants';
@@ -27,6 +31,7 @@ import type {
 import { isServerStrategy } from './serverContext';
 import type { CompactionRecord, SessionLog } from '../session/session';
 import { SlicedWork } from '../base/slicedWork';
+import { TurnCounter } from './turnCounter';
 import { planWith } from '../strategies';
 import { finalSummaryText } from './summaryDraft';
 import { restoreTranscript } from '../transcripts/transcripts';
@@ -66,7 +71,24 @@ export class CompactionPipeline {
     public settings: PipelineSettings,
   ) {
     this.micro = new IncrementalMicroCompactor(settings.microCompact, deps.ctx.tokens, deps.ctx.copies);
+    this.didCompact.event(() => this.decider.stats.noteCompaction());
   }
+
+  /** The session's call statistics and the last auto-compaction decision (autoCompactDecision.ts). */
+  private readonly decider = new AutoCompactDecider();
+  private readonly turns = new TurnCounter();
+
+  /** The last auto-compaction decision with its numbers (null before the first model call). */
+  autoCompactDecision(): AutoCompactDecision | null {
+    return this.decider.last;
+  }
+
+  /** The TTL of the next call's cache breakpoints ('auto': chosen from the gaps between the calls so far). */
+  cacheTtl(setting: PromptCachingSetting = this.settings.promptCaching ?? '5m'): CacheTtl | 'off' {
+    return this.decider.ttlFor(setting, this.price());
+  }
+
+  private price = () => this.deps.price ?? priceFor(this.deps.ctx.model);
 
   /** The micro-compacted view while warmView() builds it. */
   private readonly warming = new SlicedWork();
@@ -196,7 +218,7 @@ export class CompactionPipeline {
     const state: TriggerState = {
       tokens: this.currentTokens(),
       contextWindow: this.deps.ctx.contextWindow,
-      turnCount: this.turnCount(),
+      turnCount: this.turns.count(this.deps.session.messages),
       now: (this.deps.now ?? Date.now)(),
       events: this.pendingEvents,
     };
@@ -205,28 +227,13 @@ export class CompactionPipeline {
     return { ...r, state };
   }
 
-  private turnCountCache = { length: 0, count: 0, first: undefined as Message | undefined };
-  private turnCount(): number {
-    const msgs = this.deps.session.messages;
-    const c = this.turnCountCache;
-    if (msgs[0] !== c.first || msgs.length < c.length) {
-      c.length = 0;
-      c.count = 0;
-      c.first = msgs[0];
-    }
-    for (let i = c.length; i < msgs.length; i++) {
-      if (isTurnStart(msgs[i])) c.count++;
-    }
-    c.length = msgs.length;
-    return c.count;
-  }
-
   /** Layers 1 + 2, before each model call: auto-compact if the trigger fires, then build the request. */
   async beforeModelCall(signal?: AbortSignal): Promise<PreparedRequest & { compaction?: CompactionOutcome }> {
     let compaction: CompactionOutcome | undefined;
     if (this.settings.autoCompact.enabled && !isServerStrategy(this.settings.autoCompact.strategy)) {
       const check = this.checkTrigger();
-      if (check.fire) {
+      const decision = this.decider.decide(decisionContext(this.settings, this.deps.ctx, check, this.price(), () => this.paysPlan()));
+      if (decision.fire) {
         compaction = await this.compact({
           strategy: this.settings.autoCompact.strategy,
           params: this.settings.autoCompact.params,
@@ -236,7 +243,22 @@ export class CompactionPipeline {
         });
       }
     }
-    return { ...this.prepareRequest(), compaction };
+    const prepared = this.prepareRequest();
+    this.decider.stats.noteCall((this.deps.now ?? Date.now)(), prepared.tokens);
+    return { ...prepared, compaction };
+  }
+
+  /** The auto-compact strategy's plan now, in the request's tokens (null: nothing to compact). */
+  private paysPlan(): { tokensAfter: number; overheadTokens: number; summaryOutputTokens: number } | null {
+    const a = this.settings.autoCompact;
+    const plan = this.preview(a.strategy, a.params);
+    if (plan.noop) return null;
+    const overheadTokens = this.overhead();
+    return {
+      tokensAfter: this.scaled(plan.tokensAfter) + overheadTokens,
+      overheadTokens,
+      summaryOutputTokens: this.scaled(plan.summaryTokensEstimate),
+    };
   }
 
   /** Layer 3: ask for a compaction after the current tool batch (the compact tool, or the user's command). */

@@ -9,6 +9,9 @@ import type { SummaryResult } from './summarize';
 import type { SummaryReviewer } from './summaryDraft';
 import type { TranscriptStore } from '../transcripts/transcripts';
 import type { Trigger } from './triggers';
+import type { AutoCompactPolicy } from './paysTrigger';
+import type { PromptCachingSetting } from './callStats';
+import type { ModelPrice } from '../cost/prices';
 
 export interface AutoCompactSettings {
   enabled: boolean;
@@ -18,11 +21,17 @@ export interface AutoCompactSettings {
   /** 'always': auto (and tool) compactions that summarize ask the reviewer before committing. */
   review?: 'never' | 'always';
   serverContext?: ServerContextOptions; // the server strategies' exclude_tools and instructions
+  /** 'threshold' (default): when `trigger` fires; 'pays': also earlier, when compacting pays back (paysTrigger.ts). */
+  policy?: AutoCompactPolicy;
+  /** At most one auto-compaction per this many model calls unless the window forces it (default 10). */
+  minCallsBetween?: number;
 }
 
 export interface PipelineSettings {
   microCompact: MicroCompactSettings & { enabled: boolean };
   autoCompact: AutoCompactSettings;
+  /** The prompt caching of the model calls ('auto': the TTL chosen from the gaps between calls); default '5m'. */
+  promptCaching?: PromptCachingSetting;
 }
 
 export type Summarizer = (input: SummarizerInput, focus: string | undefined, signal?: AbortSignal) => Promise<SummaryResult>;
@@ -42,6 +51,8 @@ export interface PipelineDeps {
    */
   scale?: () => number;
   now?: () => number;
+  /** The model's price (default: the price table's row for ctx.model): what "pays" and TTL "auto" weigh. */
+  price?: ModelPrice;
 }
 
 export interface PreparedRequest {

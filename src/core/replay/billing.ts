@@ -15,13 +15,13 @@ export class Bill {
   ) {}
 
   /** Adds one call's tokens to the result; returns its cost. */
-  add(t: CallTokens, at?: number): number {
+  add(t: CallTokens, at?: number, ttl: CacheTtl = this.ttl): number {
     const r = this.result;
     r.inputTokens += t.inputTokens;
     r.cacheReadTokens += t.cacheReadTokens;
     r.cacheWriteTokens += t.cacheWriteTokens;
     r.outputTokens += t.outputTokens;
-    const cost = callCostUSD(t, this.price, this.ttl, at);
+    const cost = callCostUSD(t, this.price, ttl, at);
     r.costUSD += cost;
     return cost;
   }

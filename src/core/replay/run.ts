@@ -8,7 +8,7 @@
 // counted with its segment's factor. A compaction's summary is a call of its own, priced the way the
 // agents send it: the conversation's cached prefix with the instruction appended (billing.ts).
 import type { Message } from '../conversation/conversation';
-import { contextWindowFor, minCacheableTokens, PrefixCache, type PriceOverrides } from '../cost/cost';
+import { contextWindowFor, minCacheableTokens, PrefixCache, type CacheTtl, type ModelPrice, type PriceOverrides } from '../cost/cost';
 import { priceLookup } from '../cost/prices';
 import { summaryTokenBound, type SummaryBound } from '../pipeline/summaryBudget';
 import { DEFAULT_PLAN_CONTEXT, type PlanContext } from '../pipeline/plan';
@@ -25,7 +25,7 @@ import type { RecordedTimeline } from './recording';
 import { requestSegments, warmSegments, type RequestPrefix } from './requestCache';
 import type { RecordedSizes } from './sizes';
 import { standInSummarizer, type RecordedSummary, type SummaryCall } from './standInSummarizer';
-import type { ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
+import type { PromptCaching, ReplayCallPoint, ReplayConfig, ReplayConfigResult, ReplayOptions } from './types';
 
 /** A host's yield is awaited before every call (a call with a compaction can take a while on its own). */
 const YIELD_CALLS = 1;
@@ -74,19 +74,16 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   const summaries: SummaryCall[] = [];
   const bounds: SummaryBound[] = [];
   const prefix = counterfactualPrefix(sizes);
-  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens, bounds);
-  const cache = new PrefixCache(minCacheableTokens(inp.model));
   const lookup = priceLookup(inp.model, inp.prices);
-  const ttl = config.promptCaching === 'off' ? '5m' : config.promptCaching;
+  const { session, pipeline } = replayPipeline(config, inp, clock, summaries, prefix.overheadTokens, bounds, lookup.price);
+  const cache = new PrefixCache(minCacheableTokens(inp.model));
+  // The TTL of the next call ('auto': chosen by the pipeline from the recorded gaps between the calls so far).
+  const caching = () => pipeline.cacheTtl(config.promptCaching);
+  const ttlOf = (c: PromptCaching): CacheTtl => (c === 'off' ? '5m' : c);
   const result = emptyResult(config.name, lookup.source);
-  const bill = new Bill(result, lookup.price, ttl);
-  // Another summary model reads nothing of the conversation's cache (it is per model): standalone, uncached, its own price.
-  const summaryModel = summaryModelOf(config, inp.model);
-  const ownModel = summaryModel === inp.model;
-  const summaryBill = ownModel ? bill : new Bill(result, priceLookup(summaryModel, inp.prices).price, ttl);
-  result.summaryModel = summaryModel ?? null;
+  const { bill, summaryBill, ownModel } = bills(config, inp, result, lookup.price, ttlOf(caching()));
   const warm = warmSegments(prefix);
-  if (warm && config.promptCaching !== 'off') cache.call(warm, [0], clock.now, ttl);
+  if (warm && caching() !== 'off') cache.call(warm, [0], clock.now, ttlOf(caching()));
   const instruction = () => Math.round(inp.tokenizer.countText(SUMMARY_SYSTEM_PROMPT) * sizes.factor);
   const archived = new Map<string, Message>();
   const probes = new ProbeRecallTally();
@@ -105,6 +102,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
     const before = requestSegments(prefix, pipeline.effectiveMessages(), sizes);
     const summariesBefore = summaries.length;
     const prepared = await pipeline.beforeModelCall();
+    const ttl = ttlOf(caching());
     let compaction: ReplayCallPoint['compaction'];
     let cost = 0;
     if (prepared.compaction?.ok) {
@@ -130,13 +128,13 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
         maxSummaryTokens: s.maxTokens,
         window: inp.window,
         factor: sizes.factor,
-        caching: ownModel ? config.promptCaching : 'off',
+        caching: ownModel ? caching() : 'off',
         cache,
         now: clock.now,
         ratio: inp.cacheServedRatio,
         lastSent,
       });
-      cost += billSummary(result, summaryBill, priced, clock.now, ownModel ? k + 1 : null);
+      cost += billSummary(result, summaryBill, priced, clock.now, ttl, ownModel ? k + 1 : null);
     }
     const messages = pipeline.effectiveMessages();
     const request = requestSegments(prefix, messages, sizes);
@@ -149,7 +147,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       break;
     }
     const cached =
-      config.promptCaching === 'off'
+      caching() === 'off'
         ? { inputTokens: request.tokens, cacheReadTokens: 0, cacheWriteTokens: 0 }
         : served(cache.call(request.segments, request.breakpoints, clock.now, ttl), inp.cacheServedRatio);
     const tokens = {
@@ -158,7 +156,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       cacheWriteTokens: cached.cacheWriteTokens,
       outputTokens: call.usage.outputTokens,
     };
-    cost += bill.add(tokens, clock.now);
+    cost += bill.add(tokens, clock.now, ttl);
     // What the agent does after every call: the call's cache read + write is what the next request can read.
     pipeline.noteCache({ cachedPrefixTokens: cached.cacheReadTokens + cached.cacheWriteTokens, model: inp.model, ttl });
     result.calls++;
@@ -184,7 +182,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
   result.summaryBound = boundRange(bounds);
   if (!ownModel && result.summaryCalls > 0)
     result.notes.push(
-      `summaries by ${summaryModel}: the standalone prompt, uncached, at its price (the conversation's cache is ${inp.model ?? 'the session model'}'s)`,
+      `summaries by ${result.summaryModel}: the standalone prompt, uncached, at its price (the conversation's cache is ${inp.model ?? 'the session model'}'s)`,
     );
   return result;
 }
@@ -198,16 +196,35 @@ function billSummary(
   bill: Bill,
   priced: ReturnType<typeof summaryCallTokens>,
   now: number,
+  ttl: CacheTtl,
   call: number | null,
 ): number {
   result.summaryCalls++;
-  const c = bill.add(priced.tokens, now);
+  const c = bill.add(priced.tokens, now, ttl);
   result.summaryCostUSD += c;
   if (call !== null && !priced.cachedPrefix && result.notes.length < MAX_NOTES)
     result.notes.push(
       `call ${call}: the summary request could not reuse the cached conversation (none sent, rewritten, expired or no room); sent standalone, uncached`,
     );
   return c;
+}
+
+/**
+ * The bills of a run: the session's calls, and its summary calls (another summary model reads nothing of the
+ * conversation's cache, which is per model: standalone, uncached, at its own price).
+ */
+function bills(
+  config: ReplayConfig,
+  inp: ReplayInputs,
+  result: ReplayConfigResult,
+  price: ModelPrice,
+  ttl: CacheTtl,
+): { bill: Bill; summaryBill: Bill; ownModel: boolean } {
+  const bill = new Bill(result, price, ttl);
+  const summaryModel = summaryModelOf(config, inp.model);
+  const ownModel = summaryModel === inp.model;
+  result.summaryModel = summaryModel ?? null;
+  return { bill, summaryBill: ownModel ? bill : new Bill(result, priceLookup(summaryModel, inp.prices).price, ttl), ownModel };
 }
 
 /** The model of a configuration's summary calls: its summaryModel, else the session's. */
@@ -241,6 +258,7 @@ function replayPipeline(
   summaries: SummaryCall[],
   overheadTokens: number,
   bounds: SummaryBound[],
+  price: ModelPrice,
 ): { session: SessionLog; pipeline: CompactionPipeline } {
   const summaryModel = summaryModelOf(config, inp.model);
   // The standalone prompt is trimmed to the summary model's window.
@@ -262,6 +280,7 @@ function replayPipeline(
       ctx,
       overheadTokens: () => overheadTokens,
       now: () => clock.now,
+      price,
       summarizer: standInSummarizer({
         tokenizer: inp.tokenizer,
         summaryTokens: inp.summaryTokens,

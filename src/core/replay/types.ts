@@ -11,6 +11,8 @@ export type { PriceSource, WindowSource };
 
 /** Prompt caching as the agent would send it: off (no cache_control), or breakpoints with this TTL. */
 export type PromptCaching = 'off' | CacheTtl;
+export type { PromptCachingSetting } from '../pipeline/callStats';
+import type { PromptCachingSetting } from '../pipeline/callStats';
 
 /** One configuration in engine terms (hosts resolve configuration files into this). */
 export interface ReplayConfig {
@@ -21,7 +23,8 @@ export interface ReplayConfig {
   pipeline: PipelineSettings;
   /** The answer reserve (max_tokens of every call): plans keep it free, and a request over window − it overflows. */
   maxOutputTokens: number;
-  promptCaching: PromptCaching;
+  /** 'auto': the TTL chosen before each call from the recorded gaps between the calls so far. */
+  promptCaching: PromptCachingSetting;
   /**
    * Splitpoint's artifact ledger carried through compactions (what ships). Claude Code and Codex carry
    * none, so their configurations say false; ledgerRecall is reported only where this is true.

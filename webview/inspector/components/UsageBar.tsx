@@ -5,6 +5,7 @@
 import type { UsageBreakdown } from '../../../src/protocol';
 import { formatInt, formatShare } from '../../shared/format';
 import { OutsideCompaction, StandingSegments } from './OutsideCompaction';
+import { AutoCompactNote } from './AutoCompactNote';
 
 /** How each window source is named beside the window. */
 const WINDOW_SOURCE_TEXT: Record<Exclude<NonNullable<UsageBreakdown['windowSource']>, 'settings'>, string> = {
@@ -67,6 +68,7 @@ export function UsageBar({ usage }: { usage: UsageBreakdown }) {
           </span>
         )}
       </div>
+      {usage.autoCompact && <AutoCompactNote decision={usage.autoCompact} />}
       {recorded && (
         <div
           class="usage-recorded"

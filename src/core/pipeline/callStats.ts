@@ -1,0 +1,105 @@
+// The session's own numbers, call by call, as the pipeline sees them before each model call: how many
+// calls so far and since the last compaction, the gaps between them, the request's growth per call, and
+// what the calls so far would have cost with 5-minute and with 1-hour cache writes (prompt caching
+// "auto" picks the cheaper). Causal: only calls already made are counted. O(1) per call.
+import type { CacheTtl } from '../cost/cost';
+import type { ModelPrice } from '../cost/prices';
+
+/** The `splitpoint.promptCaching` setting: a TTL, none, or 'auto' (chosen from the gaps between calls). */
+export type PromptCachingSetting = 'off' | CacheTtl | 'auto';
+
+export const TTL_MS: Readonly<Record<CacheTtl, number>> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
+const TTLS: readonly CacheTtl[] = ['5m', '1h'];
+
+export interface TtlChoice {
+  ttl: CacheTtl;
+  /** What the calls so far would have cost in cache reads and writes with each TTL, USD. */
+  costUSD: Record<CacheTtl, number>;
+  reason: string;
+}
+
+export class CallStats {
+  /** Model calls so far. */
+  calls = 0;
+  /** Calls since the last compaction (Infinity before the first). */
+  callsSinceCompaction = Infinity;
+  private lastAt: number | undefined;
+  private lastTokens = 0;
+  private rewritten = false;
+  private segmentFirstTokens = 0;
+  private segmentCalls = 0;
+  private readonly idle: Record<CacheTtl, number> = { '5m': 0, '1h': 0 };
+  /** Per TTL: tokens the calls so far would have read from the cache and written to it. */
+  private readonly cached: Record<CacheTtl, { read: number; write: number }> = { '5m': { read: 0, write: 0 }, '1h': { read: 0, write: 0 } };
+
+  /** A model call at `now` with a request of `tokens`. */
+  noteCall(now: number, tokens: number): void {
+    if (this.lastAt !== undefined) {
+      const gap = Math.max(0, now - this.lastAt);
+      for (const ttl of TTLS) {
+        const c = this.cached[ttl];
+        if (gap > TTL_MS[ttl]) this.idle[ttl]++;
+        if (gap <= TTL_MS[ttl] && !this.rewritten && tokens >= this.lastTokens) {
+          c.read += this.lastTokens;
+          c.write += tokens - this.lastTokens;
+        } else c.write += tokens;
+      }
+    }
+    this.calls++;
+    this.callsSinceCompaction++;
+    if (this.rewritten || this.segmentCalls === 0) {
+      this.segmentFirstTokens = tokens;
+      this.segmentCalls = 0;
+    }
+    this.segmentCalls++;
+    this.lastTokens = tokens;
+    this.lastAt = now;
+    this.rewritten = false;
+  }
+
+  /** The history was rewritten (a compaction or an undo): the next call re-writes its prefix. */
+  noteCompaction(): void {
+    this.callsSinceCompaction = 0;
+    this.rewritten = true;
+    this.segmentCalls = 0;
+  }
+
+  /** Gaps between consecutive calls longer than `ttl`. */
+  idleGaps(ttl: CacheTtl): number {
+    return this.idle[ttl];
+  }
+
+  /** Mean request growth per call since the last compaction (0 with fewer than two calls). */
+  get growthPerCall(): number {
+    return this.segmentCalls < 2 ? 0 : Math.max(0, (this.lastTokens - this.segmentFirstTokens) / (this.segmentCalls - 1));
+  }
+
+  /** The last call's prefix is still cached at `now` (within the TTL, no rewrite since). */
+  cacheWarm(now: number, ttl: CacheTtl): boolean {
+    return this.lastAt !== undefined && !this.rewritten && now - this.lastAt <= TTL_MS[ttl];
+  }
+
+  /**
+   * "auto": the TTL under which the calls so far would have cost less. Every gap is priced both ways:
+   * within the TTL the next call reads the previous request from the cache and writes what is new; past
+   * it, it writes the whole request again (5-minute writes cost 1.25x the input price, 1-hour writes 2x).
+   * Before the second call there is no gap: 5 minutes (the cheaper write).
+   */
+  chooseTtl(price: ModelPrice): TtlChoice {
+    const cost = (ttl: CacheTtl) => {
+      const c = this.cached[ttl];
+      return (c.read * price.cacheRead + c.write * (ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m)) / 1e6;
+    };
+    const costUSD = { '5m': cost('5m'), '1h': cost('1h') };
+    if (this.calls < 2) return { ttl: '5m', costUSD, reason: 'no gap between calls yet: 5 minutes (the cheaper write)' };
+    const ttl: CacheTtl = costUSD['1h'] < costUSD['5m'] ? '1h' : '5m';
+    const gaps = `${this.idle['5m']} of ${this.calls - 1} gaps over 5 minutes, ${this.idle['1h']} over an hour`;
+    return {
+      ttl,
+      costUSD,
+      reason:
+        `${ttl === '1h' ? '1 hour' : '5 minutes'}: the calls so far would have cost $${costUSD['5m'].toFixed(2)} in cache reads and ` +
+        `writes with 5-minute writes, $${costUSD['1h'].toFixed(2)} with 1-hour writes (${gaps})`,
+    };
+  }
+}
