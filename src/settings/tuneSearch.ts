@@ -43,6 +43,8 @@ export const RATE_DEFINITION =
 
 /** A tiny slack so a rate equal to the target up to float error is feasible. */
 const EPSILON = 1e-9;
+/** A move must save at least this share of the cost: a setting is not changed for a rounding-size saving. */
+export const MIN_SAVING = 0.001;
 
 export function aggregate(id: string, point: TunePoint, sessions: SessionOutcome[], target: number): Scored {
   const costUSD = sessions.reduce((s, o) => s + o.costUSD, 0);
@@ -52,10 +54,10 @@ export function aggregate(id: string, point: TunePoint, sessions: SessionOutcome
   return { id, point, sessions, costUSD, rate, overflowed, compactedSessions, feasible: overflowed === 0 && rate >= target - EPSILON };
 }
 
-/** Better first: feasible before infeasible; feasible by lower cost; infeasible by fewer overflows, higher rate, lower cost. */
+/** Better first: feasible before infeasible; feasible by lower cost (by at least MIN_SAVING); infeasible by fewer overflows, higher rate, lower cost. */
 export function better(a: Scored, b: Scored): boolean {
   if (a.feasible !== b.feasible) return a.feasible;
-  if (a.feasible) return a.costUSD < b.costUSD - EPSILON;
+  if (a.feasible) return a.costUSD < b.costUSD * (1 - MIN_SAVING) - EPSILON;
   if (a.overflowed !== b.overflowed) return a.overflowed < b.overflowed;
   if (Math.abs(a.rate - b.rate) > EPSILON) return a.rate > b.rate;
   return a.costUSD < b.costUSD - EPSILON;

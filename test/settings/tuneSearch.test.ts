@@ -5,7 +5,7 @@
 // settings as the start, and a block holding only what differs from the defaults (or resets the user's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregate, frontier, tuneSearch, type Evaluate, type SessionOutcome } from '../../src/settings/tuneSearch';
+import { aggregate, better, frontier, MIN_SAVING, tuneSearch, type Evaluate, type SessionOutcome } from '../../src/settings/tuneSearch';
 import {
   pointId,
   startPoint,
@@ -134,11 +134,21 @@ test('the real space: only declared settings, the user’s settings as the start
   const shipped = startPoint(space, new Map());
   assert.deepEqual(tunedSettingsBlock(shipped, new Map()), {}, 'the shipped defaults: nothing to set');
   const moved = { ...shipped, 'microCompact.keepRecent': 1, 'strategyParams.recursive-summarization.maxEventsToKeep': 4 };
-  assert.deepEqual(tunedSettingsBlock(moved, new Map<string, unknown>([['autoCompact.threshold', 0.6]])), {
-    'splitpoint.autoCompact.threshold': 0.8,
+  // The user set 0.7; the tuned point has the shipped value: the block sets it back explicitly.
+  assert.notEqual(shipped['autoCompact.threshold'], 0.7);
+  assert.deepEqual(tunedSettingsBlock(moved, new Map<string, unknown>([['autoCompact.threshold', 0.7]])), {
+    'splitpoint.autoCompact.threshold': shipped['autoCompact.threshold'],
     'splitpoint.microCompact.keepRecent': 1,
     'splitpoint.strategyParams': { 'recursive-summarization': { maxEventsToKeep: 4 } },
   });
   assert.notEqual(pointId(moved), pointId(shipped));
   assert.equal(pointId({ ...shipped }), pointId(shipped));
+});
+
+test('a move must save at least MIN_SAVING of the cost: a rounding-size saving does not change a setting', () => {
+  const base = aggregate('base', {}, [ok(100)], 1);
+  const tiny = aggregate('tiny', {}, [ok(100 * (1 - MIN_SAVING / 2))], 1);
+  const real = aggregate('real', {}, [ok(100 * (1 - MIN_SAVING * 2))], 1);
+  assert.equal(better(tiny, base), false);
+  assert.equal(better(real, base), true);
 });
