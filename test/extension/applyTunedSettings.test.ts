@@ -53,14 +53,14 @@ function commandWith(clipboard: string, answer: string | undefined, user: Record
   return { run: () => command!(), written, errors, modals, global: (stub.ConfigurationTarget as { Global: unknown }).Global };
 }
 
-const BLOCK = '{\n  "splitpoint.autoCompact.threshold": 0.6,\n  "splitpoint.microCompact.keepRecent": 3\n}';
+const BLOCK = '{\n  "splitpoint.autoCompact.threshold": 0.7,\n  "splitpoint.microCompact.keepRecent": 3\n}';
 
 test('accepted: the changes are listed, and written to the user settings (a value already set is left out)', async () => {
   const c = commandWith(`best: $50\n\n${BLOCK}\n`, 'Apply All', { 'splitpoint.microCompact.keepRecent': 3 });
   assert.deepEqual(await c.run(), ['splitpoint.autoCompact.threshold']);
-  assert.deepEqual(c.written, [{ key: 'splitpoint.autoCompact.threshold', value: 0.6, target: c.global }]);
+  assert.deepEqual(c.written, [{ key: 'splitpoint.autoCompact.threshold', value: 0.7, target: c.global }]);
   assert.equal(c.modals.length, 1);
-  assert.match(c.modals[0], /splitpoint\.autoCompact\.threshold: 0\.8 \(default\) → 0\.6/);
+  assert.match(c.modals[0], /splitpoint\.autoCompact\.threshold: 0\.6 \(default\) → 0\.7/);
   assert.deepEqual(c.errors, []);
 });
 
