@@ -1,15 +1,16 @@
 // One (session, configurations) task of `splitpoint tune`, as a worker thread runs it: the session is
-// imported and calibrated once per worker (kept for the next tasks; the least recently used are let go
+// imported, calibrated and replayed as recorded once per worker (kept for the next tasks; the least recently used are let go
 // past MAX_SESSIONS), counts are remembered by text across replays, and every configuration of the task
-// is replayed in one replaySession call. Each replay is a pure function of (session file, configuration).
+// is replayed on that prepared recording (replayPrepared). Each replay is a pure function of (session file, configuration).
 import {
   CachingTextTokenizer,
   createTokenizer,
   DEFAULT_TOKENIZER,
   importSession,
+  prepareReplay,
   readSessionFile,
-  replaySession,
-  type ImportResult,
+  replayPrepared,
+  type PreparedReplay,
 } from '../core';
 import { resolveReplayConfig } from '../settings/replayConfigs';
 
@@ -46,16 +47,17 @@ export type TuneReply =
   { taskId: number; ok: true; rows: TuneReplayRow[]; ms: number } | { taskId: number; ok: false; error: string; badInput: boolean };
 
 export class TuneReplayer {
-  private readonly sessions = new Map<string, ImportResult>();
+  private readonly sessions = new Map<string, PreparedReplay>();
   // Every text counted once per worker: replaySession's per-call memo is keyed by message object.
   private readonly tokenizer = new CachingTextTokenizer(createTokenizer(DEFAULT_TOKENIZER), { maxChars: 1e9, maxEntries: 500_000 });
 
-  private session(file: string): ImportResult {
+  /** The session imported, calibrated and replayed as recorded once (kept for the worker's next tasks). */
+  private async session(file: string): Promise<PreparedReplay> {
     let s = this.sessions.get(file);
     if (s) {
       this.sessions.delete(file);
     } else {
-      s = importSession(readSessionFile(file), file);
+      s = await prepareReplay(importSession(readSessionFile(file), file), { tokenizer: this.tokenizer });
       if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     }
     this.sessions.set(file, s);
@@ -64,15 +66,15 @@ export class TuneReplayer {
 
   async run(task: TuneTask): Promise<TuneReply> {
     const t0 = Date.now();
-    let session: ImportResult;
+    let session: PreparedReplay;
     try {
-      session = this.session(task.file);
+      session = await this.session(task.file);
     } catch (e) {
       return { taskId: task.taskId, ok: false, error: messageOf(e, task.file), badInput: true };
     }
     try {
       const configs = task.configs.map((c) => resolveReplayConfig(c.json, `tune configuration ${c.id}`));
-      const report = await replaySession(session, configs, { tokenizer: this.tokenizer });
+      const report = await replayPrepared(session, configs);
       const rows = report.configs.map((r, i) => ({
         id: task.configs[i].id,
         costUSD: r.costUSD,

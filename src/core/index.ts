@@ -182,7 +182,16 @@ export { sessionWindow, type SessionWindow, type WindowSource } from './importer
 export { SessionFollower, type FollowUpdate } from './importers/follow';
 
 // Replay: the cost of a configuration on a recorded session
-export { fittedOverhead, replaySession, type PromptCaching, type ReplayConfig, type ReplayReport } from './replay';
+export {
+  fittedOverhead,
+  prepareReplay,
+  replayPrepared,
+  replaySession,
+  type PreparedReplay,
+  type PromptCaching,
+  type ReplayConfig,
+  type ReplayReport,
+} from './replay';
 
 // Probes: what a compaction lost, asked as questions (generation, the offline score, the online check)
 export {

@@ -21,7 +21,7 @@ import {
   recordingContexts,
   recordingModel,
 } from './recording';
-import { replayConfig, summaryModelOf } from './run';
+import { replayConfig, summaryModelOf, type ReplayInputs } from './run';
 import { RecordedSizes } from './sizes';
 import type { RecordedSummary } from './standInSummarizer';
 import type { ReplayConfig, ReplayConfigResult, ReplayOptions, ReplayReport } from './types';
@@ -37,6 +37,26 @@ export async function replaySession(
   configs: readonly ReplayConfig[],
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
+  return replayPrepared(await prepareReplay(result, options, configs.find((c) => c.mode === 'as-recorded')?.name), configs, options);
+}
+
+/**
+ * What every configuration's replay of one recording shares: the calibration, the recorded sizes and totals,
+ * the recording replayed as it happened (the cost model's check and the provider's cache hit ratio). Made
+ * once, it serves any number of replayPrepared calls (`splitpoint tune` keeps one per session and worker).
+ */
+export interface PreparedReplay {
+  readonly report: Omit<ReplayReport, 'configs'>;
+  readonly inputs: Omit<ReplayInputs, 'yieldEvery'>;
+  readonly asRecorded: ReplayConfigResult;
+  readonly recordedSummary: number | null;
+}
+
+export async function prepareReplay(
+  result: ImportResult,
+  options: ReplayOptions = {},
+  asRecordedName = 'as-recorded',
+): Promise<PreparedReplay> {
   const tokenizer = options.tokenizer ?? createTokenizer(DEFAULT_TOKENIZER);
   const raw = new MemoizedMessageCounter(tokenizer);
   const contexts = recordingContexts(result);
@@ -61,7 +81,7 @@ export async function replaySession(
   if (fallback) warnings.push(fallback);
   // The recording replayed as it happened: the cost model's check, and the provider's cache hit ratio.
   const asRecorded = await replayAsRecorded(
-    { name: configs.find((c) => c.mode === 'as-recorded')?.name ?? 'as-recorded' },
+    { name: asRecordedName },
     {
       contexts,
       compactions: result.compactions,
@@ -81,7 +101,7 @@ export async function replaySession(
   // A recording that read nothing from a cache ran without one: it says nothing about the provider's misses.
   const cacheServedRatio =
     asRecorded.modelledReads > 0 && asRecorded.servedReads > 0 ? Math.min(1, asRecorded.servedReads / asRecorded.modelledReads) : 1;
-  const report: ReplayReport = {
+  const report: Omit<ReplayReport, 'configs'> = {
     window,
     windowSource: win.source,
     warnings,
@@ -94,27 +114,38 @@ export async function replaySession(
     summaryTokens: { tokens: summaryTokens, source: recordedSummary === null ? 'estimate' : 'recorded' },
     recorded,
     probeNote: PROBE_NOTE,
-    configs: [],
   };
-  const recordedSummaries = summariesOf(result);
+  const inputs = {
+    timeline,
+    sizes,
+    tokenizer,
+    window,
+    model,
+    summaryTokens,
+    recordedSummaries: summariesOf(result),
+    prices,
+    cacheServedRatio,
+    artifacts,
+  };
+  return { report, inputs, asRecorded: asRecorded.result, recordedSummary };
+}
+
+/** Replays a prepared recording under each configuration (in order); the prepared part is only read. */
+export async function replayPrepared(
+  prepared: PreparedReplay,
+  configs: readonly ReplayConfig[],
+  options: Pick<ReplayOptions, 'yieldEvery'> = {},
+): Promise<ReplayReport> {
+  const { inputs, recordedSummary } = prepared;
+  const { model, prices, summaryTokens } = inputs;
+  const warnings = [...prepared.report.warnings];
+  const report: ReplayReport = { ...prepared.report, warnings, configs: [] };
   for (const config of configs) {
     if (config.mode === 'as-recorded') {
-      report.configs.push(asRecorded.result);
+      report.configs.push(prepared.asRecorded);
       continue;
     }
-    const r = await replayConfig(config, {
-      timeline,
-      sizes,
-      tokenizer,
-      window,
-      model,
-      summaryTokens,
-      recordedSummaries,
-      prices,
-      cacheServedRatio,
-      artifacts,
-      yieldEvery: options.yieldEvery,
-    });
+    const r = await replayConfig(config, { ...inputs, yieldEvery: options.yieldEvery });
     if (r.summaryCalls > 0) r.notes.push(summaryNote(r.summaryBound, summaryTokens, recordedSummary !== null));
     const summaryModel = summaryModelOf(config, model);
     const summaryFallback = summaryModel === model ? null : fallbackPriceWarning(summaryModel, priceLookup(summaryModel, prices));
