@@ -218,3 +218,47 @@ test('the incremental view replaces a superseded result when the later call arri
   );
   assert.deepEqual(micro.messages, plan.output);
 });
+
+test('a message whose later result was cleared first (a pointer) lists its cleared results in block order, as the pure strategy does', () => {
+  const settings = { keepRecent: 3, minChars: 100, supersede: true };
+  const micro = new IncrementalMicroCompactor(settings, new CharCounter());
+  // t1 and t2 answered in one message; t3 runs t2's search again: t2 becomes a pointer, with o1 (old) in one batch.
+  const parallel: Message[] = [
+    {
+      id: 'a-t',
+      role: 'assistant',
+      content: [
+        { type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'a.ts' } },
+        { type: 'tool_use', id: 't2', name: 'search', input: { query: 'q' } },
+      ],
+    },
+    {
+      id: 'r-t',
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: 'a'.repeat(2000) },
+        { type: 'tool_result', tool_use_id: 't2', content: 's'.repeat(2000) },
+      ],
+    },
+  ];
+  const messages = conversation(
+    exchange('o1', 'read_file', { path: 'o.ts' }, 'o'.repeat(2000)),
+    parallel,
+    exchange('t3', 'search', { query: 'q' }, 's'.repeat(2000)),
+  );
+  micro.sync(messages);
+  assert.deepEqual([...micro.cleared].sort(), ['o1', 't2']);
+  // Two more results: t1 ages out and is cleared in the next batch, in the message where t2 already is.
+  const later = [
+    ...messages,
+    ...exchange('t4', 'read_file', { path: 'b.ts' }, 'b'.repeat(2000)),
+    ...exchange('t5', 'read_file', { path: 'c.ts' }, 'c'.repeat(2000)),
+  ];
+  const before = micro.cleared;
+  const pointers = micro.clearedPointers;
+  micro.sync(later);
+  const notes = micro.messages.find((m) => m.id === 'r-t')!.truncated!.results.map((r) => r.toolUseId);
+  assert.deepEqual(notes, ['t1', 't2']);
+  const plan = planMicroCompact(later, settings, ctxWith(new CharCounter(), { microCleared: before, microPointers: pointers }));
+  assert.deepEqual(micro.messages, plan.output);
+});

@@ -44,6 +44,12 @@ export class IncrementalMicroCompactor {
   private pending: Array<{ index: number; block: ToolResultBlock }> = [];
   private figures: Figures | null = null;
   private readonly clearedIds = new Set<string>();
+  /**
+   * Messages an earlier batch changed: the original and the results cleared in it. A later batch's copy
+   * is made from the original with all of them, as the pure strategy makes it, so its `truncated` notes
+   * are in block order (a superseded result may be cleared before an older one in the same message).
+   */
+  private readonly changed = new Map<number, { original: Message; ids: Set<string> }>();
   /** supersede: the tracker, every result seen by id, the batch's ids, and the pointers (pending or cleared). */
   private tracker: SupersedeTracker | null = null;
   private byId = new Map<string, { index: number; block: ToolResultBlock; ordinal: number }>();
@@ -172,6 +178,7 @@ export class IncrementalMicroCompactor {
     this.pending = [];
     this.figures = null;
     this.clearedIds.clear();
+    this.changed.clear();
     this.tracker = this.settings.supersede ? new SupersedeTracker() : null;
     this.byId = new Map();
     this.pendingIds.clear();
@@ -234,7 +241,9 @@ export class IncrementalMicroCompactor {
     for (const [index, ids] of byMessage) {
       if (this.tick(COPY_WORK)) yield;
       const before = this.effective[index];
-      const copy = replacedInView(before, ids, this.names, this.pointers, this.copies);
+      const earlier = this.changed.get(index);
+      const all = earlier ? new Set([...earlier.ids, ...ids]) : ids;
+      const copy = replacedInView(earlier?.original ?? before, all, this.names, this.pointers, this.copies);
       after.set(index, copy);
       savedTokens += this.tokens.countMessage(before) - this.tokens.countMessage(copy);
     }
@@ -258,9 +267,11 @@ export class IncrementalMicroCompactor {
     for (const [index, copy] of f.after) {
       if (this.tick(2)) yield;
       this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);
+      if (!this.changed.has(index)) this.changed.set(index, { original: this.effective[index], ids: new Set() });
       this.effective[index] = copy;
     }
-    for (const { block } of this.pending) {
+    for (const { index, block } of this.pending) {
+      this.changed.get(index)!.ids.add(block.tool_use_id);
       this.clearedIds.add(block.tool_use_id);
       if (this.pointers.has(block.tool_use_id)) this.pointerIds.add(block.tool_use_id);
     }
