@@ -27,7 +27,7 @@ test('every key is checked against the schema; the error names the source and th
     );
   bad('{"splitpoint.autoCompact.threshold": 3}', /^tuned\.json: splitpoint\.autoCompact\.threshold: must be at most 0\.99, got 3$/);
   bad('{"splitpoint.autoCompact.treshold": 0.5}', /splitpoint\.autoCompact\.treshold: is not a setting/);
-  bad('{"splitpoint.promptCaching": "2h"}', /splitpoint\.promptCaching: must be one of "5m", "1h", "off"/);
+  bad('{"splitpoint.promptCaching": "2h"}', /splitpoint\.promptCaching: must be one of "5m", "1h", "auto", "off"/);
   bad('{"splitpoint.baseUrl": "http://x"}', /splitpoint\.baseUrl: is not a compaction setting/);
   bad('{"editor.fontSize": 12}', /editor\.fontSize: is not a Splitpoint setting/);
   bad('{"splitpoint.strategyParams": {"sliding-window": {"maxEvents": -1}}}', /strategyParams\.sliding-window/);
@@ -39,22 +39,22 @@ test('every key is checked against the schema; the error names the source and th
 
 test('the diff lists what changes against the user’s global values; equal values are left out', () => {
   const proposed = parseTunedSettings(
-    '{"splitpoint.autoCompact.threshold": 0.6, "splitpoint.microCompact.keepRecent": 1, "splitpoint.promptCaching": "1h"}',
+    '{"splitpoint.autoCompact.threshold": 0.7, "splitpoint.microCompact.keepRecent": 1, "splitpoint.promptCaching": "1h"}',
     'clip',
   );
   const user: Record<string, unknown> = { 'splitpoint.microCompact.keepRecent': 1, 'splitpoint.promptCaching': '5m' };
   const changes = tunedDiff(proposed, (k) => user[k]);
   assert.deepEqual(changes, [
-    { key: 'splitpoint.autoCompact.threshold', from: undefined, effectiveFrom: 0.8, to: 0.6 },
+    { key: 'splitpoint.autoCompact.threshold', from: undefined, effectiveFrom: 0.6, to: 0.7 },
     { key: 'splitpoint.promptCaching', from: '5m', effectiveFrom: '5m', to: '1h' },
   ]);
-  assert.equal(describeChange(changes[0]), 'splitpoint.autoCompact.threshold: 0.8 (default) → 0.6');
+  assert.equal(describeChange(changes[0]), 'splitpoint.autoCompact.threshold: 0.6 (default) → 0.7');
   assert.equal(describeChange(changes[1]), 'splitpoint.promptCaching: "5m" → "1h"');
   const docs = diffDocuments(changes);
-  assert.deepEqual(JSON.parse(docs.before), { 'splitpoint.autoCompact.threshold': 0.8, 'splitpoint.promptCaching': '5m' });
-  assert.deepEqual(JSON.parse(docs.after), { 'splitpoint.autoCompact.threshold': 0.6, 'splitpoint.promptCaching': '1h' });
+  assert.deepEqual(JSON.parse(docs.before), { 'splitpoint.autoCompact.threshold': 0.6, 'splitpoint.promptCaching': '5m' });
+  assert.deepEqual(JSON.parse(docs.after), { 'splitpoint.autoCompact.threshold': 0.7, 'splitpoint.promptCaching': '1h' });
   // A block value equal to the default still writes when the user set another value (it resets it).
-  const reset = tunedDiff(new Map([['splitpoint.autoCompact.threshold', 0.8]]), () => 0.6);
+  const reset = tunedDiff(new Map([['splitpoint.autoCompact.threshold', 0.6]]), () => 0.7);
   assert.equal(reset.length, 1);
-  assert.equal(tunedDiff(new Map([['splitpoint.autoCompact.threshold', 0.8]]), () => undefined).length, 0);
+  assert.equal(tunedDiff(new Map([['splitpoint.autoCompact.threshold', 0.6]]), () => undefined).length, 0);
 });

@@ -19,7 +19,7 @@ import { openInspector, startInspectorHarness, type HarnessServer, type Inspecto
 import { RecordingHost } from './inspector-recording-host';
 
 const ARTIFACTS = join(import.meta.dirname ?? __dirname, '..', '..', 'test-artifacts');
-const FIXTURE = 'test/fixtures/real-sessions/claude-code-cipher-box-c.jsonl';
+const FIXTURE = 'test/fixtures/real-sessions/claude-code-cipher-box-a.jsonl';
 
 let browser: Browser;
 let server: HarnessServer;
