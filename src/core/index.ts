@@ -20,6 +20,7 @@ export type { ArtifactLedger, LossReport } from './ledger/ledger';
 
 // Cost: prices, context windows, the prompt cache's limits and what a plan costs
 export {
+  CACHE_TTL_MS,
   callCostUSD,
   contextWindowFor,
   LOOKBACK_SEGMENTS,

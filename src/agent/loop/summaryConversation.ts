@@ -7,6 +7,7 @@
 // and the summarizer sends its standalone request (cheaper than writing the whole history to the cache).
 import type Anthropic from '@anthropic-ai/sdk';
 import {
+  CACHE_TTL_MS,
   blocksOf,
   toApiMessages,
   type ApiMessage,
@@ -15,8 +16,6 @@ import {
   type PromptCaching,
   type SystemTextBlock,
 } from '../../core';
-
-const TTL_MS = { '5m': 5 * 60_000, '1h': 60 * 60_000 } as const;
 
 /** What the agent sent last, and for which history. */
 export interface SentRequest {
@@ -73,7 +72,7 @@ function notCached(s: SummaryConversationSource): string | undefined {
   if (sent.rewriteVersion !== s.rewriteVersion || sent.sessionLength > s.session.length)
     return 'the history was rewritten (compacted or undone) since the last request';
   const age = s.now - sent.sentAt;
-  if (age >= TTL_MS[s.caching])
+  if (age >= CACHE_TTL_MS[s.caching])
     return `the last request was sent ${Math.round(age / 1000)} s ago: its cache (TTL ${s.caching}) has expired`;
   return undefined;
 }

@@ -7,7 +7,7 @@
 // cache (1.25x input for 5 minutes, 2x for an hour; plain input below the model's minimum cacheable
 // length) and the cached part is read (0.1x). A rewrite keeps the cache only up to its first changed
 // message; later requests read its smaller prefix every turn, which is what pays the re-write back.
-import { minCacheableTokens, type CacheTtl, type ModelPrice, type PriceOverrides } from './cost';
+import { cacheWritePrice, minCacheableTokens, type CacheTtl, type ModelPrice, type PriceOverrides } from './cost';
 import { priceLookup, type PriceSource } from './prices';
 import type { Message } from '../conversation/conversation';
 import type { PlanContext } from '../pipeline/plan';
@@ -36,7 +36,7 @@ export interface ResolvedCache {
 /** Price one rewrite of the request with the cache state `cache`. Pure arithmetic. */
 export function rewriteCost(t: RewriteTokens, cache: ResolvedCache): PlanCost & { savingPerTurnUSD: number } {
   const { price } = cache;
-  const write = cache.ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m;
+  const write = cacheWritePrice(price, cache.ttl);
   const minimum = minCacheableTokens(cache.model);
   const cached = Math.max(0, Math.min(cache.cachedPrefixTokens, t.before));
   const cachedAfter = Math.min(cached, t.commonPrefix);

@@ -15,6 +15,14 @@ import type { ModelPrice, TieredPrice } from './prices';
 
 export type CacheTtl = '5m' | '1h';
 
+/** How long a cache entry lives after its last write or read, by TTL. */
+export const CACHE_TTL_MS: Readonly<Record<CacheTtl, number>> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
+
+/** The price per million tokens of a cache write with `ttl` (5-minute 1.25x the input price, 1-hour 2x). */
+export function cacheWritePrice(price: ModelPrice, ttl: CacheTtl): number {
+  return ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m;
+}
+
 export { DEFAULT_PRICE, MODEL_PRICES, priceFor, type ModelPrice, type PriceOverrides, type TieredPrice } from './prices';
 
 /** Token counts of one call, as the API reports them (input excludes cache reads and writes). */
@@ -116,8 +124,6 @@ interface CacheEntry {
   ttlMs: number;
 }
 
-const TTL_MS: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
-
 /**
  * The prompt cache of one API key, as far as one conversation sees it. Deterministic: time is given
  * by the caller (a replay uses the recorded timestamps, or none: then nothing expires).
@@ -177,7 +183,7 @@ export class PrefixCache {
       const inside = b <= hit ? this.entries.get(prefixKeys[b]) : undefined;
       if (inside && inside.expiresAt >= now) inside.expiresAt = now + inside.ttlMs;
       if (b <= hit || cumulative[b] < this.minTokens) continue;
-      const ms = TTL_MS[ttlOf.get(b) ?? '5m'];
+      const ms = CACHE_TTL_MS[ttlOf.get(b) ?? '5m'];
       this.entries.set(prefixKeys[b], { expiresAt: now + ms, ttlMs: ms });
       written = Math.max(written, cumulative[b]);
     }

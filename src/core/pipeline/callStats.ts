@@ -2,13 +2,12 @@
 // calls so far and since the last compaction, the gaps between them, the request's growth per call, and
 // what the calls so far would have cost with 5-minute and with 1-hour cache writes (prompt caching
 // "auto" picks the cheaper). Causal: only calls already made are counted. O(1) per call.
-import type { CacheTtl } from '../cost/cost';
+import { CACHE_TTL_MS, cacheWritePrice, type CacheTtl } from '../cost/cost';
 import type { ModelPrice } from '../cost/prices';
 
 /** The `splitpoint.promptCaching` setting: a TTL, none, or 'auto' (chosen from the gaps between calls). */
 export type PromptCachingSetting = 'off' | CacheTtl | 'auto';
 
-export const TTL_MS: Readonly<Record<CacheTtl, number>> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
 const TTLS: readonly CacheTtl[] = ['5m', '1h'];
 
 export interface TtlChoice {
@@ -38,8 +37,8 @@ export class CallStats {
       const gap = Math.max(0, now - this.lastAt);
       for (const ttl of TTLS) {
         const c = this.cached[ttl];
-        if (gap > TTL_MS[ttl]) this.idle[ttl]++;
-        if (gap <= TTL_MS[ttl] && !this.rewritten && tokens >= this.lastTokens) {
+        if (gap > CACHE_TTL_MS[ttl]) this.idle[ttl]++;
+        if (gap <= CACHE_TTL_MS[ttl] && !this.rewritten && tokens >= this.lastTokens) {
           c.read += this.lastTokens;
           c.write += tokens - this.lastTokens;
         } else c.write += tokens;
@@ -76,7 +75,7 @@ export class CallStats {
 
   /** The last call's prefix is still cached at `now` (within the TTL, no rewrite since). */
   cacheWarm(now: number, ttl: CacheTtl): boolean {
-    return this.lastAt !== undefined && !this.rewritten && now - this.lastAt <= TTL_MS[ttl];
+    return this.lastAt !== undefined && !this.rewritten && now - this.lastAt <= CACHE_TTL_MS[ttl];
   }
 
   /**
@@ -88,7 +87,7 @@ export class CallStats {
   chooseTtl(price: ModelPrice): TtlChoice {
     const cost = (ttl: CacheTtl) => {
       const c = this.cached[ttl];
-      return (c.read * price.cacheRead + c.write * (ttl === '1h' ? price.cacheWrite1h : price.cacheWrite5m)) / 1e6;
+      return (c.read * price.cacheRead + c.write * cacheWritePrice(price, ttl)) / 1e6;
     };
     const costUSD = { '5m': cost('5m'), '1h': cost('1h') };
     if (this.calls < 2) return { ttl: '5m', costUSD, reason: 'no gap between calls yet: 5 minutes (the cheaper write)' };

@@ -21,7 +21,7 @@
 // (since the last compaction, or the session's start): earlier, waiting removes more for the same cost.
 // When the cache has already expired (an idle just ended), the re-write is free and the first call even
 // saves the removed tokens' cache write: such a compaction pays at once.
-import type { CacheTtl } from '../cost/cost';
+import { cacheWritePrice, type CacheTtl } from '../cost/cost';
 import type { ModelPrice } from '../cost/prices';
 
 export type AutoCompactPolicy = 'threshold' | 'pays';
@@ -79,7 +79,7 @@ export interface PaysDecision {
 function rates(i: PaysInput): { read: number; write: number; input: number; output: number } {
   const p = i.price;
   if (i.caching === 'off') return { read: p.input / 1e6, write: p.input / 1e6, input: p.input / 1e6, output: p.output / 1e6 };
-  const write = i.caching === '1h' ? p.cacheWrite1h : p.cacheWrite5m;
+  const write = cacheWritePrice(p, i.caching);
   return { read: p.cacheRead / 1e6, write: write / 1e6, input: p.input / 1e6, output: p.output / 1e6 };
 }
 

@@ -1,7 +1,15 @@
 // What the replay bills: each call's tokens priced at the configuration's TTL and added to its result,
 // the provider's cache misses applied to a modelled cache read, and a compaction's summary call priced
 // the way the agents send it (the conversation's cached prefix with the instruction appended).
-import { callCostUSD, type CacheOutcome, type CacheSegment, type CacheTtl, type CallTokens, type PrefixCache } from '../cost/cost';
+import {
+  CACHE_TTL_MS,
+  callCostUSD,
+  type CacheOutcome,
+  type CacheSegment,
+  type CacheTtl,
+  type CallTokens,
+  type PrefixCache,
+} from '../cost/cost';
 
 type Price = Parameters<typeof callCostUSD>[1];
 import type { SummaryCall } from './standInSummarizer';
@@ -50,8 +58,6 @@ export interface SentRequest {
   at: number;
 }
 
-const TTL_MS: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_000 };
-
 /** Whether `sent` is a prefix of `now` (same segments, in order): nothing was rewritten since it was sent. */
 function extends_(now: SegmentedRequest, sent: SegmentedRequest): boolean {
   if (sent.segments.length > now.segments.length) return false;
@@ -83,7 +89,7 @@ export function summaryCallTokens(o: {
   const reusable =
     o.caching !== 'off' &&
     sent !== null &&
-    o.now - sent.at <= TTL_MS[o.caching] &&
+    o.now - sent.at <= CACHE_TTL_MS[o.caching] &&
     extends_(o.before, sent.request) &&
     o.before.tokens + o.instructionTokens + o.maxSummaryTokens <= o.window;
   if (!reusable) {
