@@ -243,6 +243,10 @@ export interface WorkerCountResult {
   batches: number;
 }
 
+/** How long a pass over the messages runs before it gives the event loop a turn, and how often it looks at the clock. */
+const PASS_SLICE_MS = 8;
+const PASS_CHECK_EVERY = 256;
+
 /**
  * Fills `counter`'s memo for `messages` with counts made by `worker` (batches of texts; at most two
  * in flight), then returns their sum. The calling thread only collects texts and posts them.
@@ -290,8 +294,18 @@ export async function countMessagesInWorker(
     if (inFlight.length >= 2) await inFlight.shift();
     if (options.signal?.aborted) throw new CountWorkerError('token counting was cancelled');
   };
+  // The passes over every message give the event loop a turn every few ms (a session of 100k messages
+  // already counted is otherwise one block).
+  let sliceStart = performance.now();
+  const pause = async (): Promise<void> => {
+    if (performance.now() - sliceStart < PASS_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
   const queued = new Set<Message>();
+  let seen = 0;
   for (const message of messages) {
+    if (++seen % PASS_CHECK_EVERY === 0) await pause();
     if (counter.peek(message) !== undefined || queued.has(message)) {
       done++;
       continue;
@@ -306,6 +320,13 @@ export async function countMessagesInWorker(
   await flush();
   await Promise.all(inFlight);
   let tokens = 0;
-  for (const m of messages) tokens += counter.peek(m) ?? counter.countMessage(m);
-  return { tokens, messages: messages.length, newlyCounted, batches };
+  sliceStart = performance.now();
+  // The messages there are now (as when this sum was one synchronous pass): one appended meanwhile is not in it.
+  const count = messages.length;
+  for (let i = 0; i < count; i++) {
+    if (i > 0 && i % PASS_CHECK_EVERY === 0) await pause();
+    const m = messages[i];
+    tokens += counter.peek(m) ?? counter.countMessage(m);
+  }
+  return { tokens, messages: count, newlyCounted, batches };
 }
