@@ -130,6 +130,25 @@ test('a failed append (ENOSPC) is cut back, surfaced, and leaves the message out
   assert.deepEqual(ids(again.log.messages), ['u1', 'a1', 'u3']);
 });
 
+test('a new, empty session is created without an fsync (nothing to lose); naming it and its compactions are fsynced', () => {
+  const dir = tmp();
+  let fsyncs = 0;
+  const fs: StorageFs = {
+    ...nodeStorageFs,
+    fsyncSync: (fd) => {
+      fsyncs++;
+      nodeStorageFs.fsyncSync(fd);
+    },
+  };
+  const store = new SessionFileStore(dir, { fs });
+  const log = store.create('s', 'New chat');
+  assert.equal(fsyncs, 0, 'creating the empty session fsynced');
+  assert.equal(JSON.parse(readFileSync(join(dir, 's.meta.json'), 'utf8')).title, 'New chat', 'the meta is on disk all the same');
+  log.setTitle('Fix the parser');
+  assert.ok(fsyncs >= 1, 'the title write of the first prompt is durable');
+  assert.equal(store.load('s').log.meta.title, 'Fix the parser');
+});
+
 test('session append: persistence that throws leaves the message out of memory and fires no change', () => {
   let fired = 0;
   const log = new SessionLog(newSessionMeta('s'), [user('u1')], {

@@ -45,8 +45,11 @@ let tempSeq = 0;
 /**
  * Write `text` to `path` atomically: open a new temp file in the same folder (exclusive: never
  * through an existing file or link), write, fsync it, close, rename over `path`, fsync the folder.
+ * `durable: false` skips both fsyncs (still atomic for readers; after a power failure the file may be
+ * missing or empty): only for a file whose loss loses nothing, such as a new, empty session's meta, since
+ * an fsync can hold the thread for tens of milliseconds.
  */
-export function writeFileAtomic(path: string, text: string, fs: StorageFs = nodeStorageFs): void {
+export function writeFileAtomic(path: string, text: string, fs: StorageFs = nodeStorageFs, { durable = true } = {}): void {
   const dir = join(path, '..');
   fs.mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}-${tempSeq++}.tmp`);
@@ -54,7 +57,7 @@ export function writeFileAtomic(path: string, text: string, fs: StorageFs = node
   try {
     fd = fs.openSync(tmp, 'wx', 0o600);
     writeAll(fs, fd, text);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
     fs.renameSync(tmp, path);
@@ -63,6 +66,7 @@ export function writeFileAtomic(path: string, text: string, fs: StorageFs = node
     fs.rmSync(tmp, { force: true });
     throw e;
   }
+  if (!durable) return;
   try {
     const dfd = fs.openSync(dir, 'r');
     try {

@@ -263,8 +263,8 @@ export class SessionFileStore implements SessionPersistence {
     writeFileAtomic(file, sessionFileText(sessionId, messages, record), this.fs);
   }
 
-  writeMeta(meta: SessionMeta): void {
-    writeFileAtomic(this.metaPath(meta.id), JSON.stringify(meta, null, 2), this.fs);
+  writeMeta(meta: SessionMeta, durable = true): void {
+    writeFileAtomic(this.metaPath(meta.id), JSON.stringify(meta, null, 2), this.fs, { durable });
   }
 
   /** The exclusive lock of a session (throws SessionLockedError if another window holds it). */
@@ -375,7 +375,10 @@ export class SessionFileStore implements SessionPersistence {
   create(id: string, title?: string): SessionLog {
     cleanStaleTempFiles(this.dir);
     const meta = newSessionMeta(id, title, this.now());
-    this.writeMeta(meta);
+    // A new session holds nothing to lose: its meta is not fsynced (an fsync on activation held the extension
+    // host 20-40 ms); a lost meta is rebuilt by load() from the
+    // messages file, and the first prompt's title (setTitle) writes it durably.
+    this.writeMeta(meta, false);
     return new SessionLog(meta, [], this);
   }
 }
