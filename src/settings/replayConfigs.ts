@@ -8,6 +8,8 @@
 //
 // Replay-only keys: name, description; autoCompact.headroomTokens (compact when the window minus
 // the request is at most this many tokens: the budget trigger's headroom form, instead of threshold);
+// autoCompact.agentPoint ("claude-code" | "codex": compact where that agent does on the replayed session's
+// window, as the live strip computes it: core/live/status.ts agentCompactPoint; instead of threshold);
 // microCompact.enabled (layer 1 on or off; on in the extension); ledger (Splitpoint's artifact ledger
 // carried through compactions: true in the extension; Claude Code and Codex have none); replay
 // ("as-recorded": the recording's own compactions, TTL and sizes instead of a pipeline).
@@ -110,6 +112,12 @@ function validated(file: string, flat: Map<string, unknown>): Map<string, unknow
         throw new ReplayConfigError(file, key, `must be "as-recorded" or "pipeline", got ${JSON.stringify(value)}`);
       continue;
     }
+    if (key === 'autoCompact.agentPoint') {
+      if (value !== 'claude-code' && value !== 'codex')
+        throw new ReplayConfigError(file, key, `must be "claude-code" or "codex", got ${JSON.stringify(value)}`);
+      settings.set(key, value);
+      continue;
+    }
     if (key === 'autoCompact.headroomTokens' || key === 'microCompact.enabled') {
       if (key === 'autoCompact.headroomTokens' && !(Number.isInteger(value) && (value as number) > 0))
         throw new ReplayConfigError(file, key, `must be a positive integer, got ${JSON.stringify(value)}`);
@@ -124,17 +132,18 @@ function validated(file: string, flat: Map<string, unknown>): Map<string, unknow
         file,
         key,
         `${schema ? 'is not a compaction setting' : 'is not a setting'} (a replay takes name, description, ledger, replay, ` +
-          `autoCompact.headroomTokens, microCompact.enabled and ${known.join(', ')})`,
+          `autoCompact.headroomTokens, autoCompact.agentPoint, microCompact.enabled and ${known.join(', ')})`,
       );
     }
     checkType(file, key, value, schema);
     settings.set(key, value);
   }
-  if (settings.has('autoCompact.headroomTokens') && settings.has('autoCompact.threshold'))
+  const points = ['autoCompact.threshold', 'autoCompact.headroomTokens', 'autoCompact.agentPoint'].filter((k) => settings.has(k));
+  if (points.length > 1)
     throw new ReplayConfigError(
       file,
-      'autoCompact.headroomTokens',
-      'give either autoCompact.threshold or autoCompact.headroomTokens, not both',
+      points[1],
+      `give one of autoCompact.threshold, headroomTokens or agentPoint, not ${points.join(' and ')}`,
     );
   checkStrategyParams(file, settings.get('strategyParams'));
   return settings;
@@ -175,6 +184,7 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
     );
   const headroom = values.get('autoCompact.headroomTokens') as number | undefined;
   if (headroom !== undefined) pipeline.autoCompact.trigger = budgetTrigger({ headroomTokens: headroom });
+  const agentPoint = values.get('autoCompact.agentPoint') as ReplayConfig['agentPoint'];
   const micro = values.get('microCompact.enabled');
   if (micro === false) pipeline.microCompact.enabled = false;
   const name = (json as { name?: string }).name?.trim() || file.replace(/^.*[\\/]/, '').replace(/\.json$/i, '');
@@ -191,6 +201,7 @@ export function resolveReplayConfig(json: unknown, file: string): ReplayConfig {
     mode,
     summaryModel: host.summary?.model ?? '',
     summaryMaxTokens: host.summary?.maxTokens ?? 0,
+    ...(agentPoint ? { agentPoint } : {}),
   };
 }
 

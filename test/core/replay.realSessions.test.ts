@@ -136,6 +136,11 @@ for (const file of SESSIONS) {
           `compaction ${i + 1} at ${points[i]} tokens, Claude Code at ${c.preTokens} (${(100 * off).toFixed(1)}% off)`,
         );
       });
+    } else {
+      // Codex compacts at 90% of the model's window; the rollout records the usable window (95% of the model's).
+      const limit = Math.floor(((r.window / 0.95) * 90) / 100);
+      const points = baseline.points.filter((p) => p.compaction).map((p) => p.compaction!.tokensBefore);
+      assert.ok(limit === 244_800 && points.every((t) => t >= limit), `codex-like compacted at ${points.join(', ')}, Codex at ${limit}`);
     }
     for (const c of r.configs) {
       assert.ok(c.costUSD > 0 && Number.isFinite(c.costUSD), `${c.name}: cost`);

@@ -51,11 +51,20 @@ test('a configuration file overrides only what it names; the replay-only keys wo
   const codex = builtinReplayConfigs().find((x) => x.name === 'codex-like')!;
   assert.equal(codex.pipeline.autoCompact.strategy, 'preserve-user-messages');
   assert.deepEqual(codex.pipeline.autoCompact.params, { maxUserTokens: 20_000 });
+  assert.equal(codex.agentPoint, 'codex', 'codex-like compacts where Codex does (agentCompactPoint), not at a fixed fraction');
 });
 
 test('bad configuration files name the file and the field', () => {
   const bad = (json: unknown) => () => resolveReplayConfig(json, 'c.json');
-  assert.throws(bad({ autoCompact: { threshold: 0.9, headroomTokens: 10 } }), /c\.json: autoCompact\.headroomTokens: give either/);
+  assert.throws(bad({ autoCompact: { threshold: 0.9, headroomTokens: 10 } }), /c\.json: autoCompact\.headroomTokens: give one of/);
+  assert.throws(
+    bad({ autoCompact: { threshold: 0.9, agentPoint: 'codex' } }),
+    /c\.json: autoCompact\.agentPoint: give one of .* not autoCompact\.threshold and autoCompact\.agentPoint/,
+  );
+  assert.throws(
+    bad({ autoCompact: { agentPoint: 'cline' } }),
+    /c\.json: autoCompact\.agentPoint: must be "claude-code" or "codex", got "cline"/,
+  );
   assert.throws(bad({ microCompact: { tools: ['Read', 3] } }), /c\.json: microCompact\.tools\[1\]: must be string, got 3/);
   assert.throws(bad({ microCompact: { cacheAware: 'yes' } }), /c\.json: microCompact\.cacheAware: must be boolean/);
   assert.throws(bad({ microCompact: { supersede: 1 } }), /c\.json: microCompact\.supersede: must be boolean, got 1/);

@@ -5,6 +5,8 @@
 import type { ImportResult } from '../importers';
 import { sessionWindow } from '../importers/window';
 import { DEFAULT_PLAN_CONTEXT } from '../pipeline/plan';
+import { budgetTrigger } from '../pipeline/triggers';
+import { agentCompactPoint } from '../live/status';
 import { createTokenizer, DEFAULT_TOKENIZER } from '../counting/tokenizers';
 import { MemoizedMessageCounter } from '../counting/tokens';
 import { fallbackPriceWarning, priceLookup } from '../cost/prices';
@@ -145,7 +147,7 @@ export async function replayPrepared(
       report.configs.push(prepared.asRecorded);
       continue;
     }
-    const r = await replayConfig(config, { ...inputs, yieldEvery: options.yieldEvery });
+    const r = await replayConfig(atAgentPoint(config, prepared.report), { ...inputs, yieldEvery: options.yieldEvery });
     if (r.summaryCalls > 0) r.notes.push(summaryNote(r.summaryBound, summaryTokens, recordedSummary !== null));
     const summaryModel = summaryModelOf(config, model);
     const summaryFallback = summaryModel === model ? null : fallbackPriceWarning(summaryModel, priceLookup(summaryModel, prices));
@@ -153,6 +155,18 @@ export async function replayPrepared(
     report.configs.push(r);
   }
   return report;
+}
+
+/**
+ * A configuration that compacts where an agent does (`agentPoint`): its trigger becomes that agent's point on
+ * this session's window, the one the live strip shows (Codex: 90% of the model's window, which a Codex rollout
+ * records as 95% usable; Claude Code: window - 33,000). A window too small for a point compacts only when full.
+ */
+function atAgentPoint(config: ReplayConfig, report: Pick<ReplayReport, 'window' | 'windowSource'>): ReplayConfig {
+  if (!config.agentPoint) return config;
+  const { compactAt } = agentCompactPoint(config.agentPoint, { window: report.window, source: report.windowSource });
+  const trigger = compactAt === null ? budgetTrigger({ fraction: 1 }) : budgetTrigger({ maxTokens: compactAt });
+  return { ...config, pipeline: { ...config.pipeline, autoCompact: { ...config.pipeline.autoCompact, trigger } } };
 }
 
 /** How the configuration's summaries were sized: the stand-in's size (recorded or estimated) under the call's bound. */

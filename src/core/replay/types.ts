@@ -47,6 +47,11 @@ export interface ReplayConfig {
    * by the probes of what each compaction archives (core/pipeline/summaryBudget.ts).
    */
   summaryMaxTokens?: number;
+  /**
+   * Compact where that agent does (its auto-compact point on the replayed session's window, as the live strip
+   * shows it: core/live/status.ts agentCompactPoint) instead of the pipeline's trigger.
+   */
+  agentPoint?: 'claude-code' | 'codex';
 }
 
 export interface ReplayOptions {
