@@ -257,3 +257,22 @@ test('busy from send until the run ends, the first request count included: the c
     await r.close();
   }
 });
+
+test('a new chat closed at once (the window closing) leaves no unhandled rejection from its count ahead', async () => {
+  const r = await rig();
+  const rejections: unknown[] = [];
+  const onRejection = (e: unknown) => rejections.push(e);
+  process.on('unhandledRejection', onRejection);
+  try {
+    const c = r.make();
+    c.newChat();
+    c.newChat();
+    c.dispose();
+    // Long enough for the worker's count and the view's slices to settle against the disposed scopes.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.deepEqual(rejections.map(String), []);
+  } finally {
+    process.off('unhandledRejection', onRejection);
+    await r.close();
+  }
+});

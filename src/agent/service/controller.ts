@@ -169,7 +169,7 @@ export class AgentController implements Disposable {
     this.scope = this.openScope(id);
     this.chatReset.fire();
     this.sessionChanged.fire();
-    this.warmup();
+    this.warmup().catch((e: unknown) => this.deps.log.warn(`The session was not counted ahead: ${errorMessage(e)}`));
   }
 
   private openScope(id: string | undefined): SessionScope {
@@ -479,9 +479,9 @@ export class AgentController implements Disposable {
   /** Count the session on the worker thread (never this one), build its micro-compacted view in slices, then show the meter. */
   async warmup(): Promise<void> {
     const scope = this.scope;
-    await Promise.all([this.counting.prefill(() => [scope.session.messages]), this.agents.prepareOverhead(this.settings, this.counting)]);
-    await scope.pipeline.warmView();
-    this.fireContext();
+    const overhead = this.agents.prepareOverhead(this.settings, this.counting);
+    const counted = Promise.all([this.counting.prefill(() => [scope.session.messages]), overhead]);
+    if (await scope.whileOpen(counted.then(() => scope.pipeline.warmView()))) this.fireContext();
   }
 
   /** Count messages (an inspected recording) on the worker thread, so the inspector's synchronous views find them counted. */

@@ -167,6 +167,17 @@ export class SessionScope implements Disposable {
     return item !== undefined && item.kind === 'tool' && item.status === 'awaiting-approval';
   }
 
+  /** Awaits `work`; its failure once this scope is disposed (a chat closed before it finished) is no error: false. */
+  async whileOpen(work: Promise<unknown>): Promise<boolean> {
+    try {
+      await work;
+    } catch (e) {
+      if (this.disposed) return false;
+      throw e;
+    }
+    return !this.disposed;
+  }
+
   /** Unsubscribe, dispose the agent, flush the chat log and close the session log. Idempotent. */
   dispose(): void {
     if (this.disposed) return;
