@@ -193,6 +193,7 @@ export {
   type ReplayConfig,
   type ReplayReport,
 } from './replay';
+export { onFrontier, type FrontierAxes } from './replay/frontier';
 
 // Probes: what a compaction lost, asked as questions (generation, the offline score, the online check)
 export {

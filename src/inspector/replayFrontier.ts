@@ -2,17 +2,12 @@
 // answerable rate, the shipped default and the user's settings marked. A point is on the frontier when
 // no other configuration costs at most as much with at least its rate (and does better in one of the
 // two); a configuration that archived nothing has no rate: it is kept apart ("nothing archived"),
-// neither at 0 nor at 100%, and is on no frontier.
+// neither at 0 nor at 100%, and is on no frontier (the rule is core/replay/frontier.ts, as `splitpoint tune`'s).
+import { onFrontier } from '../core';
 import type { FrontierPointView, ReplayConfigView, YourSettingsView } from '../protocol';
 
 /** The shipped default's configuration (replay-configs/splitpoint-default.json). */
 export const SHIPPED_DEFAULT = 'splitpoint-default';
-
-/** Whether `q` is at least as good as `p` on both axes and better on one. */
-function dominates(q: FrontierPointView, p: FrontierPointView): boolean {
-  if (q.probeRecall === null || p.probeRecall === null) return false;
-  return q.costUSD <= p.costUSD && q.probeRecall >= p.probeRecall && (q.costUSD < p.costUSD || q.probeRecall > p.probeRecall);
-}
 
 /**
  * The frontier chart's points, in the configurations' order. `yours` names the user's configuration
@@ -30,6 +25,7 @@ export function frontierOf(
     if (c.name === yours || (yours === null && yourSettings.state === 'default' && c.name === SHIPPED_DEFAULT)) marks.push('yours');
     return { name: c.name, costUSD: c.costUSD, probeRecall: c.probeRecall, onFrontier: false, marks };
   });
-  for (const p of points) p.onFrontier = p.probeRecall !== null && !points.some((q) => q !== p && dominates(q, p));
+  const on = onFrontier(points, { cost: (p) => p.costUSD, rate: (p) => p.probeRecall });
+  points.forEach((p, i) => (p.onFrontier = on[i]));
   return points;
 }

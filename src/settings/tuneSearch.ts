@@ -9,6 +9,7 @@
 //   which it made no compaction (probeRecall null: nothing archived, every fact still in the request)
 //   counts 1; stand-in summaries count for nothing in probeRecall (a floor for summarizing strategies);
 // - feasible: no session overflowed the window (stoppedAt null on every one) and rate >= target.
+import { onFrontier } from '../core';
 import { pointId, sameValue, withValue, type TunePoint, type TuneSpace } from './tuneSpace';
 
 /** One replay's figures the search needs (a row of --results has more). */
@@ -148,16 +149,9 @@ export async function tuneSearch(o: TuneSearchOptions): Promise<TuneSearchResult
   return { target, start: score(startId), best, tried, steps, passes };
 }
 
-/** The configurations no other beats on both cost (lower) and rate (higher), by cost; only those that overflow nowhere. */
+/** The configurations on the cost/rate frontier (core onFrontier), by cost; only those that overflow nowhere. */
 export function frontier(tried: readonly Scored[]): Scored[] {
-  const complete = tried.filter((t) => t.overflowed === 0).sort((a, b) => a.costUSD - b.costUSD || b.rate - a.rate);
-  const out: Scored[] = [];
-  let bestRate = -Infinity;
-  for (const t of complete) {
-    if (t.rate > bestRate + EPSILON) {
-      out.push(t);
-      bestRate = t.rate;
-    }
-  }
-  return out;
+  const complete = tried.filter((t) => t.overflowed === 0);
+  const on = onFrontier(complete, { cost: (t) => t.costUSD, rate: (t) => t.rate, epsilon: EPSILON });
+  return complete.filter((_, i) => on[i]).sort((a, b) => a.costUSD - b.costUSD || b.rate - a.rate);
 }
