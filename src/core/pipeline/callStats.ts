@@ -4,6 +4,8 @@
 // "auto" picks the cheaper). Causal: only calls already made are counted. O(1) per call.
 import { CACHE_TTL_MS, cacheWritePrice, type CacheTtl } from '../cost/cost';
 import type { ModelPrice } from '../cost/prices';
+import { recordedInputTokens, type Message, type RecordedUsage } from '../conversation/conversation';
+import { sameUsage } from '../counting/recordedCalls';
 
 /** The `splitpoint.promptCaching` setting: a TTL, none, or 'auto' (chosen from the gaps between calls). */
 export type PromptCachingSetting = 'off' | CacheTtl | 'auto';
@@ -54,6 +56,22 @@ export class CallStats {
     this.lastTokens = tokens;
     this.lastAt = now;
     this.rewritten = false;
+  }
+
+  /**
+   * The calls a history records, in order (a resumed or continued session: its statistics go on from its own calls
+   * rather than from zero): each assistant message with usage and a time is a call of its recorded input (several
+   * messages of one response carry the same usage: one call); a summary means the history was compacted there.
+   */
+  noteHistory(messages: readonly Message[]): void {
+    let previous: RecordedUsage | undefined;
+    for (const m of messages) {
+      if (m.synthetic === 'summary') this.noteCompaction();
+      const usage = m.role === 'assistant' ? m.usage : undefined;
+      if (!usage || m.createdAt === undefined || (previous && sameUsage(previous, usage))) continue;
+      previous = usage;
+      if (recordedInputTokens(usage) > 0) this.noteCall(m.createdAt, recordedInputTokens(usage));
+    }
   }
 
   /** The history was rewritten (a compaction or an undo): the next call re-writes its prefix. */

@@ -72,6 +72,7 @@ export class CompactionPipeline {
   ) {
     this.micro = new IncrementalMicroCompactor(settings.microCompact, deps.ctx.tokens, deps.ctx.copies);
     this.didCompact.event(() => this.decider.stats.noteCompaction());
+    this.decider.stats.noteHistory(deps.session.messages); // a resumed session's own calls (none in a new one)
   }
 
   /** The session's call statistics and the last auto-compaction decision (autoCompactDecision.ts). */
