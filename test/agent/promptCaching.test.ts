@@ -87,9 +87,12 @@ test('each call reads the prefix the previous call wrote; the next prompt reads 
     assert.equal(third.cache.cacheReadTokens, second.inputTokens, 'the next prompt reads the whole previous turn');
     assert.equal(third.cache.inputTokens, 0);
     for (const q of [first, second, third]) {
+      // With the micro-compaction frontier before the end (the read_file result may be cleared later), a
+      // breakpoint on the block before it too (the tool_use), from the call that carries the result on.
+      const frontier = q === first ? [] : ['messages.1.content.1'];
       assert.deepEqual(
-        q.cache.breakpoints.map((b) => b.path.split('.')[0]),
-        ['tools', 'system', 'messages'],
+        q.cache.breakpoints.map((b) => (b.path.startsWith('messages') ? b.path : b.path.split('.')[0])),
+        ['tools', 'system', ...frontier, `messages.${q.body.messages.length - 1}.content.0`],
       );
       assert.ok(countCacheBreakpoints(q.body) <= 4);
     }
