@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type Anthropic from '@anthropic-ai/sdk';
-import { isCacheableBlock, withPromptCaching } from '../../src/agent/loop/promptCache';
+import { countCacheBreakpoints, isCacheableBlock, withPromptCaching } from '../../src/agent/loop/promptCache';
 
 const tool = (name: string): Anthropic.Tool => ({ name, description: `${name} tool`, input_schema: { type: 'object', properties: {} } });
 
@@ -63,4 +63,57 @@ test('a text block that is empty or only whitespace cannot carry a breakpoint: t
     assert.deepEqual(markedBlocks(out), [[1, 0, 'tool_use']], `trailing text ${JSON.stringify(blank)}`);
   }
   assert.equal(isCacheableBlock({ type: 'text', text: ' x ' }), true);
+});
+
+/** `n` tool exchanges after a prompt, as request messages. */
+function exchanges(n: number): Anthropic.MessageParam[] {
+  const out: Anthropic.MessageParam[] = [{ role: 'user', content: 'Read the files.' }];
+  for (let k = 0; k < n; k++) {
+    out.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${k}`, name: 'read_file', input: { path: `f${k}.ts` } }] });
+    out.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${k}`, content: `content ${k}` }] });
+  }
+  return out;
+}
+
+test('the micro-compaction frontiers get a breakpoint each on the last block before them; the tools yield their slot, never more than 4', () => {
+  const messages = exchanges(10);
+  // Without frontiers: tools, system, the last block (as before).
+  const plain = withPromptCaching(params(messages), '5m');
+  assert.deepEqual(markedTools(plain), ['edit_file']);
+  assert.deepEqual(markedBlocks(plain), [[20, 0, 'tool_result']]);
+  // One frontier (7 request messages stable): its last block carries one; the tools keep theirs (a slot is left).
+  const one = withPromptCaching(params(messages), '5m', [7]);
+  assert.deepEqual(markedBlocks(one), [
+    [6, 0, 'tool_result'],
+    [20, 0, 'tool_result'],
+  ]);
+  assert.deepEqual(markedTools(one), ['edit_file']);
+  assert.equal(countCacheBreakpoints(one), 4);
+  // A batch moved it: the old frontier (read) and the new one (written); the system prompt's breakpoint covers the tools.
+  const two = withPromptCaching(params(messages), '5m', [7, 15]);
+  assert.deepEqual(markedBlocks(two), [
+    [6, 0, 'tool_result'],
+    [14, 0, 'tool_result'],
+    [20, 0, 'tool_result'],
+  ]);
+  assert.deepEqual(markedTools(two), []);
+  assert.equal(countCacheBreakpoints(two), 4);
+  // A frontier at or past the last block adds nothing.
+  assert.deepEqual(markedBlocks(withPromptCaching(params(messages), '5m', [21])), [[20, 0, 'tool_result']]);
+  // The newest exchange longer than the lookback: its breakpoint first, then the newest frontier; still 4.
+  const wide: Anthropic.MessageParam[] = [
+    ...messages,
+    {
+      role: 'assistant',
+      content: Array.from({ length: 12 }, (_, k) => ({ type: 'tool_use' as const, id: `w${k}`, name: 'read_file', input: { k } })),
+    },
+    { role: 'user', content: Array.from({ length: 12 }, (_, k) => ({ type: 'tool_result' as const, tool_use_id: `w${k}`, content: 'x' })) },
+  ];
+  const crowded = withPromptCaching(params(wide), '5m', [7, 15]);
+  assert.equal(countCacheBreakpoints(crowded), 4);
+  assert.deepEqual(markedBlocks(crowded), [
+    [14, 0, 'tool_result'],
+    [20, 0, 'tool_result'],
+    [22, 11, 'tool_result'],
+  ]);
 });

@@ -87,9 +87,12 @@ test('each call reads the prefix the previous call wrote; the next prompt reads 
     assert.equal(third.cache.cacheReadTokens, second.inputTokens, 'the next prompt reads the whole previous turn');
     assert.equal(third.cache.inputTokens, 0);
     for (const q of [first, second, third]) {
+      // With the micro-compaction frontier before the end (the read_file result may be cleared later), a
+      // breakpoint on the block before it too (the tool_use), from the call that carries the result on.
+      const frontier = q === first ? [] : ['messages.1.content.1'];
       assert.deepEqual(
-        q.cache.breakpoints.map((b) => b.path.split('.')[0]),
-        ['tools', 'system', 'messages'],
+        q.cache.breakpoints.map((b) => (b.path.startsWith('messages') ? b.path : b.path.split('.')[0])),
+        ['tools', 'system', ...frontier, `messages.${q.body.messages.length - 1}.content.0`],
       );
       assert.ok(countCacheBreakpoints(q.body) <= 4);
     }
@@ -253,6 +256,48 @@ test('the context meter and the inspector show the cache: last call, session tot
     const after = c.inspectorSession().usage.cacheBoundary!;
     assert.deepEqual([after.afterId, after.source], [null, 'estimate']);
     assert.equal(c.contextMeter().cache!.session.calls, 4, 'the archived calls still count');
+  } finally {
+    await r.close();
+  }
+});
+
+test('a micro-compaction batch reads the prefix up to the frontier breakpoint: it re-writes what follows, not all from the system prompt', async () => {
+  const r = await rig();
+  try {
+    const micro = {
+      ...DEFAULT_HOST_SETTINGS.microCompact,
+      keepRecent: 1,
+      minChars: 100,
+      triggerTokens: 2_500,
+      clearAtLeast: 0,
+      cacheAware: false,
+    };
+    const c = r.make({ microCompact: micro });
+    for (let i = 0; i < 14; i++) r.server.queue.toolUse('read_file', { path: 'app.ts' }, { text: `Read ${i}.` });
+    r.server.queue.text('Done.');
+    await c.send('Read app.ts fourteen times.');
+    const placeholders = (q: ValidRequest) =>
+      (q.body.messages ?? [])
+        .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+        .filter((b) => JSON.stringify(b).includes('[Previous: used')).length;
+    const first = r.server.messageRequests.findIndex((q) => placeholders(q as ValidRequest) > 0);
+    assert.ok(first > 0, 'a batch cleared old results');
+    const batch = r.call(first);
+    // The batch changed the first result (message 2), more blocks back than the lookback from the end sees.
+    const blocksAfter = batch.body.messages.slice(2).reduce((n, m) => n + (Array.isArray(m.content) ? m.content.length : 1), 0);
+    assert.ok(blocksAfter > 20, `${blocksAfter} blocks from the first result to the end`);
+    const paths = batch.cache.breakpoints.map((b) => b.path);
+    assert.ok(countCacheBreakpoints(batch.body) <= 4);
+    assert.equal(paths[0], 'system.0', `the system prompt's breakpoint; the tools yield theirs: ${paths.join(', ')}`);
+    assert.equal(paths[1], 'messages.1.content.1', 'the frontier before the batch: the first tool_use, before the first result');
+    const system = prefixTokens(r.server, batch);
+    assert.ok(
+      batch.cache.cacheReadTokens > system,
+      `the batch read ${batch.cache.cacheReadTokens} tokens: past the tools + system prompt (${system}), up to the frontier`,
+    );
+    // The batch wrote the new frontier's entry: the next request reads everything the batch sent.
+    const next = r.call(first + 1);
+    assert.equal(next.cache.cacheReadTokens, batch.inputTokens, 'the call after the batch reads the whole batch request');
   } finally {
     await r.close();
   }

@@ -181,10 +181,12 @@ test('replay: splitpoint-default is cheaper than claude-code-like and codex-like
   assert.ok(wins.length > SESSIONS.length / 2, `wins on ${wins.map(([f]) => f).join(', ') || 'no session'}`);
 });
 
-// Issue 25: what the shipped default (threshold 0.6, prompt caching "auto", minCallsBetween 10) is measured
-// at on these sessions: never more than no-compaction (compared up to where no-compaction overflows), the
-// median under 0.81x claude-code-like (0.806 measured; the issue's 0.70 target is not met at equal recall),
-// and a probe answerable rate at least the recording agent's own summaries' wherever it compacted.
+// Issue 25: what the shipped default (threshold 0.6, prompt caching "auto", minCallsBetween 10, a cache
+// breakpoint at the micro-compaction frontier, micro-compaction triggerTokens 7,000 / clearAtLeast 3,500) is
+// measured at on these sessions: never more than no-compaction (compared up to where no-compaction
+// overflows), the median at most 0.70x claude-code-like (0.695 measured; 0.783 with 25,000 / 20,000 and no
+// frontier breakpoint, 0.759 with the breakpoint alone), and a probe answerable rate at least the recording
+// agent's own summaries' wherever it compacted.
 test('replay: the shipped default never costs more than no-compaction and keeps the recorded agent’s probe rate', () => {
   assert.equal(reports.size, SESSIONS.length, 'every session was replayed');
   const ratios: number[] = [];
@@ -202,5 +204,5 @@ test('replay: the shipped default never costs more than no-compaction and keeps 
     ratios.push(sp.costUSD / by.get('claude-code-like')!.costUSD);
   }
   const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
-  assert.ok(median < 0.81, `median ${median.toFixed(3)}x claude-code-like`);
+  assert.ok(median <= 0.7, `median ${median.toFixed(3)}x claude-code-like`);
 });

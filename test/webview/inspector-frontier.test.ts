@@ -42,7 +42,7 @@ const NONE_ROW = 134;
 
 test('the frontier: every configuration a point, cost against probe rate, nothing-archived apart, default and yours marked', async () => {
   const result = await importSessionFile(FIXTURE);
-  const yours = yourSettingsConfig(shippedSettings(new Map<string, unknown>([['autoCompact.threshold', 0.5]])));
+  const yours = yourSettingsConfig(shippedSettings(new Map<string, unknown>([['autoCompact.threshold', 0.4]])));
   assert.equal(yours.state, 'replayed');
   const view = await runInspectorReplay(FIXTURE, result, { yours });
   const byName = new Map(view.frontier.map((p) => [p.name, p]));

@@ -43,8 +43,7 @@ import { CANCELLED_BY_USER, type ApprovalGate, type ToolDefinition, type ToolExe
 export type { AgentErrorInfo, AgentEvent, AgentEventType, AgentRunResult, AgentRunStatus } from './agentEvents';
 export { defaultSystemPrompt, requestOverheadTexts, requestOverheadTokens } from './modelRequest';
 
-// ---------------------------------------------------------------------------------------------
-// Options
+// Options -------------------------------------------------------------------------------------
 
 export interface AgentLoopOptions {
   /** The SDK client (its maxRetries/timeout are the host's choice). */
@@ -331,6 +330,7 @@ export class AgentLoop implements Disposable {
         tools,
         messages: prepared.messages,
         caching: this.pipeline.cacheTtl(this.promptCaching),
+        stableMessages: prepared.stableApiMessages,
         trailer: this.currentTrailer,
       });
       const sent: SentRequest = {

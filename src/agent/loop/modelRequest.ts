@@ -51,6 +51,8 @@ export interface ModelRequest {
   messages: readonly ApiMessage[];
   /** Prompt-cache breakpoints (default 'off': none). */
   caching?: PromptCaching;
+  /** The micro-compaction frontiers in request messages (PreparedRequest.stableApiMessages): a breakpoint at each. */
+  stableMessages?: readonly number[];
   /**
    * Text sent as the last block of the last user turn, after every cache breakpoint (the task list):
    * in every request, never in the history, and never part of a cached prefix.
@@ -67,7 +69,7 @@ export function messageStreamParams(r: ModelRequest): Anthropic.MessageStreamPar
     ...(r.tools.length > 0 ? { tools: r.tools as Anthropic.Tool[] } : {}),
     messages: r.messages as Anthropic.MessageParam[],
   };
-  return withTrailer(withPromptCaching(params, r.caching ?? 'off'), r.trailer);
+  return withTrailer(withPromptCaching(params, r.caching ?? 'off', r.stableMessages), r.trailer);
 }
 
 /** `params` with `trailer` as the last text block of its last user turn (a new user turn when the last is not one). */

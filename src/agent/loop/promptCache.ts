@@ -6,7 +6,10 @@
 //   2. the system prompt (sent as one text block; tools + system);
 //   3. the last cacheable block of the history (moves every call: the next call reads it back);
 //   4. when the newest exchange adds more blocks than the lookback sees, also the end of the previous
-//      request's history, where the previous call wrote its entry.
+//      request's history, where the previous call wrote its entry;
+//   5. with micro-compaction, the end of the messages no later batch can change (the frontier, and the
+//      previous call's when a batch moved it): a batch then re-writes the prefix from there, not from the
+//      system prompt. The tools' breakpoint yields its slot to it (the system prompt's caches the tools too).
 // Never on thinking / redacted_thinking blocks or empty text (the API rejects those). The breakpoints
 // go into copies: the session's messages, shared with the request by reference, are never touched.
 import type Anthropic from '@anthropic-ai/sdk';
@@ -98,28 +101,53 @@ export function markBlocks(messages: readonly ApiMessage[], refs: readonly Block
 }
 
 /**
- * The request with its cache breakpoints (none with 'off'): the system prompt becomes one text block.
- * Never more than MAX_CACHE_BREAKPOINTS.
+ * The micro-compaction frontier breakpoints: the last cacheable block of the first `n` request messages, for
+ * each n of `stable` (ascending), skipping any that `taken` already marks or that is not before the last one.
  */
-export function withPromptCaching(params: Anthropic.MessageStreamParams, caching: PromptCaching): Anthropic.MessageStreamParams {
+export function frontierBreakpoints(messages: readonly ApiMessage[], stable: readonly number[], taken: readonly BlockRef[]): BlockRef[] {
+  const out: BlockRef[] = [];
+  const last = taken[taken.length - 1];
+  for (const n of stable) {
+    if (n <= 0 || n >= messages.length) continue;
+    const ref = lastCacheableBlock(messages, n - 1);
+    if (!ref || (last && (ref.message > last.message || (ref.message === last.message && ref.block >= last.block)))) continue;
+    if ([...taken, ...out].some((r) => r.message === ref.message && r.block === ref.block)) continue;
+    out.push(ref);
+  }
+  return out;
+}
+
+/**
+ * The request with its cache breakpoints (none with 'off'): the system prompt becomes one text block.
+ * Never more than MAX_CACHE_BREAKPOINTS. `stable` (request message counts, ascending: the micro-compaction
+ * frontiers, PreparedRequest.stableApiMessages) adds a breakpoint at the end of each, so a micro-compaction
+ * batch re-writes the cached prefix from the frontier on instead of from the system prompt. The history's
+ * breakpoints come first, then the system prompt's, then the frontiers (newest first: the one this request
+ * writes, then the one it reads), and the last tool definition's only when a slot is left: the system
+ * prompt's breakpoint caches the tools too (they come before it).
+ */
+export function withPromptCaching(
+  params: Anthropic.MessageStreamParams,
+  caching: PromptCaching,
+  stable: readonly number[] = [],
+): Anthropic.MessageStreamParams {
   if (caching === 'off') return params;
   const control = cacheControlFor(caching);
-  let used = 0;
   const out: Anthropic.MessageStreamParams = { ...params };
-  if (params.tools && params.tools.length > 0) {
-    const tools = [...params.tools];
+  const system = typeof params.system === 'string' ? params.system : undefined;
+  const hasSystem = system !== undefined && system.trim() !== '';
+  const hasTools = params.tools !== undefined && params.tools.length > 0;
+  const messages = params.messages as ApiMessage[];
+  const history = historyBreakpoints(messages, MAX_CACHE_BREAKPOINTS - (hasSystem ? 1 : 0) - (hasTools && stable.length === 0 ? 1 : 0));
+  const room = MAX_CACHE_BREAKPOINTS - history.length - (hasSystem ? 1 : 0);
+  const frontiers = frontierBreakpoints(messages, stable, history).reverse().slice(0, Math.max(0, room));
+  if (hasTools && history.length + frontiers.length + (hasSystem ? 1 : 0) < MAX_CACHE_BREAKPOINTS) {
+    const tools = [...params.tools!];
     tools[tools.length - 1] = { ...tools[tools.length - 1], cache_control: control } as Anthropic.ToolUnion;
     out.tools = tools;
-    used++;
   }
-  const system = typeof params.system === 'string' ? params.system : undefined;
-  if (system !== undefined && system.trim() !== '') {
-    out.system = [{ type: 'text', text: system, cache_control: control }];
-    used++;
-  }
-  const messages = params.messages as ApiMessage[];
-  const refs = historyBreakpoints(messages, MAX_CACHE_BREAKPOINTS - used);
-  out.messages = markBlocks(messages, refs, control) as Anthropic.MessageParam[];
+  if (hasSystem) out.system = [{ type: 'text', text: system, cache_control: control }];
+  out.messages = markBlocks(messages, [...frontiers, ...history], control) as Anthropic.MessageParam[];
   return out;
 }
 

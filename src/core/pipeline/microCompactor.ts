@@ -13,6 +13,7 @@ import { runSteps, type Steps } from '../base/slicedWork';
 import { isPointerCandidate, pointerTokens, replacedInView, resultTokens, SupersedeTracker, type Supersession } from './supersede';
 
 export type { MicroCompactSettings } from './microBatch';
+export { requestFrontiers } from './cacheFrontier';
 
 /** Units of work syncSteps does between two yields: a message counted (memoized: cheap) is one unit. */
 const WORK_PER_STEP = 1024;
@@ -62,6 +63,10 @@ export class IncrementalMicroCompactor {
   private truncatedCount = 0;
   /** Work done since syncSteps last yielded. */
   private work = 0;
+  /** Results before this one (in `results`) can no longer change: cleared, or never a candidate. */
+  private settled = 0;
+  /** The frontier before the last batch, while no message was appended since (the batch's own request reads up to it). */
+  private priorFrontier: number | null = null;
 
   constructor(
     private settings: MicroCompactSettings,
@@ -91,6 +96,7 @@ export class IncrementalMicroCompactor {
     const appendedOnly =
       generation === this.generation && messages.length >= n && (n === 0 || (messages[0] === this.first && messages[n - 1] === this.last));
     if (!appendedOnly) this.reset();
+    if (messages.length > this.effective.length) this.priorFrontier = null;
     this.generation = generation;
     for (let i = this.effective.length; i < messages.length; i++) {
       if (this.tick(1)) yield;
@@ -139,6 +145,31 @@ export class IncrementalMicroCompactor {
   get clearedPointers(): ReadonlySet<string> {
     return new Set(this.pointerIds);
   }
+  /**
+   * How many leading messages of the view no later batch can change (until the history is rewritten): the
+   * messages before the first one that holds a result not cleared yet that a batch may still clear (a
+   * candidate, kept recent or held; with supersede, any result). A cache breakpoint at the end of them
+   * survives the next batch, so that batch's request reads them from the cache instead of re-writing them.
+   */
+  get stableMessages(): number {
+    const supersede = this.settings.supersede === true;
+    while (this.settled < this.results.length) {
+      const { block } = this.results[this.settled];
+      if (!this.clearedIds.has(block.tool_use_id) && (supersede || isCandidate(block, this.names, this.settings))) break;
+      this.settled++;
+    }
+    return this.settled < this.results.length ? this.results[this.settled].index : this.effective.length;
+  }
+
+  /**
+   * The frontiers a request marks (ascending): stableMessages, and the one before the last batch while no
+   * message was appended since (the batch's request reads the prefix up to it; it writes the new one).
+   */
+  get frontiers(): number[] {
+    const now = this.stableMessages;
+    return this.priorFrontier !== null && this.priorFrontier < now ? [this.priorFrontier, now] : [now];
+  }
+
   /** The last batch decision (null before any old candidate). */
   get lastDecision(): MicroCompactDecision | null {
     return this.decision;
@@ -175,6 +206,8 @@ export class IncrementalMicroCompactor {
     this.effective = [];
     this.results = [];
     this.checked = 0;
+    this.settled = 0;
+    this.priorFrontier = null;
     this.pending = [];
     this.figures = null;
     this.clearedIds.clear();
@@ -264,6 +297,7 @@ export class IncrementalMicroCompactor {
   }
 
   private *apply(f: Figures): Steps<void> {
+    this.priorFrontier = this.stableMessages;
     for (const [index, copy] of f.after) {
       if (this.tick(2)) yield;
       this.total += this.tokens.countMessage(copy) - this.tokens.countMessage(this.effective[index]);

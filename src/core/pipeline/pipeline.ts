@@ -15,7 +15,7 @@ import { errorMessage } from '../base/errors';
 import { Emitter } from '../base/events';
 import { assertPlanValid } from '../conversation/invariants';
 import { addLedgerFacts, type LedgerFactInput, type LedgerFactsOutcome } from './ledgerFacts';
-import { IncrementalMicroCompactor } from './microCompactor';
+import { IncrementalMicroCompactor, requestFrontiers } from './microCompactor';
 import { applyPlan, type CompactionPlan, type PlanContext } from './plan';
 import { withLedger, withSessionPins } from './planContexts';
 import type {
@@ -180,6 +180,7 @@ export class CompactionPipeline {
       messages: toApiMessages(view.messages),
       tokens: this.scaled(view.tokens) + this.overhead(),
       truncatedResults: view.truncatedResults,
+      ...requestFrontiers(view.messages, this.micro.frontiers),
     };
   }
 

@@ -60,6 +60,14 @@ export interface PreparedRequest {
   /** Tokens of the micro-compacted messages plus the overhead. */
   tokens: number;
   truncatedResults: number;
+  /**
+   * Micro-compaction frontiers (cacheFrontier.ts), ascending: counts of leading messages of the view no later
+   * batch can change, this request's and, in a batch's own request, the one before it. The agent and the
+   * replay put a cache breakpoint at the end of each. Absent without micro-compaction.
+   */
+  stableMessages?: number[];
+  /** The same frontiers in request (API) messages (toApiMessages merges same-role runs). */
+  stableApiMessages?: number[];
 }
 
 export type CompactionTriggerSource = CompactionRecord['trigger'];

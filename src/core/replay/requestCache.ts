@@ -1,7 +1,8 @@
 // A request as the prompt cache sees it: the system prompt + tool definitions as one segment, then
 // one segment per message as sent. A segment's key names its exact content (the message id and a hash
 // of its content), so a message rewritten by micro-compaction or a compaction is a different segment.
-// Breakpoints are placed like the agents': on the system prompt segment and on the last message.
+// Breakpoints are placed like the agents': on the system prompt segment and on the last message, and
+// with micro-compaction on the last message before its frontier (what no later batch can change).
 import type { Message } from '../conversation/conversation';
 import { prefixHashes, type CacheSegment } from '../cost/cost';
 import type { MessageTokenCounter } from '../counting/tokens';
@@ -31,12 +32,14 @@ export interface RequestPrefix {
 
 /**
  * The segments of a request and where its breakpoints go: the system prompt (the warm part, with its
- * breakpoint, as the agents mark it) and the rest of the prefix, then one segment per message.
+ * breakpoint, as the agents mark it) and the rest of the prefix, then one segment per message;
+ * `stableMessages` (the micro-compaction frontiers) adds a breakpoint on the last message before each.
  */
 export function requestSegments(
   prefix: RequestPrefix,
   messages: readonly Message[],
   counter: MessageTokenCounter | RecordedSizes,
+  stableMessages: readonly number[] = [],
 ): { segments: CacheSegment[]; breakpoints: number[]; tokens: number } {
   const key = prefix.key ?? 'system+tools';
   const warm = Math.min(prefix.warmTokens, prefix.overheadTokens);
@@ -57,7 +60,11 @@ export function requestSegments(
     const version = sizes !== null && i < live ? sizes.version(m) : 0;
     segments.push({ key: version > 0 ? `${messageKey(m)}:v${version}` : messageKey(m), tokens: t });
   });
-  return { segments, breakpoints: [0, segments.length - 1], tokens };
+  // The micro-compaction frontiers (CompactionPipeline.cacheFrontier), as the agent marks them: the end of
+  // the messages no later batch can change (this call's, and the call before's when a batch moved it).
+  const head = segments.length - messages.length;
+  const frontier = stableMessages.filter((n) => n > 0 && n < messages.length).map((n) => head + n - 1);
+  return { segments, breakpoints: [0, ...frontier, segments.length - 1], tokens };
 }
 
 /** The warm part of a prefix as a request of its own (to seed a cache with what the recording shows warm). */

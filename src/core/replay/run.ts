@@ -1,7 +1,7 @@
 // One configuration over one recording, call by call, the way the agent would have run it: before
 // every recorded call the pipeline (micro-compaction view, auto-compact trigger and strategy, pins and
 // the ledger where the configuration carries one) prepares the request; the request is priced with the
-// prompt cache (breakpoints on the system prompt and the end of the history; recorded timestamps drive
+// prompt cache (breakpoints on the system prompt, the micro-compaction frontier and the end of the history; recorded timestamps drive
 // the TTL; the cache starts as warm as the recording's first call shows it; the provider's observed
 // misses are applied); the call's output is the recorded one, and the recorded messages up to the next
 // call are appended. Every recorded message has its recorded size (sizes.ts); what the replay writes is
@@ -137,7 +137,7 @@ export async function replayConfig(config: ReplayConfig, inp: ReplayInputs): Pro
       cost += billSummary(result, summaryBill, priced, clock.now, ttl, ownModel ? k + 1 : null);
     }
     const messages = pipeline.effectiveMessages();
-    const request = requestSegments(prefix, messages, sizes);
+    const request = requestSegments(prefix, messages, sizes, prepared.stableMessages);
     if (request.tokens + config.maxOutputTokens > inp.window) {
       result.stoppedAt = k + 1;
       result.notes.push(
