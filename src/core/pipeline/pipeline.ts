@@ -80,9 +80,7 @@ export class CompactionPipeline {
   private readonly turns = new TurnCounter();
 
   /** The last auto-compaction decision with its numbers (null before the first model call). */
-  autoCompactDecision(): AutoCompactDecision | null {
-    return this.decider.last;
-  }
+  autoCompactDecision = (): AutoCompactDecision | null => this.decider.last;
 
   /** The TTL of the next call's cache breakpoints ('auto': chosen from the gaps between the calls so far). */
   cacheTtl(setting: PromptCachingSetting = this.settings.promptCaching ?? '5m'): CacheTtl | 'off' {
