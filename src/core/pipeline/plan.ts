@@ -250,8 +250,8 @@ interface PlanEntries {
 
 /**
  * finalizePlan's entries (an input message whose id is in the output is kept, else archived; kept as a
- * different object, it is truncated) from the prep, touching only the output's messages: archived runs
- * are slices of the prepared entries. Undefined (finalizePlan then takes the general pass) when ids repeat.
+ * different object, it is truncated) from the prep: only the output's messages are looked at, the input's
+ * are the prepared entries. Undefined (finalizePlan then takes the general pass) when ids repeat.
  */
 function preparedEntries(prep: PlanPrep, output: readonly Message[], counter: MessageTokenCounter): PlanEntries | undefined {
   if (!prep.uniqueIds || !prep.integral) return undefined;
@@ -259,33 +259,45 @@ function preparedEntries(prep: PlanPrep, output: readonly Message[], counter: Me
   if (output.length === n && output.every((m, i) => m === prep.input[i]))
     return { kept: prep.entries.slice(), archived: [], truncated: [], tokensBefore: prep.prefix[n] };
   // As finalizePlan's id map: the last output message with an id is the one its input message became.
-  const outAt = new Map<number, Message>();
+  const outAt = new Array<Message | undefined>(n);
+  const keptAt: number[] = [];
   for (const o of output) {
     const i = prep.indexOfId.get(o.id);
-    if (i !== undefined) outAt.set(i, o);
+    if (i === undefined) continue;
+    if (outAt[i] === undefined) keptAt.push(i);
+    outAt[i] = o;
   }
-  const keptAt = [...outAt.keys()].sort((a, b) => a - b);
+  // Outputs keep the input's order, but pins and leading synthetics may not: sort only when needed.
+  if (keptAt.some((x, k) => k > 0 && x < keptAt[k - 1])) keptAt.sort((a, b) => a - b);
   const kept: PlanEntry[] = [];
   const truncated: TruncatedEntry[] = [];
-  let archived: PlanEntry[] = [];
+  // What lies between kept messages is archived: runs of the prepared entries (copied, not walked).
+  const runs: PlanEntry[][] = [];
   let from = 0;
   for (const index of keptAt) {
-    if (index > from) archived = archived.length === 0 ? prep.entries.slice(from, index) : archived.concat(prep.entries.slice(from, index));
+    if (index > from) runs.push(prep.entries.slice(from, index));
     from = index + 1;
-    const m = prep.input[index];
-    const out = outAt.get(index)!;
-    if (out === m) {
-      kept.push(prep.entries[index]);
-      continue;
-    }
-    const tokens = counter.countMessage(out);
+    const out = outAt[index]!;
     const e = prep.entries[index];
-    kept.push({ id: e.id, index, kind: e.kind, tokens });
-    const toolNames = out.truncated?.results.map((r) => r.toolName) ?? [];
-    truncated.push({ id: e.id, index, kind: e.kind, tokens, originalTokens: e.tokens, toolNames });
+    if (out === prep.input[index]) kept.push(e);
+    else {
+      const tokens = counter.countMessage(out);
+      kept.push({ id: e.id, index, kind: e.kind, tokens });
+      const toolNames = out.truncated?.results.map((r) => r.toolName) ?? [];
+      truncated.push({ id: e.id, index, kind: e.kind, tokens, originalTokens: e.tokens, toolNames });
+    }
   }
-  if (n > from) archived = archived.length === 0 ? prep.entries.slice(from, n) : archived.concat(prep.entries.slice(from, n));
-  return { kept, archived, truncated, tokensBefore: prep.prefix[n] };
+  if (n > from) runs.push(prep.entries.slice(from, n));
+  return { kept, archived: joined(runs), truncated, tokensBefore: prep.prefix[n] };
+}
+
+/** The runs one after the other: one concat (copies) while its argument list stays short, else pushes. */
+function joined(runs: PlanEntry[][]): PlanEntry[] {
+  if (runs.length === 0) return [];
+  if (runs.length <= 4_096) return runs[0].concat(...runs.slice(1));
+  const out: PlanEntry[] = [];
+  for (const run of runs) for (const e of run) out.push(e);
+  return out;
 }
 
 /** A plan that changes nothing, with the reason. */
