@@ -5,7 +5,7 @@
 //   hostwait idle                                the monitors alone (the noise floor of a shared machine)
 //   hostwait first-count <messages> <old|new>    first count of a session as the host does it
 //   hostwait import <file> <old|new>             import a session file
-//   hostwait plan <file> <old|new>               import + count + plan (recursive-summarization)
+//   hostwait plan <file> <old|new>               import + count + plan (recursive-summarization; new: planWithSliced)
 //   hostwait first-paint <file> <old|new>        Inspect Session File… up to the first view the panel gets
 // Prints one JSON line. The worker script is dist/countWorker.js (SPLITPOINT_REPO).
 import { mkdtempSync } from 'node:fs';
@@ -26,6 +26,7 @@ import {
   importSessionFile,
   MemoizedMessageCounter,
   planWith,
+  planWithSliced,
   readSessionFile,
   SessionLog,
   TranscriptStore,
@@ -143,7 +144,12 @@ async function planFile(file: string, mode: string): Promise<unknown> {
       await counting.prefill(() => [result.messages]);
       counter = counting.counter;
     }
-    const plan = planWith('recursive-summarization', result.messages, {}, { ...DEFAULT_PLAN_CONTEXT, tokens: counter });
+    // new: the same plan with its per-message passes done ahead in slices (planWithSliced).
+    const ctx = { ...DEFAULT_PLAN_CONTEXT, tokens: counter };
+    const plan =
+      mode === 'old'
+        ? planWith('recursive-summarization', result.messages, {}, ctx)
+        : await planWithSliced('recursive-summarization', result.messages, {}, ctx);
     return { messages: result.messages.length, archived: plan.archived.length, tokensBefore: plan.tokensBefore };
   });
   counting?.dispose();

@@ -87,9 +87,12 @@ export { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type Summa
 export { planRequest } from './pipeline/planRequest';
 export { summaryTokenBound } from './pipeline/summaryBudget';
 export { ReplacementCache } from './pipeline/replacementCache';
+export { withPlanPrep, type PlanPrep } from './pipeline/planPrep';
 export {
   getStrategy,
   planWith,
+  planWithSliced,
+  preparePlanInput,
   resolveParams,
   resolveStrategy,
   StrategyParamError,

@@ -219,9 +219,10 @@ export class InspectorFeature extends Disposable {
         if (!file) throw new Error('Continue in Splitpoint works on a Claude Code or Codex session shown in the inspector.');
         await vscode.commands.executeCommand('splitpoint.continueInSplitpoint', file);
       },
-      preview: (msg) => {
+      preview: async (msg) => {
         try {
-          post({ type: 'plan', plan: controller.preview(msg.strategy, msg.params, msg.requestId, this.target, msg.splitAtId) });
+          // In slices: a preview of a huge imported session must not hold the extension host.
+          post({ type: 'plan', plan: await controller.previewSliced(msg.strategy, msg.params, msg.requestId, this.target, msg.splitAtId) });
         } catch (e) {
           post({ type: 'planError', requestId: msg.requestId, message: errorMessage(e) });
         }

@@ -24,7 +24,7 @@ import {
   type SessionLog,
   type UndoOutcome,
 } from '../../core';
-import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail, PlanView } from '../../protocol';
+import type { ChatItem, ChatState, ContextMeter, InspectorSession, MessageDetail } from '../../protocol';
 import type { AgentEvent, AgentLoop } from '../loop/agent';
 import { AgentFactory, agentSettingsChanged } from '../loop/agentFactory';
 import { ApprovalBroker, type DecisionOutcome } from '../loop/approvalBroker';
@@ -457,10 +457,9 @@ export class AgentController implements Disposable {
     return this.inspector.sessionFor(file, at);
   }
 
-  /** Plan a strategy on what a target shows (the current session by default). Pure. */
-  preview(strategy: string, params: Record<string, number>, requestId: number, target?: InspectorTarget, splitAtId?: string): PlanView {
-    return this.inspector.preview(strategy, params, requestId, target, splitAtId);
-  }
+  /** Plan a strategy on what a target shows (the current session by default). Pure. previewSliced: the same, its passes in slices. */
+  readonly preview: InspectorService['preview'] = (...a) => this.inspector.preview(...a);
+  readonly previewSliced: InspectorService['previewSliced'] = (...a) => this.inspector.previewSliced(...a);
 
   /** What the model would see of `messages` under the current micro-compaction settings. */
   microCompacted(messages: readonly Message[]): Message[] {

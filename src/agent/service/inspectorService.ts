@@ -20,12 +20,16 @@ import {
   planCostOnView,
   planTokensOnView,
   planWith,
+  preparePlanInput,
   recordedCacheState,
   recordingCalibration,
+  resolveStrategy,
   restoreTranscript,
   sessionWindow,
   STRATEGIES,
+  withPlanPrep,
   type CompactionPipeline,
+  type CompactionPlan,
   type CompactionRecord,
   type ImportResult,
   type Message,
@@ -95,6 +99,11 @@ export interface InspectorServiceDeps {
 }
 
 /** The context a target resolves to: the messages strategies plan on, and how to show them. */
+/** The context a preview plans with (split-at's chosen message, when given). */
+function planCtx(c: ResolvedContext, splitAtId: string | undefined): PlanContext {
+  return splitAtId === undefined ? c.ctx : { ...c.ctx, splitAtId };
+}
+
 interface ResolvedContext {
   messages: readonly Message[];
   /** What the model sees of `messages` (the live session's micro-compacted view; else `messages`). */
@@ -192,7 +201,34 @@ export class InspectorService {
   ): PlanView {
     const started = performance.now();
     const c = this.resolve(target);
-    const plan = planWith(strategy, c.messages, params, splitAtId === undefined ? c.ctx : { ...c.ctx, splitAtId });
+    const plan = planWith(strategy, c.messages, params, planCtx(c, splitAtId));
+    return this.planView(plan, c, target, requestId, started);
+  }
+
+  /**
+   * preview on a host that must not wait (the inspector's): the same view, with the plan's per-message
+   * passes done ahead in slices (preparePlanInput), then the one synchronous planner and view over the
+   * prepared messages. Plans what the target shows when called; the webview drops a superseded reply.
+   */
+  async previewSliced(
+    strategy: string,
+    params: Record<string, number>,
+    requestId: number,
+    target: InspectorTarget = CURRENT,
+    splitAtId?: string,
+  ): Promise<PlanView> {
+    const started = performance.now();
+    const resolved = this.resolve(target);
+    // A copy: what is appended to the live session while the slices run is not planned (as planWithSliced).
+    const c: ResolvedContext = { ...resolved, messages: resolved.messages.slice() };
+    const ctx = planCtx(c, splitAtId);
+    const strategyPlan = resolveStrategy(strategy, params);
+    const prep = await preparePlanInput(c.messages, ctx.tokens);
+    return withPlanPrep(prep, () => this.planView(strategyPlan.plan(c.messages, ctx), c, target, requestId, started));
+  }
+
+  /** The view of a plan made on what `c` resolved: priced, counted on the request view, probed, marked. */
+  private planView(plan: CompactionPlan, c: ResolvedContext, target: InspectorTarget, requestId: number, started: number): PlanView {
     const view = planToView(plan, requestId, performance.now() - started);
     // A recording's preview is priced in its own model's tokens (its calibration) when it recorded enough calls.
     const calibration = target.file && !target.file.counter ? this.calibration(target.file.result) : null;

@@ -11,6 +11,7 @@ import { cacheWritePrice, minCacheableTokens, type CacheTtl, type ModelPrice, ty
 import { priceLookup, type PriceSource } from './prices';
 import type { Message } from '../conversation/conversation';
 import type { PlanContext } from '../pipeline/plan';
+import { countRun } from '../pipeline/planPrep';
 import type { PlanCost } from './cacheTypes';
 
 export type { CacheState, PlanCost } from './cacheTypes';
@@ -74,16 +75,16 @@ export function resolveCache(messages: readonly Message[], ctx: PlanContext, ove
   let last = messages.length - 1;
   while (last >= 0 && messages[last].role !== 'assistant') last--;
   let prefix = last < 0 ? 0 : (ctx.overheadTokens ?? 0);
-  for (let i = 0; i < last; i++) prefix += ctx.tokens.countMessage(messages[i]);
+  if (last > 0) prefix += countRun(ctx.tokens, messages, 0, last);
   return { cachedPrefixTokens: prefix >= minCacheableTokens(model) ? prefix : 0, assumed: true, model, ttl: '5m', price, priceSource };
 }
 
 /** Tokens `before` and `after` share from the start: overhead + the messages before the first one that differs (by identity). */
 export function commonPrefixTokens(before: readonly Message[], after: readonly Message[], ctx: PlanContext): number {
-  let tokens = ctx.overheadTokens ?? 0;
   const n = Math.min(before.length, after.length);
-  for (let i = 0; i < n && before[i] === after[i]; i++) tokens += ctx.tokens.countMessage(before[i]);
-  return tokens;
+  let same = 0;
+  while (same < n && before[same] === after[same]) same++;
+  return (ctx.overheadTokens ?? 0) + countRun(ctx.tokens, before, 0, same);
 }
 
 /** The cost of going from `before` to `after` (token totals given: a summary slot counts as its estimate). */

@@ -145,6 +145,8 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
   const files = new Map<string, LedgerFile>();
   const commands: LedgerCommand[] = [];
   const errors: Array<LedgerError & { target: string }> = [];
+  // The errors not yet resolved, by target: a later success resolves them all (one lookup, not a pass over every error).
+  const open = new Map<string, Array<LedgerError & { target: string }>>();
   const calls = pairCalls(archived);
   for (const { use, result } of calls) {
     for (const t of fileTouches(use, files)) {
@@ -163,13 +165,18 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
     if (failed) {
       const what = command ?? field(use.input, 'path', 'file_path', 'notebook_path', 'pattern', 'query') ?? '';
       const first = oneLine(result ? toolResultText(result) : '');
-      errors.push({
+      const error = {
         text: clip(`${use.name}${what ? ` ${clip(what, 80)}` : ''}: ${first || 'failed'}`, ERROR_CHARS),
         resolved: false,
         target,
-      });
+      };
+      errors.push(error);
+      const pending = open.get(target);
+      if (pending) pending.push(error);
+      else open.set(target, [error]);
     } else if (result) {
-      for (const e of errors) if (e.target === target) e.resolved = true;
+      for (const e of open.get(target) ?? []) e.resolved = true;
+      open.delete(target);
     }
   }
   const instructions = archived.filter(isTurnStart).map((m) => instructionText(m, transcriptPath));

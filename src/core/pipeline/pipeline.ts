@@ -32,7 +32,7 @@ import { isServerStrategy } from './serverContext';
 import type { CompactionRecord, SessionLog } from '../session/session';
 import { SlicedWork } from '../base/slicedWork';
 import { TurnCounter } from './turnCounter';
-import { planWith } from '../strategies';
+import { planWith, planWithSliced } from '../strategies';
 import { finalSummaryText } from './summaryDraft';
 import { restoreTranscript } from '../transcripts/transcripts';
 import type { TriggerState } from './triggers';
@@ -321,8 +321,9 @@ export class CompactionPipeline {
     const snapshot = session.snapshot();
     let plan: CompactionPlan;
     try {
-      const ctx = this.planContext();
-      plan = planWith(o.strategy, snapshot.messages, o.params ?? {}, o.splitAtId === undefined ? ctx : { ...ctx, splitAtId: o.splitAtId });
+      const base = this.planContext();
+      const ctx = o.splitAtId === undefined ? base : { ...base, splitAtId: o.splitAtId };
+      plan = await planWithSliced(o.strategy, snapshot.messages, o.params ?? {}, ctx); // in slices: a huge history must not hold the host
       assertPlanValid(snapshot.messages, plan);
     } catch (e) {
       return this.fail(o, 'invalid', errorMessage(e));

@@ -8,6 +8,7 @@ import { SplitpointError } from '../base/errors';
 import type { ReplacementCache } from './replacementCache';
 import type { ServerContextOptions } from './serverContextTypes';
 import type { MessageTokenCounter } from '../counting/tokens';
+import { countRun, prepFor, type PlanPrep } from './planPrep';
 
 export interface PlanEntry {
   id: string;
@@ -161,6 +162,55 @@ export interface FinalizeArgs {
 /** Derive kept / archived / truncated and the token figures from an input and an output list. */
 export function finalizePlan(a: FinalizeArgs): CompactionPlan {
   const { input, output, ctx } = a;
+  // A prepared input (planPrep.ts) has each message's count and entry ready: the same entries, no pass.
+  const prep = prepFor(input, ctx.tokens);
+  const { kept, archived, truncated, tokensBefore } =
+    (prep && preparedEntries(prep, output, ctx.tokens)) ?? planEntries(input, output, ctx);
+  const summaryTokensEstimate = a.needsSummary ? ctx.summaryMaxTokens : 0;
+  let tokensAfter = 0;
+  output.forEach((m, i) => {
+    tokensAfter += a.needsSummary && i === a.syntheticIndex ? summaryTokensEstimate : ctx.tokens.countMessage(m);
+  });
+  const noop = output.length === input.length && output.every((m, i) => m === input[i]);
+  // A compaction never increases the tokens it was asked to reduce; a summary must also save some.
+  // Micro-compact is exempt: it replaces only results longer than their placeholder (worthReplacing),
+  // a per-result rule the incremental micro-compactor applies identically turn by turn.
+  const mayGrow = a.strategy === 'micro-compact';
+  if (!noop && !mayGrow && (tokensAfter > tokensBefore || (a.needsSummary && tokensAfter >= tokensBefore))) {
+    const what = a.needsSummary ? ` with a ~${summaryTokensEstimate}-token summary` : '';
+    return noopPlan(a.strategy, a.params, input, ctx, `would not save tokens (${tokensBefore} -> ${tokensAfter}${what}): left unchanged`);
+  }
+  let summarizerInput: SummarizerInput | null = null;
+  if (a.summarizerInput) {
+    const s = a.summarizerInput;
+    summarizerInput = {
+      ...s,
+      tokens: countRun(ctx.tokens, s.priorSummaries) + countRun(ctx.tokens, s.toSummarize) + countRun(ctx.tokens, s.overlap),
+    };
+  }
+  return {
+    strategy: a.strategy,
+    params: a.params,
+    noop,
+    notes: a.notes ?? [],
+    splitIndex: a.splitIndex,
+    tailStartId: a.tailStartId,
+    kept,
+    archived,
+    truncated,
+    needsSummary: a.needsSummary && !noop,
+    summarizerInput: noop ? null : summarizerInput,
+    tokensBefore,
+    tokensAfter: noop ? tokensBefore : tokensAfter,
+    summaryTokensEstimate: noop ? 0 : summaryTokensEstimate,
+    output: noop ? [...input] : output,
+    syntheticIndex: noop ? null : a.syntheticIndex,
+    fitsWindow: (noop ? tokensBefore : tokensAfter) <= requestBudget(ctx),
+  };
+}
+
+/** Each input message's entry: kept (its id is in the output), truncated too (kept as another object), or archived. */
+function planEntries(input: readonly Message[], output: readonly Message[], ctx: PlanContext): PlanEntries {
   const outById = new Map<string, Message>();
   for (const m of output) outById.set(m.id, m);
   const kept: PlanEntry[] = [];
@@ -188,47 +238,66 @@ export function finalizePlan(a: FinalizeArgs): CompactionPlan {
       });
     }
   });
-  const summaryTokensEstimate = a.needsSummary ? ctx.summaryMaxTokens : 0;
-  let tokensAfter = 0;
-  output.forEach((m, i) => {
-    tokensAfter += a.needsSummary && i === a.syntheticIndex ? summaryTokensEstimate : ctx.tokens.countMessage(m);
-  });
-  const noop = output.length === input.length && output.every((m, i) => m === input[i]);
-  // A compaction never increases the tokens it was asked to reduce; a summary must also save some.
-  // Micro-compact is exempt: it replaces only results longer than their placeholder (worthReplacing),
-  // a per-result rule the incremental micro-compactor applies identically turn by turn.
-  const mayGrow = a.strategy === 'micro-compact';
-  if (!noop && !mayGrow && (tokensAfter > tokensBefore || (a.needsSummary && tokensAfter >= tokensBefore))) {
-    const what = a.needsSummary ? ` with a ~${summaryTokensEstimate}-token summary` : '';
-    return noopPlan(a.strategy, a.params, input, ctx, `would not save tokens (${tokensBefore} -> ${tokensAfter}${what}): left unchanged`);
+  return { kept, archived, truncated, tokensBefore };
+}
+
+interface PlanEntries {
+  kept: PlanEntry[];
+  archived: PlanEntry[];
+  truncated: TruncatedEntry[];
+  tokensBefore: number;
+}
+
+/**
+ * finalizePlan's entries (an input message whose id is in the output is kept, else archived; kept as a
+ * different object, it is truncated) from the prep: only the output's messages are looked at, the input's
+ * are the prepared entries. Undefined (finalizePlan then takes the general pass) when ids repeat.
+ */
+function preparedEntries(prep: PlanPrep, output: readonly Message[], counter: MessageTokenCounter): PlanEntries | undefined {
+  if (!prep.uniqueIds || !prep.integral) return undefined;
+  const n = prep.input.length;
+  if (output.length === n && output.every((m, i) => m === prep.input[i]))
+    return { kept: prep.entries.slice(), archived: [], truncated: [], tokensBefore: prep.prefix[n] };
+  // As finalizePlan's id map: the last output message with an id is the one its input message became.
+  const outAt = new Array<Message | undefined>(n);
+  const keptAt: number[] = [];
+  for (const o of output) {
+    const i = prep.indexOfId.get(o.id);
+    if (i === undefined) continue;
+    if (outAt[i] === undefined) keptAt.push(i);
+    outAt[i] = o;
   }
-  let summarizerInput: SummarizerInput | null = null;
-  if (a.summarizerInput) {
-    const s = a.summarizerInput;
-    summarizerInput = {
-      ...s,
-      tokens: ctx.tokens.countMessages(s.priorSummaries) + ctx.tokens.countMessages(s.toSummarize) + ctx.tokens.countMessages(s.overlap),
-    };
+  // Outputs keep the input's order, but pins and leading synthetics may not: sort only when needed.
+  if (keptAt.some((x, k) => k > 0 && x < keptAt[k - 1])) keptAt.sort((a, b) => a - b);
+  const kept: PlanEntry[] = [];
+  const truncated: TruncatedEntry[] = [];
+  // What lies between kept messages is archived: runs of the prepared entries (copied, not walked).
+  const runs: PlanEntry[][] = [];
+  let from = 0;
+  for (const index of keptAt) {
+    if (index > from) runs.push(prep.entries.slice(from, index));
+    from = index + 1;
+    const out = outAt[index]!;
+    const e = prep.entries[index];
+    if (out === prep.input[index]) kept.push(e);
+    else {
+      const tokens = counter.countMessage(out);
+      kept.push({ id: e.id, index, kind: e.kind, tokens });
+      const toolNames = out.truncated?.results.map((r) => r.toolName) ?? [];
+      truncated.push({ id: e.id, index, kind: e.kind, tokens, originalTokens: e.tokens, toolNames });
+    }
   }
-  return {
-    strategy: a.strategy,
-    params: a.params,
-    noop,
-    notes: a.notes ?? [],
-    splitIndex: a.splitIndex,
-    tailStartId: a.tailStartId,
-    kept,
-    archived,
-    truncated,
-    needsSummary: a.needsSummary && !noop,
-    summarizerInput: noop ? null : summarizerInput,
-    tokensBefore,
-    tokensAfter: noop ? tokensBefore : tokensAfter,
-    summaryTokensEstimate: noop ? 0 : summaryTokensEstimate,
-    output: noop ? [...input] : output,
-    syntheticIndex: noop ? null : a.syntheticIndex,
-    fitsWindow: (noop ? tokensBefore : tokensAfter) <= requestBudget(ctx),
-  };
+  if (n > from) runs.push(prep.entries.slice(from, n));
+  return { kept, archived: joined(runs), truncated, tokensBefore: prep.prefix[n] };
+}
+
+/** The runs one after the other: one concat (copies) while its argument list stays short, else pushes. */
+function joined(runs: PlanEntry[][]): PlanEntry[] {
+  if (runs.length === 0) return [];
+  if (runs.length <= 4_096) return runs[0].concat(...runs.slice(1));
+  const out: PlanEntry[] = [];
+  for (const run of runs) for (const e of run) out.push(e);
+  return out;
 }
 
 /** A plan that changes nothing, with the reason. */

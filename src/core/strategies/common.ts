@@ -2,6 +2,7 @@
 // The one output shape (`[synthetics or new summary] + [opener] + the tail`) is built in tail.ts.
 import { toolNamesById, toolResultText, type Message, type ToolResultBlock, type TruncationNote } from '../conversation/conversation';
 import type { ReplacementCache } from '../pipeline/replacementCache';
+import { prepFor } from '../pipeline/planPrep';
 
 export interface Separated {
   synthetics: Message[];
@@ -11,6 +12,9 @@ export interface Separated {
 }
 
 export function separateSynthetics(input: readonly Message[]): Separated {
+  // A prepared input (planPrep.ts) was separated ahead: copies of its lists (a copy, not a pass over the messages).
+  const prep = prepFor(input);
+  if (prep) return { synthetics: prep.sep.synthetics.slice(), real: prep.sep.real.slice(), realIndex: prep.sep.realIndex.slice() };
   const synthetics: Message[] = [];
   const real: Message[] = [];
   const realIndex: number[] = [];

@@ -4,6 +4,9 @@ import { SplitpointError } from '../base/errors';
 import type { CompactionPlan, PlanContext } from '../pipeline/plan';
 import { planWithLedger } from './ledgerStep';
 import { planCostFor, costNote } from '../cost/cacheCost';
+import { runStepsSliced } from '../base/slicedWork';
+import { prepSteps, withPlanPrep, type PlanPrep } from '../pipeline/planPrep';
+import type { MessageTokenCounter } from '../counting/tokens';
 import { DEFAULT_HORIZON_TURNS } from '../pipeline/microBatch';
 import { planMicroCompact, type MicroCompactParams } from './microCompact';
 import { StrategyParamError } from './params';
@@ -292,4 +295,31 @@ export function planWith(
   ctx: PlanContext,
 ): CompactionPlan {
   return resolveStrategy(name, overrides).plan(messages, ctx);
+}
+
+/**
+ * The per-message work of a plan over `messages` (counts, entries, separation), done in slices of about
+ * `sliceMs` with the event loop getting a turn between them. Plan with it active (withPlanPrep) over the
+ * same array, which must not change meanwhile (planWithSliced plans over its own copy).
+ */
+export function preparePlanInput(messages: readonly Message[], counter: MessageTokenCounter, sliceMs = 8): Promise<PlanPrep> {
+  return runStepsSliced(prepSteps(messages, counter), sliceMs);
+}
+
+/**
+ * planWith on a thread that must not wait: the same CompactionPlan, with the per-message passes done
+ * ahead in slices (preparePlanInput) and the one synchronous planner then run over the prepared input.
+ * Plans the messages as they are when called (a copy of the list: what is appended meanwhile is not planned).
+ */
+export async function planWithSliced(
+  name: string,
+  messages: readonly Message[],
+  overrides: Record<string, number | string>,
+  ctx: PlanContext,
+  sliceMs = 8,
+): Promise<CompactionPlan> {
+  const strategy = resolveStrategy(name, overrides);
+  const input = messages.slice();
+  const prep = await preparePlanInput(input, ctx.tokens, sliceMs);
+  return withPlanPrep(prep, () => strategy.plan(input, ctx));
 }

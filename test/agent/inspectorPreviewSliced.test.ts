@@ -1,0 +1,76 @@
+// The inspector panel's preview in slices (previewSliced: the plan's per-message passes prepared in
+// slices, then the same planner and view) shows what preview shows: every strategy, on the real recorded
+// sessions opened as recordings and on the current session, with the host's settings (ledger, probes).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InspectorService, type InspectedRecording } from '../../src/agent/service/inspectorService';
+import {
+  CharEstimateTokenizer,
+  importSession,
+  MemoizedMessageCounter,
+  SessionFileStore,
+  STRATEGY_NAMES,
+  type CompactionPipeline,
+} from '../../src/core';
+import type { PlanView } from '../../src/protocol';
+import { planContextFor, strategyParamsFor } from '../../src/settings/engineSettings';
+import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+
+const DIR = 'test/fixtures/real-sessions';
+const FIXTURES = ['claude-code-cipher-box-a.jsonl', 'codex-agentv-b.jsonl'];
+
+const open = (name: string): InspectedRecording => {
+  const file = join(DIR, name);
+  return { source: file, result: importSession(readFileSync(file, 'utf8'), file) };
+};
+
+function service(current: InspectedRecording): InspectorService {
+  const store = new SessionFileStore(join(mkdtempSync(join(tmpdir(), 'sp-insps-')), 'sessions'));
+  const session = store.create('s1', 'Inspected');
+  session.append(...current.result.messages.filter((m) => !m.synthetic));
+  const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
+  const settings = DEFAULT_HOST_SETTINGS;
+  const ctx = planContextFor(settings, counter);
+  const pipeline = { effectiveMessages: () => session.messages, liveContext: () => ({}) } as unknown as CompactionPipeline;
+  return new InspectorService({
+    current: () => ({ session, pipeline, ctx }),
+    settings: () => settings,
+    counter,
+    strategyParams: (name) => strategyParamsFor(settings, name, () => {}),
+    overheadParts: () => ({ system: 0, tools: 0 }),
+  });
+}
+
+/** The view without what differs run to run: the time it took and the ids of the messages a plan makes. */
+function comparable(view: PlanView): unknown {
+  const text = JSON.stringify({ ...view, computeMs: 0 });
+  return JSON.parse(text.replace(/"(sum|ph)_[0-9a-z]+"/g, '"fresh"'));
+}
+
+test('previewSliced shows what preview shows, for every strategy, on recordings and on the current session', async () => {
+  let archiving = 0;
+  for (const name of FIXTURES) {
+    const rec = open(name);
+    const s = service(rec);
+    for (const target of [{ file: rec, at: null }, { at: null }] as const) {
+      for (const strategy of STRATEGY_NAMES) {
+        const splitAt = strategy === 'split-at' ? rec.result.messages[Math.floor(rec.result.messages.length / 2)].id : undefined;
+        const plain = s.preview(strategy, {}, 1, target, splitAt);
+        const sliced = await s.previewSliced(strategy, {}, 1, target, splitAt);
+        assert.deepStrictEqual(comparable(sliced), comparable(plain), `${name} ${target.file ? 'recording' : 'current'}: ${strategy}`);
+        if (!plain.noop) archiving++;
+      }
+    }
+  }
+  assert.ok(archiving > 0, 'some previews archive');
+});
+
+test('previewSliced rejects what preview throws (an unknown strategy, a bad parameter)', async () => {
+  const s = service(open(FIXTURES[0]));
+  await assert.rejects(s.previewSliced('no-such-strategy', {}, 1), /unknown strategy/);
+  assert.throws(() => s.preview('sliding-window', { maxEvents: 0 }, 1), /maxEvents/);
+  await assert.rejects(s.previewSliced('sliding-window', { maxEvents: 0 }, 1), /maxEvents/);
+});
