@@ -233,9 +233,18 @@ export function tuneText(j: TuneJson): string {
     );
   }
   out.push('', table(j), '', `frontier (cost vs rate, non-dominated of ${j.configurationsTried} tried; * best):`);
+  // Configurations with the same cost and rate are one point: the best (else the first) is shown, the others counted.
+  const points = new Map<string, TuneJson['frontier']>();
   for (const f of j.frontier) {
-    const mark = f.id === j.best?.id ? '*' : ' ';
-    out.push(`${mark} ${usd(f.costUSD).padStart(9)}  ${rate(f.rate)}  ${oneLine(JSON.stringify(f.settings))}`);
+    const key = `${usd(f.costUSD)} ${rate(f.rate)}`;
+    points.set(key, [...(points.get(key) ?? []), f]);
+  }
+  for (const same of points.values()) {
+    const f = same.find((x) => x.id === j.best?.id) ?? same[0];
+    const more = same.length > 1 ? `  (and ${same.length - 1} more at the same cost and rate)` : '';
+    out.push(
+      `${f.id === j.best?.id ? '*' : ' '} ${usd(f.costUSD).padStart(9)}  ${rate(f.rate)}  ${oneLine(JSON.stringify(f.settings))}${more}`,
+    );
   }
   for (const s of j.skippedDimensions) out.push(`not searched: ${s.key}: ${oneLine(s.reason)}`);
   return out.join('\n') + '\n';

@@ -169,6 +169,16 @@ test('the text output: the settings block, the per-session table and the frontie
   assert.match(r.stdout, /^session +best +current +claude-code-like +no-compaction/m);
   assert.match(r.stdout, /^one\.jsonl /m);
   assert.match(r.stdout, /^frontier \(cost vs rate/m);
+  // One line per point of the frontier: configurations with the same cost and rate are counted on it.
+  const json = JSON.parse((await runBuilt('tune', FILES[0], '--target-recall', '0', '--jobs', '1', '--json')).stdout) as TuneJson;
+  const points = new Set(json.frontier.map((f) => `${f.costUSD.toFixed(2)} ${f.rate.toFixed(3)}`));
+  const lines = r.stdout
+    .slice(r.stdout.indexOf('\nfrontier ('))
+    .split('\n')
+    .filter((l) => /^[* ] +\$\d/.test(l));
+  assert.equal(lines.length, points.size, r.stdout);
+  const counted = lines.reduce((n, l) => n + 1 + Number(/\(and (\d+) more at the same cost and rate\)$/.exec(l)?.[1] ?? 0), 0);
+  assert.equal(counted, json.frontier.length, r.stdout);
 });
 
 test('bad input exits 2 naming it: a missing or empty folder, a file in no known format, bad options and settings', async () => {
