@@ -20,10 +20,17 @@ import { LINES_PER_STEP, runSteps, runStepsSliced, type ImportSteps } from './st
 import { ImportError, type ImportResult, type SessionFormat } from './types';
 import { importSession } from './whole';
 
+/**
+ * Bytes read per chunk: well below V8's large-object size (about 128 KB), so each chunk's text and the lines
+ * cut from it are ordinary young objects that die in the next scavenge, rather than large objects (or
+ * survivors promoted with a batch of lines still waiting) that only a full collection frees.
+ */
+const CHUNK_BYTES = 64 * 1024;
+
 export interface StreamImportOptions {
   /** The largest file read (default MAX_SESSION_FILE_BYTES). */
   maxBytes?: number;
-  /** Bytes read per chunk (default 1 MiB). */
+  /** Bytes read per chunk (default CHUNK_BYTES). */
   chunkBytes?: number;
   /** Called after every chunk with the bytes read so far and the file's size. */
   onProgress?: (bytes: number, size: number) => void;
@@ -200,7 +207,7 @@ async function readLines(
       return true;
     };
     const decoder = new StringDecoder('utf8');
-    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
+    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
     let total = 0;
     for (;;) {
       const { bytesRead } = await readChunk(handle, buffer, path);
