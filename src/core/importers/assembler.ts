@@ -66,18 +66,23 @@ export class Assembler {
       target = { id, role: 'assistant', kind: 'assistant', blocks: [], createdAt, mergeKey };
       this.drafts.push(target);
     }
+    const added: ContentBlock[] = [];
     for (const block of blocks) {
       if (isToolUse(block)) {
         if (this.seenCalls.has(block.id)) {
-          const sameMessage = target.blocks.some((b) => isToolUse(b) && b.id === block.id);
-          if (!sameMessage) this.warnings.push(`${this.file}:${line}: tool call ${block.id} appears twice; the repeat is dropped`);
+          const same = (b: ContentBlock) => isToolUse(b) && b.id === block.id;
+          if (!target.blocks.some(same) && !added.some(same)) {
+            this.warnings.push(`${this.file}:${line}: tool call ${block.id} appears twice; the repeat is dropped`);
+          }
           continue;
         }
         this.seenCalls.add(block.id);
         this.open.set(block.id, { draft: target, id: block.id, name: block.name, line });
       }
-      target.blocks.push(block);
+      added.push(block);
     }
+    // concat: an array of its own length (one grown by push keeps spare slots, a hundred bytes or more a message).
+    if (added.length > 0) target.blocks = target.blocks.concat(added);
     return target.id;
   }
 
@@ -102,7 +107,11 @@ export class Assembler {
     }
     if (last?.kind === 'results' && (accepted.length > 0 || others.length > 0)) {
       const blocks = last.blocks;
-      last.blocks = [...blocks.filter(isToolResult), ...accepted, ...blocks.filter((b) => !isToolResult(b)), ...others];
+      last.blocks = (blocks.filter(isToolResult) as ContentBlock[]).concat(
+        accepted,
+        blocks.filter((b) => !isToolResult(b)),
+        others,
+      );
     } else if (others.length > 0) {
       this.prompt(others, line, id, createdAt);
     }
