@@ -120,7 +120,7 @@ export class Assembler {
   /** A user turn (or a synthetic summary standing in for one). */
   prompt(content: string | ContentBlock[], line: number, id: string, createdAt?: number, synthetic?: SyntheticKind): void {
     this.closeOpen();
-    const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content.slice();
     if (blocks.length === 0) return;
     const draft: Draft = { id, role: 'user', kind: 'prompt', blocks, createdAt, synthetic };
     if (typeof content === 'string') draft.text = content;
@@ -139,8 +139,9 @@ export class Assembler {
     let n = 0;
     for (const d of this.drafts) {
       if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-      // A copy: an array grown by push keeps spare slots, and the message must not share the draft's array.
-      const message = toMessage(d, d.blocks.slice());
+      // The draft's own array (the assembler is done with it): its arrays are never changed in place, and
+      // never a line's (prompt copies what it is given).
+      const message = toMessage(d, d.blocks);
       if (message) out.push(message);
     }
     return out;

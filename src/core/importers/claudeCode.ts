@@ -82,18 +82,8 @@ export interface ClaudeCodePlan {
 
 /** The passes over a whole file's lines (see ClaudeCodePlan). */
 export function* planClaudeCode(lines: readonly JsonLine[], file: string): ImportSteps<ClaudeCodePlan> {
-  const firsts = new FirstOccurrences(file);
-  let n = 0;
-  for (const l of lines) {
-    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-    firsts.add(l);
-  }
-  return yield* planFromEntries(firsts, file);
-}
-
-/** planClaudeCode from the first occurrences of a file's lines, gathered already (a streamed import gathers them as it reads). */
-export function* planFromEntries(firsts: FirstOccurrences, file: string): ImportSteps<ClaudeCodePlan> {
-  const { entries, firstLine, repeats } = firsts;
+  const repeats: string[] = [];
+  const { entries, firstLine } = yield* firstOccurrences(lines, file, repeats);
   // A sub-agent's own transcript (agent-*.jsonl) is all sidechain: then the sidechain is the conversation.
   const allMessageLines: JsonLine[] = [];
   let allSidechain = true;
@@ -167,11 +157,6 @@ export class ClaudeCodeRead {
   ) {
     this.sink = { reader: new ClaudeCodeReader(file, []), abandoned: [], rolledBack: [], unknownTypes: new Map() };
     this.kept = new Map([...segments.keys()].map((line) => [line, []]));
-  }
-
-  /** A compaction of the file keeps a segment of the conversation through it (preservedSegment). */
-  get keepsSegments(): boolean {
-    return this.segments.size > 0;
   }
 
   onChain(l: JsonLine): boolean {
@@ -271,7 +256,7 @@ function typedPrompt(entry: ClaudeEntry): Message | undefined {
 }
 
 /** The fields of a line that the import reads when the line is not context (the branch's links, its type). */
-export const LINK_FIELDS = ['type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'isCompactSummary'] as const;
+const LINK_FIELDS = ['type', 'subtype', 'uuid', 'parentUuid', 'logicalParentUuid', 'isSidechain', 'isCompactSummary'] as const;
 
 /**
  * `value` as the import needs it: whole for the lines it reads (user, assistant, attachment, queue-operation
@@ -292,31 +277,29 @@ export function slimClaudeCodeLine(value: Json): Json {
   return slim;
 }
 
-/** Every line with a uuid, first occurrence only (resumed sessions can repeat lines), gathered line by line. */
-export class FirstOccurrences {
-  /** The line each uuid was first seen on. */
-  readonly firstLine = new Map<string, number>();
-  /** The lines kept: every line without a uuid, and the first line with each uuid, in the order added. */
-  readonly entries: JsonLine[] = [];
-  /** Warnings about the lines skipped (a uuid seen before). */
-  readonly repeats: string[] = [];
-
-  constructor(private readonly file: string) {}
-
-  /** Adds the next line; false: it repeats a uuid seen before and is skipped. */
-  add(l: JsonLine): boolean {
+/** Every line with a uuid, first occurrence only (resumed sessions can repeat lines). */
+function* firstOccurrences(
+  lines: readonly JsonLine[],
+  file: string,
+  warnings: string[],
+): ImportSteps<{ entries: JsonLine[]; firstLine: Map<string, number> }> {
+  const firstLine = new Map<string, number>();
+  const entries: JsonLine[] = [];
+  let n = 0;
+  for (const l of lines) {
+    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const uuid = l.value.uuid;
     if (typeof uuid === 'string') {
-      const first = this.firstLine.get(uuid);
+      const first = firstLine.get(uuid);
       if (first !== undefined) {
-        this.repeats.push(repeatedUuid(this.file, l.line, uuid, first));
-        return false;
+        warnings.push(repeatedUuid(file, l.line, uuid, first));
+        continue;
       }
-      this.firstLine.set(uuid, l.line);
+      firstLine.set(uuid, l.line);
     }
-    this.entries.push(l);
-    return true;
+    entries.push(l);
   }
+  return { entries, firstLine };
 }
 
 export function repeatedUuid(file: string, line: number, uuid: string, first: number): string {
