@@ -6,18 +6,17 @@
 // would read it if the file is such a chain, and checks as it goes (LinearCheck) that it is. When it
 // is, the lines were read exactly as importClaudeCode reads them (same lines, same order, same sink).
 // When it is not (a rewind or an edit left an abandoned branch, a tool result written before its call, a
-// compaction that keeps a segment, a sub-agent's own file, an importer error, which the whole read
-// reports in its place), result() says so and the caller reads the file again with every line kept.
-import { ClaudeCodeRead, repeatedUuid } from './claudeCode';
+// compaction that keeps a segment, a sub-agent's own file, a repeated line, an importer error, which the
+// whole read reports in its place), result() says so and the caller reads the file again with every line kept.
+import { ClaudeCodeRead } from './claudeCode';
 import { parentStep } from './claudeCodeBranch';
 import { isObject, type Json, type JsonLine } from './json';
 import type { ImportSteps } from './steps';
 import type { ImportResult } from './types';
 
 export class ClaudeCodeStream {
-  /** The line each uuid was first seen on (a line repeating a uuid is skipped, as importClaudeCode skips it). */
-  private readonly firstLine = new Map<string, number>();
-  private readonly repeats: string[] = [];
+  /** The uuids seen (a Set, not the map of their lines importClaudeCode keeps: a third smaller on a long file). */
+  private readonly seen = new Set<string>();
   private readonly check = new LinearCheck();
   /** The lines read so far, as if the file were one linear main chain; undefined once that is ruled out. */
   private speculation: ClaudeCodeRead | undefined;
@@ -32,14 +31,14 @@ export class ClaudeCodeStream {
     if (!read) return;
     const uuid = l.value.uuid;
     if (typeof uuid === 'string') {
-      const first = this.firstLine.get(uuid);
-      if (first !== undefined) {
-        this.repeats.push(repeatedUuid(this.file, l.line, uuid, first));
+      // A repeated line (a resumed session): the whole read skips it with a warning naming its first line.
+      if (this.seen.has(uuid)) {
+        this.speculation = undefined;
         return;
       }
-      this.firstLine.set(uuid, l.line);
+      this.seen.add(uuid);
     }
-    if (!this.check.line(l.value, (u) => this.firstLine.has(u))) {
+    if (!this.check.line(l.value, (u) => this.seen.has(u))) {
       this.speculation = undefined;
       return;
     }
@@ -56,8 +55,8 @@ export class ClaudeCodeStream {
     const speculation = this.speculation;
     if (!speculation || !this.check.holds()) return undefined;
     // What importClaudeCode's passes give for such a file: the main chain, every line on the branch, no
-    // segment kept, nothing moved; their only warnings are the repeated uuids.
-    const read = new ClaudeCodeRead(this.file, false, undefined, new Map(), this.repeats, []);
+    // segment kept, nothing moved, no repeated line; no warnings of their own.
+    const read = new ClaudeCodeRead(this.file, false, undefined, new Map(), [], []);
     read.sink = speculation.sink;
     return yield* read.result(read.sink);
   }

@@ -1,8 +1,9 @@
 // The one-pass read of a Claude Code file (src/core/importers/claudeCodeStream.ts): each line is read into the
 // importer as it arrives, and a line-by-line check says whether the file is one linear main chain in reading
 // order. The one pass is taken for such files (parallel tool results, progress lines off the chain, compactions
-// and repeated lines included) and then gives exactly the whole-text import; every other file (a rewind, a result
-// written before its call, an attachment after the last message, a sub-agent's own file, a preserved segment) is
+// included) and then gives exactly the whole-text import; every other file (a rewind, a result
+// written before its call, an attachment after the last message, a sub-agent's own file, a preserved segment, a
+// repeated line) is
 // given up, and the streamed import reads it again with every line kept (same result as the whole text).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -159,12 +160,14 @@ test('each way a file leaves the linear chain is caught, and the streamed import
       writeFileSync(path, text);
       assert.deepEqual(await importSessionFile(path), importSession(text, path), name);
     }
-    // A repeated line (a resumed session) stays linear: skipped with the whole text's warning.
+    // A repeated line (a resumed session) is given up too: the whole read names the line it repeats.
     const repeated = jsonl([...base.slice(0, result + 1), base[call], ...base.slice(result + 1)]);
-    const once = onePass(repeated);
-    assert.ok(once, 'a repeated line: one pass');
-    assert.deepEqual(once, importSession(repeated, 'f.jsonl'));
-    assert.ok(once.warnings.some((w) => w.includes('repeats uuid')));
+    assert.equal(onePass(repeated), undefined, 'a repeated line');
+    const path = join(dir, 'repeated.jsonl');
+    writeFileSync(path, repeated);
+    const imported = await importSessionFile(path);
+    assert.deepEqual(imported, importSession(repeated, path));
+    assert.ok(imported.warnings.some((w) => w.includes('repeats uuid')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
