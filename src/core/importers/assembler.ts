@@ -39,8 +39,10 @@ interface OpenCall {
 export class Assembler {
   private readonly drafts: Draft[] = [];
   private readonly open = new Map<string, OpenCall>();
-  private readonly answered = new Set<string>();
+  /** Every call accepted: open, answered, or closed without a result (a call is never opened twice). */
   private readonly seenCalls = new Set<string>();
+  /** Calls closed without a result (rare): with `open`, what tells an answered call from the others, without a set of every answered call. */
+  private readonly closed = new Set<string>();
 
   constructor(
     private readonly file: string,
@@ -92,9 +94,9 @@ export class Assembler {
     for (const r of results) {
       if (this.open.has(r.tool_use_id)) {
         this.open.delete(r.tool_use_id);
-        this.answered.add(r.tool_use_id);
         accepted.push(r);
-      } else if (this.answered.has(r.tool_use_id)) {
+      } else if (this.seenCalls.has(r.tool_use_id) && !this.closed.has(r.tool_use_id)) {
+        // Answered already (neither open nor closed).
         this.warnings.push(`${this.file}:${line}: a second result for tool call ${r.tool_use_id}; dropped`);
       } else {
         this.warnings.push(`${this.file}:${line}: tool result for ${r.tool_use_id} has no matching tool call before it; dropped`);
@@ -178,7 +180,7 @@ export class Assembler {
       copy.drafts.push(c);
     }
     for (const [id, call] of this.open) copy.open.set(id, { ...call, draft: drafts.get(call.draft) as Draft });
-    for (const id of this.answered) copy.answered.add(id);
+    for (const id of this.closed) copy.closed.add(id);
     for (const id of this.seenCalls) copy.seenCalls.add(id);
     return copy;
   }
@@ -186,6 +188,7 @@ export class Assembler {
   private closeOpen(warnings: string[] = this.warnings): void {
     for (const call of this.open.values()) {
       call.draft.blocks = call.draft.blocks.filter((b) => !(isToolUse(b) && b.id === call.id));
+      this.closed.add(call.id);
       warnings.push(noResult(this.file, call));
     }
     this.open.clear();
