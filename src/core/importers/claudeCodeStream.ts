@@ -25,6 +25,11 @@ export class ClaudeCodeStream {
     this.speculation = new ClaudeCodeRead(file, false, undefined, new Map(), [], []);
   }
 
+  /** The file is not one the one pass can read (result() will say so): the rest of it need not be read. */
+  get givenUp(): boolean {
+    return this.speculation === undefined;
+  }
+
   /** The next line of the file (in file order). */
   line(l: JsonLine): void {
     const read = this.speculation;

@@ -200,7 +200,8 @@ async function imported(
 /** The lines of the file at `path`, read into a collector. */
 async function collect(path: string, options: StreamImportOptions, keepLines: boolean): Promise<JsonlCollector> {
   const collector = new JsonlCollector(path, keepLines);
-  await readLines(path, options, (batch) => (collector.wholeFile ? undefined : collector.lines(batch)));
+  // A Claude Code file the one-pass read gave up on is read again from the start: no need to read on.
+  await readLines(path, options, (batch) => (collector.wholeFile || collector.claudeCode?.givenUp ? undefined : collector.lines(batch)));
   return collector;
 }
 

@@ -172,3 +172,15 @@ test('each way a file leaves the linear chain is caught, and the streamed import
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a file the one pass gives up on is read again from where it gave up, not after reading it to the end', async () => {
+  const path = join(SESSIONS, 'claude-code-rewind-compact.jsonl');
+  const size = read(path).length;
+  const seen: number[] = [];
+  const imported = await importSessionFile(path, { chunkBytes: 256, onProgress: (bytes) => seen.push(bytes) });
+  assert.deepEqual(imported, importSession(read(path), path));
+  const restart = seen.findIndex((b, i) => i > 0 && b < seen[i - 1]);
+  assert.ok(restart > 0, `read twice: ${seen.join(', ')}`);
+  assert.ok(seen[restart - 1] < size, `the first read stopped early (${seen[restart - 1]} of ${size} bytes)`);
+  assert.equal(seen.at(-1), size);
+});
