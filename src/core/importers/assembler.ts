@@ -39,8 +39,10 @@ interface OpenCall {
 export class Assembler {
   private readonly drafts: Draft[] = [];
   private readonly open = new Map<string, OpenCall>();
-  private readonly answered = new Set<string>();
+  /** Every call accepted: open, answered, or closed without a result (a call is never opened twice). */
   private readonly seenCalls = new Set<string>();
+  /** Calls closed without a result (rare): with `open`, what tells an answered call from the others, without a set of every answered call. */
+  private readonly closed = new Set<string>();
 
   constructor(
     private readonly file: string,
@@ -66,18 +68,23 @@ export class Assembler {
       target = { id, role: 'assistant', kind: 'assistant', blocks: [], createdAt, mergeKey };
       this.drafts.push(target);
     }
+    const added: ContentBlock[] = [];
     for (const block of blocks) {
       if (isToolUse(block)) {
         if (this.seenCalls.has(block.id)) {
-          const sameMessage = target.blocks.some((b) => isToolUse(b) && b.id === block.id);
-          if (!sameMessage) this.warnings.push(`${this.file}:${line}: tool call ${block.id} appears twice; the repeat is dropped`);
+          const same = (b: ContentBlock) => isToolUse(b) && b.id === block.id;
+          if (!target.blocks.some(same) && !added.some(same)) {
+            this.warnings.push(`${this.file}:${line}: tool call ${block.id} appears twice; the repeat is dropped`);
+          }
           continue;
         }
         this.seenCalls.add(block.id);
         this.open.set(block.id, { draft: target, id: block.id, name: block.name, line });
       }
-      target.blocks.push(block);
+      added.push(block);
     }
+    // concat: an array of its own length (one grown by push keeps spare slots, a hundred bytes or more a message).
+    if (added.length > 0) target.blocks = target.blocks.concat(added);
     return target.id;
   }
 
@@ -87,9 +94,9 @@ export class Assembler {
     for (const r of results) {
       if (this.open.has(r.tool_use_id)) {
         this.open.delete(r.tool_use_id);
-        this.answered.add(r.tool_use_id);
         accepted.push(r);
-      } else if (this.answered.has(r.tool_use_id)) {
+      } else if (this.seenCalls.has(r.tool_use_id) && !this.closed.has(r.tool_use_id)) {
+        // Answered already (neither open nor closed).
         this.warnings.push(`${this.file}:${line}: a second result for tool call ${r.tool_use_id}; dropped`);
       } else {
         this.warnings.push(`${this.file}:${line}: tool result for ${r.tool_use_id} has no matching tool call before it; dropped`);
@@ -102,7 +109,11 @@ export class Assembler {
     }
     if (last?.kind === 'results' && (accepted.length > 0 || others.length > 0)) {
       const blocks = last.blocks;
-      last.blocks = [...blocks.filter(isToolResult), ...accepted, ...blocks.filter((b) => !isToolResult(b)), ...others];
+      last.blocks = (blocks.filter(isToolResult) as ContentBlock[]).concat(
+        accepted,
+        blocks.filter((b) => !isToolResult(b)),
+        others,
+      );
     } else if (others.length > 0) {
       this.prompt(others, line, id, createdAt);
     }
@@ -111,7 +122,7 @@ export class Assembler {
   /** A user turn (or a synthetic summary standing in for one). */
   prompt(content: string | ContentBlock[], line: number, id: string, createdAt?: number, synthetic?: SyntheticKind): void {
     this.closeOpen();
-    const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content.slice();
     if (blocks.length === 0) return;
     const draft: Draft = { id, role: 'user', kind: 'prompt', blocks, createdAt, synthetic };
     if (typeof content === 'string') draft.text = content;
@@ -130,8 +141,9 @@ export class Assembler {
     let n = 0;
     for (const d of this.drafts) {
       if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-      // A copy: an array grown by push keeps spare slots, and the message must not share the draft's array.
-      const message = toMessage(d, d.blocks.slice());
+      // The draft's own array (the assembler is done with it): its arrays are never changed in place, and
+      // never a line's (prompt copies what it is given).
+      const message = toMessage(d, d.blocks);
       if (message) out.push(message);
     }
     return out;
@@ -168,7 +180,7 @@ export class Assembler {
       copy.drafts.push(c);
     }
     for (const [id, call] of this.open) copy.open.set(id, { ...call, draft: drafts.get(call.draft) as Draft });
-    for (const id of this.answered) copy.answered.add(id);
+    for (const id of this.closed) copy.closed.add(id);
     for (const id of this.seenCalls) copy.seenCalls.add(id);
     return copy;
   }
@@ -176,6 +188,7 @@ export class Assembler {
   private closeOpen(warnings: string[] = this.warnings): void {
     for (const call of this.open.values()) {
       call.draft.blocks = call.draft.blocks.filter((b) => !(isToolUse(b) && b.id === call.id));
+      this.closed.add(call.id);
       warnings.push(noResult(this.file, call));
     }
     this.open.clear();

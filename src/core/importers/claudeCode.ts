@@ -27,7 +27,7 @@
 // not in this list is skipped with one warning per type. Everything else that is skipped (a repeated
 // uuid, a tool call with no result, a result with no call, an attachment with no text, a queued prompt
 // that was never sent) is a `FILE:LINE: what` warning.
-import { activeBranch, relinkResults } from './claudeCodeBranch';
+import { activeBranch, relinkResults, UuidIndex } from './claudeCodeBranch';
 import { preservedSegments } from './claudeCodePreserved';
 import { ClaudeCodeReader, parseClaudeEntry, type ClaudeEntry } from './claudeCodeReader';
 import { artefactKindOf, userText } from './claudeCodeArtefacts';
@@ -100,12 +100,13 @@ export function* planClaudeCode(lines: readonly JsonLine[], file: string): Impor
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if ((l.value.isSidechain === true) === sidechain) messageLines.push(l);
   }
-  const active = yield* activeBranch(entries, messageLines, sidechain);
+  const uuids = new UuidIndex(entries, firstLine);
+  const active = yield* activeBranch(uuids, messageLines, sidechain);
   const passes: string[] = [];
   // The lines each compaction keeps (preservedSegment), gathered as they are read, handed over at the boundary.
-  const segments = yield* preservedSegments(entries, file, passes);
+  const segments = yield* preservedSegments(uuids, file, passes);
   const read = new ClaudeCodeRead(file, sidechain, active, segments, repeats, passes);
-  const order = yield* relinkResults(entries, file, passes);
+  const order = yield* relinkResults(uuids, file, passes);
   return { read, source: { entries, messageLines, firstLine }, order, leaf: messageLines.at(-1) };
 }
 

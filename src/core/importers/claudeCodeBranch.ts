@@ -14,7 +14,7 @@ import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
  * the chain is a tree there).
  */
 export function* activeBranch(
-  entries: readonly JsonLine[],
+  uuids: UuidIndex,
   messageLines: readonly JsonLine[],
   sidechain: boolean,
 ): ImportSteps<Set<string> | undefined> {
@@ -24,11 +24,9 @@ export function* activeBranch(
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (typeof l.value.uuid !== 'string') return undefined;
   }
-  const byUuid = new Map<string, JsonLine>();
-  for (const l of entries) {
-    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-    if (typeof l.value.uuid === 'string' && (l.value.isSidechain === true) === sidechain) byUuid.set(l.value.uuid, l);
-  }
+  // The lines of the chain by uuid.
+  const onChain = (l: JsonLine | undefined): JsonLine | undefined => (l && (l.value.isSidechain === true) === sidechain ? l : undefined);
+  const byUuid = { has: (u: string) => onChain(uuids.get(u)) !== undefined, get: (u: string) => onChain(uuids.get(u)) };
   const kept = new Set<string>();
   let current: JsonLine | undefined = messageLines[messageLines.length - 1];
   while (current) {
@@ -117,14 +115,13 @@ function lastMessageLineBefore(messageLines: readonly JsonLine[], line: number):
  * is read right after that line. Claude Code sometimes writes a result before its call; the parentUuid
  * chain is right, the file order is not. Each move is reported in `warnings`.
  */
-export function* relinkResults(entries: readonly JsonLine[], file: string, warnings: string[]): ImportSteps<readonly JsonLine[]> {
+export function* relinkResults(uuids: UuidIndex, file: string, warnings: string[]): ImportSteps<readonly JsonLine[]> {
   let n = 0;
-  const position = new Map<string, number>();
+  const { entries } = uuids;
   const callPosition = new Map<string, number>();
   for (let i = 0; i < entries.length; i++) {
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const l = entries[i];
-    if (typeof l.value.uuid === 'string') position.set(l.value.uuid, i);
     if (l.value.type === 'assistant') {
       for (const b of rawBlocks(l))
         if (b.type === 'tool_use' && typeof b.id === 'string' && !callPosition.has(b.id)) callPosition.set(b.id, i);
@@ -141,7 +138,7 @@ export function* relinkResults(entries: readonly JsonLine[], file: string, warni
       .map((b) => b.tool_use_id as string);
     if (resultIds.length === 0) continue;
     let anchor = -1;
-    const parent = typeof l.value.parentUuid === 'string' ? position.get(l.value.parentUuid) : undefined;
+    const parent = typeof l.value.parentUuid === 'string' ? uuids.index(l.value.parentUuid) : undefined;
     if (parent !== undefined && parent > i) anchor = parent;
     for (const id of resultIds) {
       const call = callPosition.get(id);
@@ -166,6 +163,44 @@ export function* relinkResults(entries: readonly JsonLine[], file: string, warni
     if (!moved.has(i)) emit(i);
   }
   return out;
+}
+
+/**
+ * The entries of a file (every line with a uuid, first occurrence only, in file order) by uuid, through the
+ * map of the line each uuid was first seen on: the passes over a long file share that one map rather than
+ * each building its own (a map of every uuid of a 200 MB file is tens of megabytes, and each one built
+ * is garbage the heap holds until its next full collection).
+ */
+export class UuidIndex {
+  constructor(
+    readonly entries: readonly JsonLine[],
+    private readonly firstLine: ReadonlyMap<string, number>,
+  ) {}
+
+  /** The position in `entries` of the line with this uuid. */
+  index(uuid: string): number | undefined {
+    const line = this.firstLine.get(uuid);
+    if (line === undefined) return undefined;
+    const { entries } = this;
+    let lo = 0;
+    let hi = entries.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = entries[mid].line;
+      if (at === line) return entries[mid].value.uuid === uuid ? mid : undefined;
+      if (at < line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    // Not in file order (never from a file read top to bottom): look through them all.
+    const i = entries.findIndex((l) => l.line === line && l.value.uuid === uuid);
+    return i < 0 ? undefined : i;
+  }
+
+  /** The line with this uuid. */
+  get(uuid: string): JsonLine | undefined {
+    const i = this.index(uuid);
+    return i === undefined ? undefined : this.entries[i];
+  }
 }
 
 export function assistantMessageId(l: JsonLine): string | undefined {

@@ -5,7 +5,8 @@
 // boundary with their old parentUuid links, and Claude Code relinks them when it loads the transcript (the
 // head under the anchor, the anchor's other children under the tail). After the compaction the model reads
 // the boundary's summary, then the kept lines, then what followed.
-import { isObject, type JsonLine } from './json';
+import type { UuidIndex } from './claudeCodeBranch';
+import { isObject } from './json';
 import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
 
 /**
@@ -13,14 +14,10 @@ import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
  * from the tail up the parentUuid links to the head. A walk that does not reach the head (a line missing, a
  * cycle) keeps nothing, as Claude Code does, with a warning.
  */
-export function* preservedSegments(entries: readonly JsonLine[], file: string, warnings: string[]): ImportSteps<Map<number, Set<string>>> {
+export function* preservedSegments(byUuid: UuidIndex, file: string, warnings: string[]): ImportSteps<Map<number, Set<string>>> {
   const out = new Map<number, Set<string>>();
-  const byUuid = new Map<string, JsonLine>();
+  const { entries } = byUuid;
   let n = 0;
-  for (const l of entries) {
-    if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-    if (typeof l.value.uuid === 'string') byUuid.set(l.value.uuid, l);
-  }
   for (const l of entries) {
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (l.value.type !== 'system' || l.value.subtype !== 'compact_boundary' || !isObject(l.value.compactMetadata)) continue;

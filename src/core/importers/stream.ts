@@ -13,6 +13,7 @@ import { constants } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { checkStats, formatBytes, MAX_SESSION_FILE_BYTES, readProblem, readSessionFile } from './bounds';
 import { claudeCodeSteps, slimClaudeCodeLine } from './claudeCode';
+import { ClaudeCodeStream } from './claudeCodeStream';
 import { classifyLine, SNIFF_LINES, unrecognised } from './detect';
 import { parseJsonLine, parsesAsObject, type JsonLine } from './json';
 import { startTracker, type Tracker } from './followTrackers';
@@ -20,10 +21,17 @@ import { LINES_PER_STEP, runSteps, runStepsSliced, type ImportSteps } from './st
 import { ImportError, type ImportResult, type SessionFormat } from './types';
 import { importSession } from './whole';
 
+/**
+ * Bytes read per chunk: well below V8's large-object size (about 128 KB), so each chunk's text and the lines
+ * cut from it are ordinary young objects that die in the next scavenge, rather than large objects (or
+ * survivors promoted with a batch of lines still waiting) that only a full collection frees.
+ */
+const CHUNK_BYTES = 64 * 1024;
+
 export interface StreamImportOptions {
   /** The largest file read (default MAX_SESSION_FILE_BYTES). */
   maxBytes?: number;
-  /** Bytes read per chunk (default 1 MiB). */
+  /** Bytes read per chunk (default CHUNK_BYTES). */
   chunkBytes?: number;
   /** Called after every chunk with the bytes read so far and the file's size. */
   onProgress?: (bytes: number, size: number) => void;
@@ -43,14 +51,22 @@ class JsonlCollector {
   private nonBlank = 0;
   /** The file is one JSON document (or not JSONL at all): read it whole. */
   wholeFile = false;
-  /** Claude Code: every line, slim (slimClaudeCodeLine): the branch is a question about the whole file. */
+  /** Claude Code, read as it streams (claudeCodeStream.ts): the first pass over a Claude Code file. */
+  readonly claudeCode: ClaudeCodeStream | undefined;
+  /** Claude Code, read again: every line, slim (slimClaudeCodeLine), for the passes over the whole file. */
   readonly kept: JsonLine[] = [];
   /** Codex and Splitpoint: the line-by-line import a followed file uses too (followTrackers.ts). */
   private tracker: Tracker | undefined;
   /** The importer's first error (thrown once every line parsed). */
   private failure: { error: unknown } | undefined;
 
-  constructor(private readonly file: string) {}
+  /** keepLines: keep every Claude Code line (the second read of a file the streamed read could not take). */
+  constructor(
+    private readonly file: string,
+    keepLines = false,
+  ) {
+    if (!keepLines) this.claudeCode = new ClaudeCodeStream(file);
+  }
 
   /** The lines of one chunk, as steps (the event loop gets turns between them). */
   *lines(batch: readonly RawLine[]): ImportSteps<void> {
@@ -103,7 +119,8 @@ class JsonlCollector {
 
   private keep(l: JsonLine): void {
     if (this.format === 'claude-code-jsonl') {
-      this.kept.push({ line: l.line, value: slimClaudeCodeLine(l.value) });
+      if (this.claudeCode) this.claudeCode.line(l);
+      else this.kept.push({ line: l.line, value: slimClaudeCodeLine(l.value) });
       return;
     }
     if (this.failure) return;
@@ -157,14 +174,35 @@ export class LineSplitter {
 
 /** Import the session file at `path`, streamed (see the file comment). Rejects with an ImportError naming file, line and field. */
 export async function importSessionFile(path: string, options: StreamImportOptions = {}): Promise<ImportResult> {
-  const maxBytes = options.maxBytes ?? MAX_SESSION_FILE_BYTES;
-  const collector = new JsonlCollector(path);
-  await readLines(path, options, (batch) => (collector.wholeFile ? undefined : collector.lines(batch)));
+  const first = await collect(path, options, false);
   // A whole JSON document, a one-line file or an empty one: the whole-text path reads (or refuses) it.
-  const format = collector.finish();
+  const format = first.finish();
+  if (format !== 'claude-code-jsonl') return imported(first, format, path, options);
+  const streamed = first.claudeCode && (await runStepsSliced(first.claudeCode.result()));
+  if (streamed) return streamed;
+  // Not one linear chain in file order (or an importer error, reported in its place): read again, every line kept.
+  const again = await collect(path, options, true);
+  return imported(again, again.finish(), path, options);
+}
+
+/** The import of the lines a collector read (Claude Code: with every line kept). */
+async function imported(
+  collector: JsonlCollector,
+  format: SessionFormat | undefined,
+  path: string,
+  options: StreamImportOptions,
+): Promise<ImportResult> {
   if (format === 'claude-code-jsonl') return runStepsSliced(claudeCodeSteps(collector.kept, path));
   if (format === 'codex-rollout-jsonl' || format === 'splitpoint-jsonl') return collector.result();
-  return importSession(readSessionFile(path, maxBytes), path);
+  return importSession(readSessionFile(path, options.maxBytes ?? MAX_SESSION_FILE_BYTES), path);
+}
+
+/** The lines of the file at `path`, read into a collector. */
+async function collect(path: string, options: StreamImportOptions, keepLines: boolean): Promise<JsonlCollector> {
+  const collector = new JsonlCollector(path, keepLines);
+  // A Claude Code file the one-pass read gave up on is read again from the start: no need to read on.
+  await readLines(path, options, (batch) => (collector.wholeFile || collector.claudeCode?.givenUp ? undefined : collector.lines(batch)));
+  return collector;
 }
 
 /**
@@ -200,7 +238,7 @@ async function readLines(
       return true;
     };
     const decoder = new StringDecoder('utf8');
-    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? 1024 * 1024);
+    const buffer = Buffer.allocUnsafe(options.chunkBytes ?? CHUNK_BYTES);
     let total = 0;
     for (;;) {
       const { bytesRead } = await readChunk(handle, buffer, path);
