@@ -26,7 +26,6 @@ import {
   importSessionFile,
   MemoizedMessageCounter,
   planWith,
-  planWithSliced,
   readSessionFile,
   SessionLog,
   TranscriptStore,
@@ -36,6 +35,7 @@ import {
 } from '../../src/core';
 
 import { newSessionMeta } from '../../src/core/session/session';
+import { planWithSliced } from '../../src/core/strategies';
 import { warmupTokenizer } from '../../src/core/counting/tokenizers';
 import { benchSession } from '../sessions';
 import { timerChain } from './timerChain';

@@ -87,11 +87,10 @@ export { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type Summa
 export { planRequest } from './pipeline/planRequest';
 export { summaryTokenBound } from './pipeline/summaryBudget';
 export { ReplacementCache } from './pipeline/replacementCache';
-export { withPlanPrep, type PlanPrep } from './pipeline/planPrep';
+export { withPlanPrep } from './pipeline/planPrep';
 export {
   getStrategy,
   planWith,
-  planWithSliced,
   preparePlanInput,
   resolveParams,
   resolveStrategy,
@@ -196,7 +195,7 @@ export {
   type ReplayConfig,
   type ReplayReport,
 } from './replay';
-export { onFrontier, type FrontierAxes } from './replay/frontier';
+export { onFrontier } from './replay/frontier';
 
 // Probes: what a compaction lost, asked as questions (generation, the offline score, the online check)
 export {

@@ -13,7 +13,6 @@ import {
   importSession,
   MemoizedMessageCounter,
   planWith,
-  planWithSliced,
   preparePlanInput,
   resolveStrategy,
   STRATEGY_NAMES,
@@ -23,6 +22,7 @@ import {
   type MessageTokenCounter,
   type PlanContext,
 } from '../../src/core/index';
+import { planWithSliced } from '../../src/core/strategies';
 import { syntheticSession } from '../helpers/synthetic';
 
 const DIR = join(__dirname, '..', 'fixtures', 'real-sessions');
