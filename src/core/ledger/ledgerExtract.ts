@@ -9,6 +9,7 @@ import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock
 import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './ledger';
 import { addCommand, fitLedger, mergeLedgers } from './ledgerMerge';
 import type { MessageTokenCounter } from '../counting/tokens';
+import { runSteps, type Steps } from '../base/slicedWork';
 
 /** A prompt up to this many characters is kept verbatim; a longer one is clipped to it, with a pointer. */
 export const INSTRUCTION_VERBATIM_CHARS = 600;
@@ -112,11 +113,21 @@ export function instructionText(message: Message, transcriptPath?: string): stri
   return `${text.slice(0, INSTRUCTION_VERBATIM_CHARS)} … [clipped: ${text.length} chars; full prompt in ${where}, message ${message.id}]`;
 }
 
+/** Messages (or calls) handled between two yields of the sliced passes over archived messages. */
+export const STEP_ITEMS = 256;
+
 /** Tool calls paired with their results, in order. */
 export function pairCalls(messages: readonly Message[]): Call[] {
+  return runSteps(pairCallsSteps(messages));
+}
+
+/** pairCalls, yielding every STEP_ITEMS messages. */
+export function* pairCallsSteps(messages: readonly Message[]): Steps<Call[]> {
   const calls: Call[] = [];
   const byId = new Map<string, Call>();
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const m = messages[i];
     if (typeof m.content === 'string') continue;
     for (const b of m.content) {
       if (b.type === 'tool_use') {
