@@ -29,7 +29,6 @@ import {
   runStepsSliced,
   sessionWindow,
   STRATEGIES,
-  withPlanPrep,
   withPlanPrepSteps,
   type CompactionPipeline,
   type CompactionPlan,
@@ -229,7 +228,7 @@ export class InspectorService {
     const ctx = planCtx(c, splitAtId);
     const strategyPlan = resolveStrategy(strategy, params);
     const prep = await preparePlanInput(c.messages, ctx.tokens);
-    const plan = withPlanPrep(prep, () => strategyPlan.plan(c.messages, ctx));
+    const plan = await runStepsSliced(withPlanPrepSteps(prep, strategyPlan.planSteps(c.messages, ctx)));
     return runStepsSliced(withPlanPrepSteps(prep, this.planView(plan, c, target, requestId, started)));
   }
 

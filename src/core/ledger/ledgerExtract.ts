@@ -153,13 +153,20 @@ function targetOf(use: ToolUseBlock): string {
 
 /** The ledger of `archived`, unbounded and without a previous ledger (see extractLedger). */
 export function rawLedger(archived: readonly Message[], transcriptPath?: string): ArtifactLedger {
+  return runSteps(rawLedgerSteps(archived, transcriptPath));
+}
+
+/** rawLedger, yielding every STEP_ITEMS messages or calls. */
+export function* rawLedgerSteps(archived: readonly Message[], transcriptPath?: string): Steps<ArtifactLedger> {
   const files = new Map<string, LedgerFile>();
   const commands: LedgerCommand[] = [];
   const errors: Array<LedgerError & { target: string }> = [];
   // The errors not yet resolved, by target: a later success resolves them all (one lookup, not a pass over every error).
   const open = new Map<string, Array<LedgerError & { target: string }>>();
-  const calls = pairCalls(archived);
-  for (const { use, result } of calls) {
+  const calls = yield* pairCallsSteps(archived);
+  for (let k = 0; k < calls.length; k++) {
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+    const { use, result } = calls[k];
     for (const t of fileTouches(use, files)) {
       const f = files.get(t.path) ?? { path: t.path, read: 0, edited: 0, created: 0, lastAction: t.action };
       f[t.action]++;
@@ -190,8 +197,12 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
       open.delete(target);
     }
   }
-  const instructions = archived.filter(isTurnStart).map((m) => instructionText(m, transcriptPath));
-  const names = namesOf(archived, files);
+  const instructions: string[] = [];
+  for (let i = 0; i < archived.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (isTurnStart(archived[i])) instructions.push(instructionText(archived[i], transcriptPath));
+  }
+  const names = yield* namesOfSteps(archived, files);
   return {
     files: [...files.values()],
     commands,
@@ -210,18 +221,24 @@ const CODE_NAME = /^[@#$.:]?[A-Za-z_][\w$.:@<>[\]-]*(\(\))?$/;
 
 /** The code names the archived assistant text set in backticks, deduplicated, newest last. */
 export function namesOf(archived: readonly Message[], files: { has(path: string): boolean }): string[] {
-  const names: string[] = [];
-  for (const m of archived) {
+  return runSteps(namesOfSteps(archived, files));
+}
+
+/** namesOf, yielding every STEP_ITEMS messages (the names in the order last set: a Map, not a search per name). */
+function* namesOfSteps(archived: readonly Message[], files: { has(path: string): boolean }): Steps<string[]> {
+  const names = new Set<string>();
+  for (let i = 0; i < archived.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const m = archived[i];
     if (m.role !== 'assistant' || m.synthetic !== undefined) continue;
     for (const match of textOf(m).matchAll(NAME)) {
       const name = match[1].trim();
       if (!CODE_NAME.test(name) || name.includes('/') || files.has(name)) continue;
-      const at = names.indexOf(name);
-      if (at >= 0) names.splice(at, 1);
-      names.push(name);
+      names.delete(name);
+      names.add(name);
     }
   }
-  return names.slice(-MAX_LEDGER_NAMES);
+  return [...names].slice(-MAX_LEDGER_NAMES);
 }
 
 /**
@@ -229,7 +246,11 @@ export function namesOf(archived: readonly Message[], files: { has(path: string)
  * fitted to `budgetTokens` (newest first; what is folded away is counted in `folded`).
  */
 export function extractLedger(archived: readonly Message[], opts: ExtractLedgerOptions): ArtifactLedger {
-  const next = rawLedger(archived, opts.transcriptPath);
+  return fittedLedger(rawLedger(archived, opts.transcriptPath), opts);
+}
+
+/** extractLedger from the raw ledger of the archived messages (rawLedger with opts.transcriptPath). */
+export function fittedLedger(next: ArtifactLedger, opts: ExtractLedgerOptions): ArtifactLedger {
   const merged = opts.previous ? mergeLedgers(opts.previous, next) : next;
   return fitLedger(merged, opts.budgetTokens, opts.counter);
 }
