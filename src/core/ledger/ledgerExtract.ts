@@ -7,7 +7,7 @@
 // to a token budget (ledgerMerge.ts).
 import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
 import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './ledger';
-import { addCommand, fitLedger, mergeLedgers } from './ledgerMerge';
+import { addCommand, fitLedgerSteps, mergeLedgers } from './ledgerMerge';
 import type { MessageTokenCounter } from '../counting/tokens';
 import { runSteps, type Steps } from '../base/slicedWork';
 
@@ -251,6 +251,11 @@ export function extractLedger(archived: readonly Message[], opts: ExtractLedgerO
 
 /** extractLedger from the raw ledger of the archived messages (rawLedger with opts.transcriptPath). */
 export function fittedLedger(next: ArtifactLedger, opts: ExtractLedgerOptions): ArtifactLedger {
+  return runSteps(fittedLedgerSteps(next, opts));
+}
+
+/** fittedLedger, yielding between the counts of the ledger as it is fitted. */
+export function* fittedLedgerSteps(next: ArtifactLedger, opts: ExtractLedgerOptions): Steps<ArtifactLedger> {
   const merged = opts.previous ? mergeLedgers(opts.previous, next) : next;
-  return fitLedger(merged, opts.budgetTokens, opts.counter);
+  return yield* fitLedgerSteps(merged, opts.budgetTokens, opts.counter);
 }

@@ -2,8 +2,10 @@
 // rendering it as compact markdown (what the model reads), and fitting it to a token budget by folding
 // the oldest entries away (commands first, then resolved errors, errors, files, and instructions last),
 // with counts of what was folded. Facts kept on request (ledger.facts) are carried and never folded.
+import { runSteps, type Steps } from '../base/slicedWork';
 import type { ArtifactLedger, LedgerCommand, LedgerFile } from './ledger';
-import type { MessageTokenCounter } from '../counting/tokens';
+import { MemoizedMessageCounter, MESSAGE_OVERHEAD_TOKENS, type MessageTokenCounter } from '../counting/tokens';
+import { piecewiseExact, splitAtSafeBoundaries } from '../counting/backgroundCounting';
 
 export const LEDGER_HEADING = '## Artifact ledger (from the compacted history)';
 
@@ -139,6 +141,26 @@ export function ledgerTokens(l: ArtifactLedger, counter: MessageTokenCounter): n
   return counter.countMessage({ id: 'ledger', role: 'user', content: renderLedger(l) });
 }
 
+/** Renderings longer than this are counted in pieces by ledgerTokensSteps. */
+const LEDGER_PIECE_CHARS = 16_384;
+
+/**
+ * ledgerTokens, yielding between pieces: a long rendering (an unfitted ledger of a huge history) counted
+ * with an o200k counter is counted in pieces cut where the counts add up exactly (splitAtSafeBoundaries,
+ * as the background counter counts a long message), plus the message's framing, as countMessageWith does.
+ */
+export function* ledgerTokensSteps(l: ArtifactLedger, counter: MessageTokenCounter): Steps<number> {
+  const content = renderLedger(l);
+  if (content.length <= LEDGER_PIECE_CHARS || !(counter instanceof MemoizedMessageCounter) || !piecewiseExact(counter.tokenizer))
+    return counter.countMessage({ id: 'ledger', role: 'user', content });
+  let total = MESSAGE_OVERHEAD_TOKENS;
+  for (const piece of splitAtSafeBoundaries(content, LEDGER_PIECE_CHARS)) {
+    total += counter.tokenizer.countText(piece);
+    yield;
+  }
+  return total;
+}
+
 type Category = 'commands' | 'errors' | 'files' | 'instructions';
 
 /** Drop the oldest entry of the first category (in folding order) that has one; false when nothing is left. */
@@ -172,6 +194,11 @@ function foldOne(l: ArtifactLedger): boolean {
  * last) until the rendering fits. A budget too small for even the folded counts gives an empty ledger.
  */
 export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter: MessageTokenCounter): ArtifactLedger {
+  return runSteps(fitLedgerSteps(ledger, budgetTokens, counter));
+}
+
+/** fitLedger, yielding after each count of the ledger (the folds shrink it about geometrically). */
+export function* fitLedgerSteps(ledger: ArtifactLedger, budgetTokens: number, counter: MessageTokenCounter): Steps<ArtifactLedger> {
   const l: ArtifactLedger = {
     files: [...ledger.files],
     commands: [...ledger.commands],
@@ -181,7 +208,7 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
     ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
     ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
   };
-  let tokens = ledgerTokens(l, counter);
+  let tokens = yield* ledgerTokensSteps(l, counter);
   if (tokens <= budgetTokens) return l;
   // Estimate how many entries to fold from the average entry cost, then correct by re-counting.
   while (tokens > budgetTokens) {
@@ -191,7 +218,7 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
     const perEntry = tokens / entries;
     const drop = Math.max(1, Math.floor((tokens - budgetTokens) / Math.max(1, perEntry) / 2));
     for (let i = 0; i < drop && foldOne(l); i++);
-    tokens = ledgerTokens(l, counter);
+    tokens = yield* ledgerTokensSteps(l, counter);
   }
   return l;
 }

@@ -6,7 +6,7 @@
 // leaves the model's view without surviving in the new context.
 import type { Message } from '../conversation/conversation';
 import type { ArtifactLedger } from '../ledger/ledger';
-import { fittedLedger, rawLedgerSteps } from '../ledger/ledgerExtract';
+import { fittedLedgerSteps, rawLedgerSteps } from '../ledger/ledgerExtract';
 import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledger/ledgerMerge';
 import { lossReportSteps } from '../ledger/lossReport';
 import { runSteps, type Steps } from '../base/slicedWork';
@@ -72,7 +72,7 @@ export function attachLedger(plan: CompactionPlan, input: readonly Message[], ct
 export function* attachLedgerSteps(plan: CompactionPlan, input: readonly Message[], ctx: PlanContext, budget: number): Steps<CompactionPlan> {
   const archived = plan.archived.map((e) => input[e.index]).filter((m) => !m.synthetic);
   const raw = yield* rawLedgerSteps(archived);
-  const ledger = fittedLedger(raw, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
+  const ledger = yield* fittedLedgerSteps(raw, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
   yield;
   const keptIds = new Set(plan.kept.map((e) => e.id));
   const lost = yield* lossReportSteps(archived, ledger, keptIds, raw);
