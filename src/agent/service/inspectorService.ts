@@ -233,7 +233,13 @@ export class InspectorService {
   }
 
   /** The view of a plan made on what `c` resolved: priced, counted on the request view, probed, marked. */
-  private *planView(plan: CompactionPlan, c: ResolvedContext, target: InspectorTarget, requestId: number, started: number): Steps<PlanView> {
+  private *planView(
+    plan: CompactionPlan,
+    c: ResolvedContext,
+    target: InspectorTarget,
+    requestId: number,
+    started: number,
+  ): Steps<PlanView> {
     const view = planToView(plan, requestId, performance.now() - started);
     // A recording's preview is priced in its own model's tokens (its calibration) when it recorded enough calls.
     const calibration = target.file && !target.file.counter ? this.calibration(target.file.result) : null;
@@ -248,7 +254,11 @@ export class InspectorService {
     // Tokens, cost and what the request still answers, side by side (issue 22).
     const micro = this.deps.settings().microCompact;
     yield;
-    const probes = yield* planProbeViewSteps(c.messages, plan, c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined);
+    const probes = yield* planProbeViewSteps(
+      c.messages,
+      plan,
+      c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined,
+    );
     if (probes) view.probes = probes;
     const standing = target.file || target.at !== null ? undefined : this.standingNow();
     if (standing) this.markOutside(view, c.messages, standing, c.ctx);

@@ -69,7 +69,12 @@ export function attachLedger(plan: CompactionPlan, input: readonly Message[], ct
 }
 
 /** attachLedger, yielding between slices of its passes over the archived messages (one raw ledger of them, not two). */
-export function* attachLedgerSteps(plan: CompactionPlan, input: readonly Message[], ctx: PlanContext, budget: number): Steps<CompactionPlan> {
+export function* attachLedgerSteps(
+  plan: CompactionPlan,
+  input: readonly Message[],
+  ctx: PlanContext,
+  budget: number,
+): Steps<CompactionPlan> {
   const archived = plan.archived.map((e) => input[e.index]).filter((m) => !m.synthetic);
   const raw = yield* rawLedgerSteps(archived);
   const ledger = yield* fittedLedgerSteps(raw, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
