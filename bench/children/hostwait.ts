@@ -7,7 +7,7 @@
 //   hostwait import <file> <old|new>             import a session file
 //   hostwait plan <file> <old|new>               import + count + plan (recursive-summarization; new: planWithSliced)
 //   hostwait first-paint <file> <old|new>        Inspect Session File… up to the first view the panel gets
-//   hostwait preview <file>                      the inspector's recursive-summarization preview (previewSliced) of it
+//   hostwait preview <file> <old|new>            the inspector's recursive-summarization preview of it (old: preview; new: previewSliced)
 // Prints one JSON line. The worker script is dist/countWorker.js (SPLITPOINT_REPO).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -201,7 +201,7 @@ async function firstPaint(file: string, mode: string): Promise<unknown> {
  * The inspector's strategy preview on an inspected session (what the panel's preview handler awaits):
  * imported and counted first (not watched), then previewSliced of recursive-summarization on it.
  */
-async function previewFile(file: string): Promise<unknown> {
+async function previewFile(file: string, mode: string): Promise<unknown> {
   const controller = new AgentController({
     workspaceRoot: undefined,
     storageDir: mkdtempSync(join(tmpdir(), 'splitpoint-bench-preview-')),
@@ -215,10 +215,15 @@ async function previewFile(file: string): Promise<unknown> {
   const result = await importSessionFile(file);
   const recording = { source: file, result };
   const rows = controller.inspectorFor(recording).rows.length;
-  const r = await watched(() => controller.previewSliced('recursive-summarization', {}, 1, { file: recording, at: null }));
+  const target = { file: recording, at: null };
+  const r = await watched(async () =>
+    mode === 'old'
+      ? controller.preview('recursive-summarization', {}, 1, target)
+      : await controller.previewSliced('recursive-summarization', {}, 1, target),
+  );
   controller.dispose();
   const view = r.value;
-  return { file, messages: result.messages.length, rows, archived: view.archivedIds.length, ...r, value: undefined };
+  return { mode, file, messages: result.messages.length, rows, archived: view.archivedIds.length, ...r, value: undefined };
 }
 
 async function main(): Promise<void> {
@@ -241,7 +246,7 @@ async function main(): Promise<void> {
       out = await firstPaint(a, b);
       break;
     case 'preview':
-      out = await previewFile(a);
+      out = await previewFile(a, b);
       break;
     default:
       throw new Error(`unknown hostwait command ${command}`);
