@@ -7,6 +7,7 @@ import { type CompactionPlan } from '../pipeline/plan';
 import { requestText } from '../replay/recall';
 import { generateProbesSteps } from './generate';
 import { runSteps, type Steps } from '../base/slicedWork';
+import { STEP_ITEMS } from '../ledger/ledgerExtract';
 import { commonFolder, holds, normalise } from './normalize';
 import { PROBE_KINDS, type Probe, type ProbeKind, type ProbeOptions, type ProbeScore, type ScoredProbe } from './types';
 
@@ -78,9 +79,19 @@ export interface PlanProbes {
 
 /** scorePlan, yielding between slices of its passes over the history (generateProbesSteps). */
 export function* scorePlanSteps(history: readonly Message[], plan: CompactionPlan, options: PlanProbeOptions = {}): Steps<PlanProbes> {
-  const archivedIds = new Set(plan.archived.map((e) => e.id));
-  const archived = history.filter((m) => archivedIds.has(m.id));
-  const later = history.filter((m, i) => i >= plan.splitIndex && !archivedIds.has(m.id) && m.synthetic === undefined);
+  const archivedIds = new Set<string>();
+  for (let k = 0; k < plan.archived.length; k++) {
+    archivedIds.add(plan.archived[k].id);
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+  }
+  const archived: Message[] = [];
+  const later: Message[] = [];
+  for (let i = 0; i < history.length; i++) {
+    const m = history[i];
+    if (archivedIds.has(m.id)) archived.push(m);
+    else if (i >= plan.splitIndex && m.synthetic === undefined) later.push(m);
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+  }
   const probes = yield* generateProbesSteps({ archived, later }, options);
   const summary = options.summary?.trim();
   const received = plan.output.map((m, i) =>

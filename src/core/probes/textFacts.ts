@@ -99,6 +99,9 @@ type Picker = (text: string, role: Message['role']) => Array<[string, TextFact['
  * same archived messages after every append (the inspector scores each recorded compaction's probes),
  * and the sentence split and the regular expressions over tool output are most of the work.
  */
+/** Messages whose text is read between two yields (a tool result may hold tens of thousands of characters). */
+const TEXT_STEP_MESSAGES = 16;
+
 const picksMemo = new WeakMap<Picker, WeakMap<Message, readonly Pick[]>>();
 
 function picksOf(m: Message, pick: Picker): readonly Pick[] {
@@ -124,7 +127,7 @@ function picksOf(m: Message, pick: Picker): readonly Pick[] {
 function* collectSteps(messages: readonly Message[], pick: Picker): Steps<TextFact[]> {
   const facts = new Map<string, TextFact>();
   for (let at = 0; at < messages.length; at++) {
-    if ((at + 1) % STEP_ITEMS === 0) yield;
+    if ((at + 1) % TEXT_STEP_MESSAGES === 0) yield;
     const m = messages[at];
     for (const { value, kind, key, sentence } of picksOf(m, pick)) {
       const prev = facts.get(key);
