@@ -277,6 +277,20 @@ function measureImportAndPlan(ctx: BenchContext, { child, bothWays, m, row, data
     label: `< ${MEMORY_TARGET}x`,
   });
   row('  same, max host-thread block', plan.old.maxBlockMs, plan.now.maxBlockMs, fmtMs);
+  // The inspector's strategy preview of that session once imported and counted (old: preview; new: previewSliced).
+  const preview = bothWays(['preview', file]);
+  data.preview = preview;
+  row(
+    'inspector preview (recursive-summarization): max host-thread block',
+    m(preview.old, 'maxBlockMs'),
+    m(preview.now, 'maxBlockMs'),
+    fmtMs,
+    {
+      limit: BLOCK_TARGET_MS,
+      label: `≤ ${BLOCK_TARGET_MS} ms`,
+    },
+  );
+  row('  same, wall time', m(preview.old, 'elapsedMs'), m(preview.now, 'elapsedMs'), fmtMs);
 }
 
 /** First paint of Inspect Session File… on the largest real session. */

@@ -7,6 +7,7 @@
 //   hostwait import <file> <old|new>             import a session file
 //   hostwait plan <file> <old|new>               import + count + plan (recursive-summarization; new: planWithSliced)
 //   hostwait first-paint <file> <old|new>        Inspect Session File… up to the first view the panel gets
+//   hostwait preview <file> <old|new>            the inspector's recursive-summarization preview of it (old: preview; new: previewSliced)
 // Prints one JSON line. The worker script is dist/countWorker.js (SPLITPOINT_REPO).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -196,6 +197,35 @@ async function firstPaint(file: string, mode: string): Promise<unknown> {
   return { mode, file, rows, firstPaintMs, exactMs, ...r, value: undefined };
 }
 
+/**
+ * The inspector's strategy preview on an inspected session (what the panel's preview handler awaits):
+ * imported and counted first (not watched), then previewSliced of recursive-summarization on it.
+ */
+async function previewFile(file: string, mode: string): Promise<unknown> {
+  const controller = new AgentController({
+    workspaceRoot: undefined,
+    storageDir: mkdtempSync(join(tmpdir(), 'splitpoint-bench-preview-')),
+    settings: DEFAULT_HOST_SETTINGS,
+    getApiKey: () => Promise.resolve(undefined),
+    trusted: true,
+    log: quiet,
+    counting: { mode: 'in-thread' },
+  });
+  await controller.warmup();
+  const result = await importSessionFile(file);
+  const recording = { source: file, result };
+  const rows = controller.inspectorFor(recording).rows.length;
+  const target = { file: recording, at: null };
+  const r = await watched(async () =>
+    mode === 'old'
+      ? controller.preview('recursive-summarization', {}, 1, target)
+      : await controller.previewSliced('recursive-summarization', {}, 1, target),
+  );
+  controller.dispose();
+  const view = r.value;
+  return { mode, file, messages: result.messages.length, rows, archived: view.archivedIds.length, ...r, value: undefined };
+}
+
 async function main(): Promise<void> {
   const [command, a, b] = process.argv.slice(2);
   let out: unknown;
@@ -214,6 +244,9 @@ async function main(): Promise<void> {
       break;
     case 'first-paint':
       out = await firstPaint(a, b);
+      break;
+    case 'preview':
+      out = await previewFile(a, b);
       break;
     default:
       throw new Error(`unknown hostwait command ${command}`);

@@ -87,7 +87,8 @@ export { DEFAULT_PLAN_CONTEXT, type CompactionPlan, type PlanContext, type Summa
 export { planRequest } from './pipeline/planRequest';
 export { summaryTokenBound } from './pipeline/summaryBudget';
 export { ReplacementCache } from './pipeline/replacementCache';
-export { withPlanPrep } from './pipeline/planPrep';
+export { withPlanPrepSteps } from './pipeline/planPrep';
+export { runSteps, runStepsSliced, type Steps } from './base/slicedWork';
 export {
   getStrategy,
   planWith,
@@ -205,6 +206,7 @@ export {
   probeQuestionsPrompt,
   recordedCompactionProbes,
   scorePlan,
+  scorePlanSteps,
   scoreProbes,
   type Probe,
   type ProbeAnswer,

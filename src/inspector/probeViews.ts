@@ -4,8 +4,10 @@
 // (recordedCompactionProbes). Tokens, cost and the answerable rate side by side.
 import {
   recordedCompactionProbes,
-  scorePlan,
+  runSteps,
+  scorePlanSteps,
   scoreProbes,
+  type Steps,
   type CompactionPlan,
   type ImportResult,
   type Message,
@@ -36,8 +38,17 @@ export function planProbeView(
   plan: CompactionPlan,
   view?: (output: readonly Message[]) => readonly Message[],
 ): ProbeScoreView | undefined {
+  return runSteps(planProbeViewSteps(history, plan, view));
+}
+
+/** planProbeView, yielding between slices of its passes over the history (scorePlanSteps). */
+export function* planProbeViewSteps(
+  history: readonly Message[],
+  plan: CompactionPlan,
+  view?: (output: readonly Message[]) => readonly Message[],
+): Steps<ProbeScoreView | undefined> {
   if (plan.noop || plan.archived.length === 0) return undefined;
-  const { probes, score, summaryCounted } = scorePlan(history, plan);
+  const { probes, score, summaryCounted } = yield* scorePlanSteps(history, plan);
   return probeScoreView(view ? scoreProbes(probes, view(plan.output)) : score, summaryCounted);
 }
 

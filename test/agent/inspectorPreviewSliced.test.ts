@@ -14,10 +14,12 @@ import {
   SessionFileStore,
   STRATEGY_NAMES,
   type CompactionPipeline,
+  type Message,
 } from '../../src/core';
 import type { PlanView } from '../../src/protocol';
 import { planContextFor, strategyParamsFor } from '../../src/settings/engineSettings';
 import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { syntheticSession } from '../helpers/synthetic';
 
 const DIR = 'test/fixtures/real-sessions';
 const FIXTURES = ['claude-code-cipher-box-a.jsonl', 'codex-agentv-b.jsonl'];
@@ -27,10 +29,11 @@ const open = (name: string): InspectedRecording => {
   return { source: file, result: importSession(readFileSync(file, 'utf8'), file) };
 };
 
-function service(current: InspectedRecording): InspectorService {
+function service(current: InspectedRecording | readonly Message[]): InspectorService {
   const store = new SessionFileStore(join(mkdtempSync(join(tmpdir(), 'sp-insps-')), 'sessions'));
   const session = store.create('s1', 'Inspected');
-  session.append(...current.result.messages.filter((m) => !m.synthetic));
+  const messages = 'result' in current ? current.result.messages : current;
+  session.append(...messages.filter((m) => !m.synthetic));
   const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
   const settings = DEFAULT_HOST_SETTINGS;
   const ctx = planContextFor(settings, counter);
@@ -73,4 +76,23 @@ test('previewSliced rejects what preview throws (an unknown strategy, a bad para
   await assert.rejects(s.previewSliced('no-such-strategy', {}, 1), /unknown strategy/);
   assert.throws(() => s.preview('sliding-window', { maxEvents: 0 }, 1), /maxEvents/);
   await assert.rejects(s.previewSliced('sliding-window', { maxEvents: 0 }, 1), /maxEvents/);
+});
+
+test('previewSliced of a large generated session gives the event loop turns all along and shows what preview shows', async () => {
+  const s = service(syntheticSession({ messages: 8_000, seed: 3 }));
+  const plain = s.preview('recursive-summarization', {}, 1);
+  assert.ok(plain.probes && plain.archivedIds.length > 1_000, 'the preview archives most of the session and probes it');
+  // A setImmediate chain: each turn the event loop gets while the preview works runs one callback.
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const sliced = await s.previewSliced('recursive-summarization', {}, 1);
+  done = true;
+  assert.ok(turns > 20, `${turns} turns of the event loop during the preview`);
+  assert.deepStrictEqual(comparable(sliced), comparable(plain));
 });

@@ -16,13 +16,13 @@ import {
   preparePlanInput,
   resolveStrategy,
   STRATEGY_NAMES,
-  withPlanPrep,
   type CompactionPlan,
   type Message,
   type MessageTokenCounter,
   type PlanContext,
 } from '../../src/core/index';
 import { planWithSliced } from '../../src/core/strategies';
+import { withPlanPrep } from '../../src/core/pipeline/planPrep';
 import { syntheticSession } from '../helpers/synthetic';
 
 const DIR = join(__dirname, '..', 'fixtures', 'real-sessions');

@@ -25,9 +25,11 @@ import {
   recordingCalibration,
   resolveStrategy,
   restoreTranscript,
+  runSteps,
+  runStepsSliced,
   sessionWindow,
   STRATEGIES,
-  withPlanPrep,
+  withPlanPrepSteps,
   type CompactionPipeline,
   type CompactionPlan,
   type CompactionRecord,
@@ -39,6 +41,7 @@ import {
   type RecordedCompaction,
   type RecordingCalibration,
   type SessionLog,
+  type Steps,
   type SessionMeta,
   type StandingContext,
   type TextTokenizer,
@@ -46,7 +49,7 @@ import {
 import { buildInspectorSession, type InspectorSessionInput } from '../../inspector/inspectorModel';
 import { messageDetail } from '../../inspector/messageText';
 import { planToView } from '../../inspector/planViews';
-import { planProbeView, recordedProbeViews } from '../../inspector/probeViews';
+import { planProbeViewSteps, recordedProbeViews } from '../../inspector/probeViews';
 import { markOutside, outsideCompaction, standingView } from '../../inspector/standingView';
 import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
 import type {
@@ -202,13 +205,14 @@ export class InspectorService {
     const started = performance.now();
     const c = this.resolve(target);
     const plan = planWith(strategy, c.messages, params, planCtx(c, splitAtId));
-    return this.planView(plan, c, target, requestId, started);
+    return runSteps(this.planView(plan, c, target, requestId, started));
   }
 
   /**
    * preview on a host that must not wait (the inspector's): the same view, with the plan's per-message
    * passes done ahead in slices (preparePlanInput), then the one synchronous planner and view over the
-   * prepared messages. Plans what the target shows when called; the webview drops a superseded reply.
+   * prepared messages, then the view's passes (the probes) in slices. Plans what the target shows when
+   * called; the webview drops a superseded reply.
    */
   async previewSliced(
     strategy: string,
@@ -224,11 +228,18 @@ export class InspectorService {
     const ctx = planCtx(c, splitAtId);
     const strategyPlan = resolveStrategy(strategy, params);
     const prep = await preparePlanInput(c.messages, ctx.tokens);
-    return withPlanPrep(prep, () => this.planView(strategyPlan.plan(c.messages, ctx), c, target, requestId, started));
+    const plan = await runStepsSliced(withPlanPrepSteps(prep, strategyPlan.planSteps(c.messages, ctx)));
+    return runStepsSliced(withPlanPrepSteps(prep, this.planView(plan, c, target, requestId, started)));
   }
 
   /** The view of a plan made on what `c` resolved: priced, counted on the request view, probed, marked. */
-  private planView(plan: CompactionPlan, c: ResolvedContext, target: InspectorTarget, requestId: number, started: number): PlanView {
+  private *planView(
+    plan: CompactionPlan,
+    c: ResolvedContext,
+    target: InspectorTarget,
+    requestId: number,
+    started: number,
+  ): Steps<PlanView> {
     const view = planToView(plan, requestId, performance.now() - started);
     // A recording's preview is priced in its own model's tokens (its calibration) when it recorded enough calls.
     const calibration = target.file && !target.file.counter ? this.calibration(target.file.result) : null;
@@ -242,7 +253,12 @@ export class InspectorService {
     }
     // Tokens, cost and what the request still answers, side by side (issue 22).
     const micro = this.deps.settings().microCompact;
-    const probes = planProbeView(c.messages, plan, c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined);
+    yield;
+    const probes = yield* planProbeViewSteps(
+      c.messages,
+      plan,
+      c.microView ? (output) => microCompactedView(output, micro, c.ctx) : undefined,
+    );
     if (probes) view.probes = probes;
     const standing = target.file || target.at !== null ? undefined : this.standingNow();
     if (standing) this.markOutside(view, c.messages, standing, c.ctx);

@@ -81,6 +81,11 @@ export class CountAbortedError extends SplitpointError {
  */
 const PIECEWISE_EXACT = new Set(['gpt-tokenizer', 'js-tiktoken']);
 
+/** Whether counts of `tokenizer` add up over pieces cut by splitAtSafeBoundaries (the o200k encoders). */
+export function piecewiseExact(tokenizer: TextTokenizer): boolean {
+  return PIECEWISE_EXACT.has(tokenizer.name);
+}
+
 export const DEFAULT_SLICE_MS = 8;
 export const DEFAULT_PIECE_CHARS = 16_384;
 

@@ -7,8 +7,9 @@
 // to a token budget (ledgerMerge.ts).
 import { isTurnStart, textOf, toolResultText, type Message, type ToolResultBlock, type ToolUseBlock } from '../conversation/conversation';
 import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './ledger';
-import { addCommand, fitLedger, mergeLedgers } from './ledgerMerge';
+import { addCommand, fitLedgerSteps, mergeLedgers } from './ledgerMerge';
 import type { MessageTokenCounter } from '../counting/tokens';
+import { runSteps, type Steps } from '../base/slicedWork';
 
 /** A prompt up to this many characters is kept verbatim; a longer one is clipped to it, with a pointer. */
 export const INSTRUCTION_VERBATIM_CHARS = 600;
@@ -112,11 +113,21 @@ export function instructionText(message: Message, transcriptPath?: string): stri
   return `${text.slice(0, INSTRUCTION_VERBATIM_CHARS)} … [clipped: ${text.length} chars; full prompt in ${where}, message ${message.id}]`;
 }
 
+/** Messages (or calls) handled between two yields of the sliced passes over archived messages. */
+export const STEP_ITEMS = 256;
+
 /** Tool calls paired with their results, in order. */
 export function pairCalls(messages: readonly Message[]): Call[] {
+  return runSteps(pairCallsSteps(messages));
+}
+
+/** pairCalls, yielding every STEP_ITEMS messages. */
+export function* pairCallsSteps(messages: readonly Message[]): Steps<Call[]> {
   const calls: Call[] = [];
   const byId = new Map<string, Call>();
-  for (const m of messages) {
+  for (let i = 0; i < messages.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const m = messages[i];
     if (typeof m.content === 'string') continue;
     for (const b of m.content) {
       if (b.type === 'tool_use') {
@@ -142,13 +153,20 @@ function targetOf(use: ToolUseBlock): string {
 
 /** The ledger of `archived`, unbounded and without a previous ledger (see extractLedger). */
 export function rawLedger(archived: readonly Message[], transcriptPath?: string): ArtifactLedger {
+  return runSteps(rawLedgerSteps(archived, transcriptPath));
+}
+
+/** rawLedger, yielding every STEP_ITEMS messages or calls. */
+export function* rawLedgerSteps(archived: readonly Message[], transcriptPath?: string): Steps<ArtifactLedger> {
   const files = new Map<string, LedgerFile>();
   const commands: LedgerCommand[] = [];
   const errors: Array<LedgerError & { target: string }> = [];
   // The errors not yet resolved, by target: a later success resolves them all (one lookup, not a pass over every error).
   const open = new Map<string, Array<LedgerError & { target: string }>>();
-  const calls = pairCalls(archived);
-  for (const { use, result } of calls) {
+  const calls = yield* pairCallsSteps(archived);
+  for (let k = 0; k < calls.length; k++) {
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+    const { use, result } = calls[k];
     for (const t of fileTouches(use, files)) {
       const f = files.get(t.path) ?? { path: t.path, read: 0, edited: 0, created: 0, lastAction: t.action };
       f[t.action]++;
@@ -179,8 +197,12 @@ export function rawLedger(archived: readonly Message[], transcriptPath?: string)
       open.delete(target);
     }
   }
-  const instructions = archived.filter(isTurnStart).map((m) => instructionText(m, transcriptPath));
-  const names = namesOf(archived, files);
+  const instructions: string[] = [];
+  for (let i = 0; i < archived.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (isTurnStart(archived[i])) instructions.push(instructionText(archived[i], transcriptPath));
+  }
+  const names = yield* namesOfSteps(archived, files);
   return {
     files: [...files.values()],
     commands,
@@ -199,18 +221,24 @@ const CODE_NAME = /^[@#$.:]?[A-Za-z_][\w$.:@<>[\]-]*(\(\))?$/;
 
 /** The code names the archived assistant text set in backticks, deduplicated, newest last. */
 export function namesOf(archived: readonly Message[], files: { has(path: string): boolean }): string[] {
-  const names: string[] = [];
-  for (const m of archived) {
+  return runSteps(namesOfSteps(archived, files));
+}
+
+/** namesOf, yielding every STEP_ITEMS messages (the names in the order last set: a Map, not a search per name). */
+function* namesOfSteps(archived: readonly Message[], files: { has(path: string): boolean }): Steps<string[]> {
+  const names = new Set<string>();
+  for (let i = 0; i < archived.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const m = archived[i];
     if (m.role !== 'assistant' || m.synthetic !== undefined) continue;
     for (const match of textOf(m).matchAll(NAME)) {
       const name = match[1].trim();
       if (!CODE_NAME.test(name) || name.includes('/') || files.has(name)) continue;
-      const at = names.indexOf(name);
-      if (at >= 0) names.splice(at, 1);
-      names.push(name);
+      names.delete(name);
+      names.add(name);
     }
   }
-  return names.slice(-MAX_LEDGER_NAMES);
+  return [...names].slice(-MAX_LEDGER_NAMES);
 }
 
 /**
@@ -218,7 +246,16 @@ export function namesOf(archived: readonly Message[], files: { has(path: string)
  * fitted to `budgetTokens` (newest first; what is folded away is counted in `folded`).
  */
 export function extractLedger(archived: readonly Message[], opts: ExtractLedgerOptions): ArtifactLedger {
-  const next = rawLedger(archived, opts.transcriptPath);
+  return fittedLedger(rawLedger(archived, opts.transcriptPath), opts);
+}
+
+/** extractLedger from the raw ledger of the archived messages (rawLedger with opts.transcriptPath). */
+export function fittedLedger(next: ArtifactLedger, opts: ExtractLedgerOptions): ArtifactLedger {
+  return runSteps(fittedLedgerSteps(next, opts));
+}
+
+/** fittedLedger, yielding between the counts of the ledger as it is fitted. */
+export function* fittedLedgerSteps(next: ArtifactLedger, opts: ExtractLedgerOptions): Steps<ArtifactLedger> {
   const merged = opts.previous ? mergeLedgers(opts.previous, next) : next;
-  return fitLedger(merged, opts.budgetTokens, opts.counter);
+  return yield* fitLedgerSteps(merged, opts.budgetTokens, opts.counter);
 }

@@ -2,8 +2,10 @@
 // rendering it as compact markdown (what the model reads), and fitting it to a token budget by folding
 // the oldest entries away (commands first, then resolved errors, errors, files, and instructions last),
 // with counts of what was folded. Facts kept on request (ledger.facts) are carried and never folded.
-import type { ArtifactLedger, LedgerCommand, LedgerFile } from './ledger';
-import type { MessageTokenCounter } from '../counting/tokens';
+import { runSteps, type Steps } from '../base/slicedWork';
+import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './ledger';
+import { MemoizedMessageCounter, MESSAGE_OVERHEAD_TOKENS, type MessageTokenCounter } from '../counting/tokens';
+import { piecewiseExact, splitAtSafeBoundaries } from '../counting/backgroundCounting';
 
 export const LEDGER_HEADING = '## Artifact ledger (from the compacted history)';
 
@@ -103,32 +105,33 @@ function foldedLine(l: ArtifactLedger): string | null {
 
 /** The ledger as compact markdown: the part of the summary turn (or opener) the model reads. */
 export function renderLedger(l: ArtifactLedger): string {
+  return runSteps(renderLedgerSteps(l));
+}
+
+/** Lines rendered between two yields of renderLedgerSteps. */
+const RENDER_STEP_LINES = 512;
+
+/** renderLedger, yielding every RENDER_STEP_LINES lines of a section (a huge history's unfitted ledger has thousands). */
+function* renderLedgerSteps(l: ArtifactLedger): Steps<string> {
   const out = [LEDGER_HEADING];
-  const section = (title: string, lines: readonly string[]) => {
-    if (lines.length === 0) return;
+  function* section<T>(title: string, entries: readonly T[], line: (e: T) => string): Steps<void> {
+    if (entries.length === 0) return;
     out.push(title);
-    for (const line of lines) out.push(line);
-  };
-  section(
-    'User instructions (oldest first):',
-    l.instructions.map((i) => `- ${i}`),
-  );
-  section(
-    FACTS_TITLE,
-    (l.facts ?? []).map((f) => `- ${f}`),
-  );
-  section('Files:', l.files.map(fileLine));
+    for (let i = 0; i < entries.length; i++) {
+      out.push(line(entries[i]));
+      if ((i + 1) % RENDER_STEP_LINES === 0) yield;
+    }
+  }
+  yield* section('User instructions (oldest first):', l.instructions, (i) => `- ${i}`);
+  yield* section(FACTS_TITLE, l.facts ?? [], (f) => `- ${f}`);
+  yield* section('Files:', l.files, fileLine);
   if (l.names && l.names.length > 0) out.push(`${NAMES_TITLE} ${l.names.map((n) => `\`${n}\``).join(', ')}`);
-  section(
+  yield* section(
     'Commands:',
-    l.commands.map(
-      (c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}${c.runs !== undefined && c.runs > 1 ? ` (run ${c.runs} times)` : ''}`,
-    ),
+    l.commands,
+    (c) => `- \`${c.command}\` -> exit ${c.exitCode ?? '?'}${c.runs !== undefined && c.runs > 1 ? ` (run ${c.runs} times)` : ''}`,
   );
-  section(
-    'Errors:',
-    l.errors.map((e) => `- ${e.resolved ? '(resolved) ' : '(unresolved) '}${e.text}`),
-  );
+  yield* section('Errors:', l.errors, (e) => `- ${e.resolved ? '(resolved) ' : '(unresolved) '}${e.text}`);
   const folded = foldedLine(l);
   if (folded) out.push(folded);
   return out.join('\n');
@@ -139,12 +142,36 @@ export function ledgerTokens(l: ArtifactLedger, counter: MessageTokenCounter): n
   return counter.countMessage({ id: 'ledger', role: 'user', content: renderLedger(l) });
 }
 
+/** Renderings longer than this are counted in pieces by ledgerTokensSteps. */
+const LEDGER_PIECE_CHARS = 16_384;
+
+/**
+ * ledgerTokens, yielding between pieces: a long rendering (an unfitted ledger of a huge history) counted
+ * with an o200k counter is counted in pieces cut where the counts add up exactly (splitAtSafeBoundaries,
+ * as the background counter counts a long message), plus the message's framing, as countMessageWith does.
+ */
+export function* ledgerTokensSteps(l: ArtifactLedger, counter: MessageTokenCounter): Steps<number> {
+  const content = yield* renderLedgerSteps(l);
+  if (content.length <= LEDGER_PIECE_CHARS || !(counter instanceof MemoizedMessageCounter) || !piecewiseExact(counter.tokenizer))
+    return counter.countMessage({ id: 'ledger', role: 'user', content });
+  let total = MESSAGE_OVERHEAD_TOKENS;
+  for (const piece of splitAtSafeBoundaries(content, LEDGER_PIECE_CHARS)) {
+    total += counter.tokenizer.countText(piece);
+    yield;
+  }
+  return total;
+}
+
 type Category = 'commands' | 'errors' | 'files' | 'instructions';
+
+function dropResolved(errors: LedgerError[]): boolean {
+  const resolved = errors.findIndex((e) => e.resolved);
+  return resolved >= 0 && errors.splice(resolved, 1).length > 0;
+}
 
 /** Drop the oldest entry of the first category (in folding order) that has one; false when nothing is left. */
 function foldOne(l: ArtifactLedger): boolean {
   const folded = (l.folded ??= { ...EMPTY_FOLDED });
-  const resolved = l.errors.findIndex((e) => e.resolved);
   if (l.names && l.names.length > 0) {
     // Names go first, oldest first: a convenience list (the transcript has them), not counted.
     l.names.shift();
@@ -153,7 +180,8 @@ function foldOne(l: ArtifactLedger): boolean {
   }
   const order: Array<[Category, () => boolean]> = [
     ['commands', () => l.commands.shift() !== undefined],
-    ['errors', () => resolved >= 0 && l.errors.splice(resolved, 1).length > 0],
+    // The oldest resolved error, looked up only when it is its turn (not on every fold of a name or command).
+    ['errors', () => dropResolved(l.errors)],
     ['errors', () => l.errors.shift() !== undefined],
     ['files', () => l.files.shift() !== undefined],
     ['instructions', () => l.instructions.shift() !== undefined],
@@ -172,6 +200,11 @@ function foldOne(l: ArtifactLedger): boolean {
  * last) until the rendering fits. A budget too small for even the folded counts gives an empty ledger.
  */
 export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter: MessageTokenCounter): ArtifactLedger {
+  return runSteps(fitLedgerSteps(ledger, budgetTokens, counter));
+}
+
+/** fitLedger, yielding after each count of the ledger (the folds shrink it about geometrically). */
+export function* fitLedgerSteps(ledger: ArtifactLedger, budgetTokens: number, counter: MessageTokenCounter): Steps<ArtifactLedger> {
   const l: ArtifactLedger = {
     files: [...ledger.files],
     commands: [...ledger.commands],
@@ -181,7 +214,7 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
     ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
     ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
   };
-  let tokens = ledgerTokens(l, counter);
+  let tokens = yield* ledgerTokensSteps(l, counter);
   if (tokens <= budgetTokens) return l;
   // Estimate how many entries to fold from the average entry cost, then correct by re-counting.
   while (tokens > budgetTokens) {
@@ -191,7 +224,7 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
     const perEntry = tokens / entries;
     const drop = Math.max(1, Math.floor((tokens - budgetTokens) / Math.max(1, perEntry) / 2));
     for (let i = 0; i < drop && foldOne(l); i++);
-    tokens = ledgerTokens(l, counter);
+    tokens = yield* ledgerTokensSteps(l, counter);
   }
   return l;
 }

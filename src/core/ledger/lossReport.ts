@@ -3,27 +3,47 @@
 // unresolved errors, images and thinking blocks of the archived messages.
 import { blocksOf, isTurnStart, type Message } from '../conversation/conversation';
 import type { ArtifactLedger, LossReport } from './ledger';
-import { instructionText, rawLedger } from './ledgerExtract';
+import { instructionText, rawLedgerSteps, STEP_ITEMS } from './ledgerExtract';
+import { runSteps, type Steps } from '../base/slicedWork';
 
-function countBlocks(messages: readonly Message[], types: ReadonlySet<string>): number {
+function countBlocks(m: Message, types: ReadonlySet<string>): number {
   let n = 0;
-  for (const m of messages) {
-    for (const b of blocksOf(m)) {
-      if (types.has(b.type)) n++;
-      if (b.type === 'tool_result' && Array.isArray(b.content))
-        n += (b.content as Array<{ type: string }>).filter((c) => types.has(c.type)).length;
-    }
+  for (const b of blocksOf(m)) {
+    if (types.has(b.type)) n++;
+    if (b.type === 'tool_result' && Array.isArray(b.content))
+      n += (b.content as Array<{ type: string }>).filter((c) => types.has(c.type)).length;
   }
   return n;
 }
+
+const IMAGE = new Set(['image']);
+const THINKING = new Set(['thinking', 'redacted_thinking']);
 
 /**
  * What `archived` (the real messages a plan drops) loses, given the ledger the plan carries and the
  * ids it keeps (kept or pinned messages survive verbatim).
  */
-export function lossReport(archived: readonly Message[], ledger: ArtifactLedger | null, keptIds: ReadonlySet<string>): LossReport {
+export function lossReport(
+  archived: readonly Message[],
+  ledger: ArtifactLedger | null,
+  keptIds: ReadonlySet<string>,
+  archivedRaw?: ArtifactLedger,
+): LossReport {
+  return runSteps(lossReportSteps(archived, ledger, keptIds, archivedRaw));
+}
+
+/**
+ * lossReport, yielding every STEP_ITEMS messages. `archivedRaw`: rawLedger(archived) when the caller has
+ * it (no transcript path): the plan's dropped messages are most often all of them, and it is not read again.
+ */
+export function* lossReportSteps(
+  archived: readonly Message[],
+  ledger: ArtifactLedger | null,
+  keptIds: ReadonlySet<string>,
+  archivedRaw?: ArtifactLedger,
+): Steps<LossReport> {
   const dropped = archived.filter((m) => !keptIds.has(m.id) && !m.synthetic);
-  const raw = rawLedger(dropped);
+  const raw = archivedRaw && dropped.length === archived.length ? archivedRaw : yield* rawLedgerSteps(dropped);
   const l = ledger ?? { files: [], commands: [], errors: [], instructions: [] };
   const paths = new Set(l.files.map((f) => f.path));
   const commandsLeft = new Map<string, number>();
@@ -37,15 +57,25 @@ export function lossReport(archived: readonly Message[], ledger: ArtifactLedger 
   });
   const errorTexts = new Set(l.errors.map((e) => e.text));
   const instructions = new Set(l.instructions);
+  const lostInstructions: string[] = [];
+  let images = 0;
+  let thinkingBlocks = 0;
+  for (let i = 0; i < dropped.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const m = dropped[i];
+    if (isTurnStart(m)) {
+      const t = instructionText(m);
+      if (t !== '' && !instructions.has(t)) lostInstructions.push(t);
+    }
+    images += countBlocks(m, IMAGE);
+    thinkingBlocks += countBlocks(m, THINKING);
+  }
   return {
     files: raw.files.filter((f) => !paths.has(f.path)),
     commands,
     errors: raw.errors.filter((e) => !e.resolved && !errorTexts.has(e.text)),
-    instructions: dropped
-      .filter(isTurnStart)
-      .map((m) => instructionText(m))
-      .filter((t) => t !== '' && !instructions.has(t)),
-    images: countBlocks(dropped, new Set(['image'])),
-    thinkingBlocks: countBlocks(dropped, new Set(['thinking', 'redacted_thinking'])),
+    instructions: lostInstructions,
+    images,
+    thinkingBlocks,
   };
 }

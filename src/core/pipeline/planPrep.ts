@@ -135,3 +135,12 @@ function sameRun(list: readonly Message[], start: number, of: readonly Message[]
   for (let k = 0; k < len; k++) if (list[start + k] !== of[at + k]) return false;
   return true;
 }
+
+/** `steps` with `prep` active while each of their slices runs (not between slices, when other work may run). */
+export function* withPlanPrepSteps<T>(prep: PlanPrep, steps: Steps<T>): Steps<T> {
+  for (;;) {
+    const r = withPlanPrep(prep, () => steps.next());
+    if (r.done) return r.value;
+    yield;
+  }
+}

@@ -3,7 +3,8 @@
 // text the session wrote (figures and names in tool results and assistant text). Each fact names the
 // messages it comes from. Deterministic: the order is the messages' order.
 import { isTurnStart, textOf, toolResultText, type Message, type ToolUseBlock } from '../conversation/conversation';
-import { commandText, exitCodeOf, field, fileTouches, pairCalls, type Call } from '../ledger/ledgerExtract';
+import { commandText, exitCodeOf, field, fileTouches, pairCalls, pairCallsSteps, STEP_ITEMS, type Call } from '../ledger/ledgerExtract';
+import { runSteps, type Steps } from '../base/slicedWork';
 
 export { pairCalls, type Call };
 import { commandHead, commandTitle, commandVerb, mainSegment, type CommandPurpose } from './commands';
@@ -68,11 +69,24 @@ function changeHint(use: ToolUseBlock, path: string): string | null {
   return null;
 }
 
-function msgIndex(messages: readonly Message[]): Map<string, number> {
-  const index = new Map<string, number>();
-  messages.forEach((m, i) => index.set(m.id, i));
-  return index;
+/** What the call-based fact passes share over one list of messages: its calls paired, each message's index. */
+export interface CallIndex {
+  calls: readonly Call[];
+  index: ReadonlyMap<string, number>;
 }
+
+/** The CallIndex of `messages`, yielding every STEP_ITEMS messages. */
+export function* callIndexSteps(messages: readonly Message[]): Steps<CallIndex> {
+  const calls = yield* pairCallsSteps(messages);
+  const index = new Map<string, number>();
+  for (let i = 0; i < messages.length; i++) {
+    index.set(messages[i].id, i);
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+  }
+  return { calls, index };
+}
+
+const callIndex = (messages: readonly Message[]) => runSteps(callIndexSteps(messages));
 
 function sourcesOf(call: Call): string[] {
   return call.resultMessage && call.resultMessage.id !== call.useMessage.id
@@ -82,7 +96,11 @@ function sourcesOf(call: Call): string[] {
 
 /** Files created, edited and deleted (latest action wins; the path's last change is its position). */
 export function fileFacts(messages: readonly Message[]): FileFact[] {
-  const index = msgIndex(messages);
+  return runSteps(fileFactsSteps(callIndex(messages)));
+}
+
+/** fileFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
+export function* fileFactsSteps({ calls, index }: CallIndex): Steps<FileFact[]> {
   const files = new Map<string, FileFact>();
   const touch = (path: string, action: FileFact['action'], call: Call, hint: string | null) => {
     const prev = files.get(path);
@@ -98,7 +116,9 @@ export function fileFacts(messages: readonly Message[]): FileFact[] {
     });
   };
   const known = { has: (p: string) => files.has(p) };
-  for (const call of pairCalls(messages)) {
+  for (let k = 0; k < calls.length; k++) {
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+    const call = calls[k];
     if (call.result?.is_error) continue;
     if (call.use.name === 'apply_patch') {
       const patch = typeof call.use.input === 'string' ? call.use.input : field(call.use.input, 'input', 'patch');
@@ -123,9 +143,15 @@ export function fileFacts(messages: readonly Message[]): FileFact[] {
 
 /** Commands with how they ended. */
 export function commandFacts(messages: readonly Message[]): CommandFact[] {
-  const index = msgIndex(messages);
+  return runSteps(commandFactsSteps(callIndex(messages)));
+}
+
+/** commandFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
+export function* commandFactsSteps({ calls, index }: CallIndex): Steps<CommandFact[]> {
   const out: CommandFact[] = [];
-  for (const call of pairCalls(messages)) {
+  for (let k = 0; k < calls.length; k++) {
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+    const call = calls[k];
     const command = commandText(call.use);
     if (command === null) continue;
     const { segment, purpose } = mainSegment(command);
@@ -150,10 +176,16 @@ const STRONG_ERROR = /\b(\w*Error|Exception|error(?: TS\d+)?|panicked)\b:|\berro
 
 /** The first error line of each failed call (is_error, or a non-zero exit). */
 export function errorFacts(messages: readonly Message[]): ErrorFact[] {
-  const index = msgIndex(messages);
+  return runSteps(errorFactsSteps(callIndex(messages)));
+}
+
+/** errorFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
+export function* errorFactsSteps({ calls, index }: CallIndex): Steps<ErrorFact[]> {
   const out: ErrorFact[] = [];
   const seen = new Set<string>();
-  for (const call of pairCalls(messages)) {
+  for (let k = 0; k < calls.length; k++) {
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+    const call = calls[k];
     if (!call.result) continue;
     const command = commandText(call.use);
     const exit = command !== null ? exitCodeOf(call.result) : null;

@@ -4,9 +4,21 @@
 // probes (ids are hashes of question and sources). Bounded (default 30) and spread over the kinds;
 // within a kind, facts the later conversation refers to again come first.
 import { textOf, type Message } from '../conversation/conversation';
-import { assistantText, commandFacts, errorFacts, fileFacts, genuinePrompts, type CommandFact } from './facts';
+import {
+  assistantText,
+  callIndexSteps,
+  commandFactsSteps,
+  errorFactsSteps,
+  fileFactsSteps,
+  genuinePrompts,
+  type CommandFact,
+  type ErrorFact,
+  type FileFact,
+} from './facts';
 import { clip, commonFolder, holds, normalise, oneLine, shortHash } from './normalize';
-import { decisionFacts, recallFacts } from './textFacts';
+import { decisionFactsSteps, recallFactsSteps, type TextFact } from './textFacts';
+import { runSteps, type Steps } from '../base/slicedWork';
+import { STEP_ITEMS } from '../ledger/ledgerExtract';
 import { PROBE_KINDS, type Probe, type ProbeInput, type ProbeKind, type ProbeOptions } from './types';
 
 export const DEFAULT_MAX_PROBES = 30;
@@ -62,12 +74,24 @@ function ordinal(n: number): string {
 
 const ACTION_VERB = { created: 'create', edited: 'edit', deleted: 'delete' } as const;
 
-function artifactCandidates(archived: readonly Message[], later: Later): Candidate[] {
+/** The facts of the archived messages the candidates are made from (each pass once). */
+interface Facts {
+  files: FileFact[];
+  commands: CommandFact[];
+  errors: ErrorFact[];
+  recall: TextFact[];
+  decisions: TextFact[];
+}
+
+function* artifactCandidates({ files, commands }: Facts, later: Later): Steps<Candidate[]> {
   const out: Candidate[] = [];
-  const files = fileFacts(archived);
-  const count = (action: string) => files.filter((f) => f.action === action).length;
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(f.action, (counts.get(f.action) ?? 0) + 1);
+  const count = (action: string) => counts.get(action) ?? 0;
   const seen = new Map<string, number>();
-  for (const f of files) {
+  for (let i = 0; i < files.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const f = files[i];
     const k = (seen.get(f.action) ?? 0) + 1;
     seen.set(f.action, k);
     // Without a line the change wrote, the file is told apart by its place among the others.
@@ -79,7 +103,7 @@ function artifactCandidates(archived: readonly Message[], later: Later): Candida
     const question = `Which file did the session ${ACTION_VERB[f.action]}${which}? Give its path.`;
     out.push(...candidate(makeProbe('artifact', question, [f.path], true, f.sources, later), f.action === 'edited' ? 2 : 3, f.at));
   }
-  out.push(...commandCandidates(commandFacts(archived), later));
+  for (const c of yield* commandCandidates(commands, later)) out.push(c);
   return out;
 }
 
@@ -97,10 +121,12 @@ function commandAnswers(c: CommandFact): string[] {
 }
 
 /** The last command of each purpose (test, build, …) and of each verb that changed something (git commit, gh issue close, …). */
-function commandCandidates(commands: readonly CommandFact[], later: Later): Candidate[] {
+function* commandCandidates(commands: readonly CommandFact[], later: Later): Steps<Candidate[]> {
   const out: Candidate[] = [];
   const last = new Map<string, { c: CommandFact; count: number }>();
-  for (const c of commands) {
+  for (let i = 0; i < commands.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const c = commands[i];
     if (c.purpose === 'inspect') continue;
     const key = c.purpose === 'change' ? `change ${c.verb}` : c.purpose;
     last.set(key, { c, count: (last.get(key)?.count ?? 0) + 1 });
@@ -125,13 +151,17 @@ function commandCandidates(commands: readonly CommandFact[], later: Later): Cand
   return out;
 }
 
-function recallCandidates(archived: readonly Message[], later: Later): Candidate[] {
+function* recallCandidates({ errors, recall }: Facts, later: Later): Steps<Candidate[]> {
   const out: Candidate[] = [];
-  for (const e of errorFacts(archived)) {
+  for (let i = 0; i < errors.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const e = errors[i];
     const question = `What error did \`${clip(e.origin, 100)}\` report? Quote its error line.`;
     out.push(...candidate(makeProbe('recall', question, [e.line], true, e.sources, later), 3, e.at, 2));
   }
-  for (const f of recallFacts(archived)) {
+  for (let i = 0; i < recall.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const f = recall[i];
     const what = f.kind === 'figure' ? 'figure' : 'name';
     const question = `The session stated: "${f.cloze}". What ${what} goes in the blank?`;
     const tier = f.origin === 'assistant' ? 2 : f.kind === 'name' ? 1 : 0;
@@ -140,9 +170,12 @@ function recallCandidates(archived: readonly Message[], later: Later): Candidate
   return out;
 }
 
-function decisionCandidates(archived: readonly Message[], later: Later): Candidate[] {
-  return decisionFacts(archived).flatMap((d) =>
-    candidate(
+function* decisionCandidates({ decisions }: Facts, later: Later): Steps<Candidate[]> {
+  const out: Candidate[] = [];
+  for (let i = 0; i < decisions.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    const d = decisions[i];
+    const made = candidate(
       makeProbe(
         'decision',
         d.cloze === ''
@@ -155,8 +188,10 @@ function decisionCandidates(archived: readonly Message[], later: Later): Candida
       ),
       1,
       d.at,
-    ),
-  );
+    );
+    for (const c of made) out.push(c);
+  }
+  return out;
 }
 
 /** The prompt's opening words, whole words up to `max` characters: the open task as the user put it. */
@@ -184,7 +219,7 @@ export function keyTerms(sentence: string): string[] {
 
 const NEXT_RE = /\b(next|now I'?ll|let me|let's|I'?ll|I will|I'm going to|going to|then I|remaining|still need)\b/i;
 
-function continuationCandidates(archived: readonly Message[], later: Later): Candidate[] {
+function continuationCandidates(archived: readonly Message[], { files, commands }: Facts, later: Later): Candidate[] {
   const out: Candidate[] = [];
   const prompts = genuinePrompts(archived);
   const last = prompts[prompts.length - 1];
@@ -223,13 +258,11 @@ function continuationCandidates(archived: readonly Message[], later: Later): Can
     }
     break;
   }
-  const files = fileFacts(archived);
   const lastFile = files[files.length - 1];
   if (lastFile) {
     const q = 'Which file was the agent changing most recently before the split?';
     out.push(...candidate(makeProbe('continuation', q, [lastFile.path], true, lastFile.sources, later), 3, 0));
   }
-  const commands = commandFacts(archived);
   const lastCommand = commands[commands.length - 1];
   if (lastCommand) {
     const q = 'What was the last command the agent ran before the split?';
@@ -271,24 +304,35 @@ function select(byKind: Record<ProbeKind, Candidate[]>, max: number): Probe[] {
 
 /** The probes of what `input.archived` holds, at most `options.max` (default 30). */
 export function generateProbes(input: ProbeInput, options: ProbeOptions = {}): Probe[] {
+  return runSteps(generateProbesSteps(input, options));
+}
+
+/** generateProbes, yielding every STEP_ITEMS messages, calls or candidates (each fact pass once). */
+export function* generateProbesSteps(input: ProbeInput, options: ProbeOptions = {}): Steps<Probe[]> {
   const max = Math.max(0, Math.floor(options.max ?? DEFAULT_MAX_PROBES));
   const archived = input.archived.filter((m) => m.synthetic === undefined);
-  const root = commonFolder(fileFacts(archived).map((f) => f.path));
-  const later = {
-    text: normalise(
-      (input.later ?? [])
-        .filter((m) => m.synthetic === undefined)
-        .map(textOf)
-        .join('\n'),
-    ),
-    root,
+  const ci = yield* callIndexSteps(archived);
+  const facts: Facts = {
+    files: yield* fileFactsSteps(ci),
+    commands: yield* commandFactsSteps(ci),
+    errors: yield* errorFactsSteps(ci),
+    recall: yield* recallFactsSteps(archived),
+    decisions: yield* decisionFactsSteps(archived),
   };
+  const root = commonFolder(facts.files.map((f) => f.path));
+  const laterTexts: string[] = [];
+  const laterMessages = input.later ?? [];
+  for (let i = 0; i < laterMessages.length; i++) {
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (laterMessages[i].synthetic === undefined) laterTexts.push(textOf(laterMessages[i]));
+  }
+  const later = { text: normalise(laterTexts.join('\n')), root };
   return select(
     {
-      artifact: artifactCandidates(archived, later),
-      recall: recallCandidates(archived, later),
-      decision: decisionCandidates(archived, later),
-      continuation: continuationCandidates(archived, later),
+      artifact: yield* artifactCandidates(facts, later),
+      recall: yield* recallCandidates(facts, later),
+      decision: yield* decisionCandidates(facts, later),
+      continuation: continuationCandidates(archived, facts, later),
     },
     max,
   );

@@ -5,7 +5,9 @@
 import type { Message } from '../conversation/conversation';
 import { type CompactionPlan } from '../pipeline/plan';
 import { requestText } from '../replay/recall';
-import { generateProbes } from './generate';
+import { generateProbesSteps } from './generate';
+import { runSteps, type Steps } from '../base/slicedWork';
+import { STEP_ITEMS } from '../ledger/ledgerExtract';
 import { commonFolder, holds, normalise } from './normalize';
 import { PROBE_KINDS, type Probe, type ProbeKind, type ProbeOptions, type ProbeScore, type ScoredProbe } from './types';
 
@@ -65,15 +67,32 @@ export interface PlanProbeOptions extends ProbeOptions {
  * request the plan leaves: kept messages, pins, the opener or summary slot with its ledger. A
  * summarizing plan's preview has no summary text: its slot counts the ledger only (`summaryCounted: false`).
  */
-export function scorePlan(
-  history: readonly Message[],
-  plan: CompactionPlan,
-  options: PlanProbeOptions = {},
-): { probes: Probe[]; score: ProbeScore; summaryCounted: boolean } {
-  const archivedIds = new Set(plan.archived.map((e) => e.id));
-  const archived = history.filter((m) => archivedIds.has(m.id));
-  const later = history.filter((m, i) => i >= plan.splitIndex && !archivedIds.has(m.id) && m.synthetic === undefined);
-  const probes = generateProbes({ archived, later }, options);
+export function scorePlan(history: readonly Message[], plan: CompactionPlan, options: PlanProbeOptions = {}): PlanProbes {
+  return runSteps(scorePlanSteps(history, plan, options));
+}
+
+export interface PlanProbes {
+  probes: Probe[];
+  score: ProbeScore;
+  summaryCounted: boolean;
+}
+
+/** scorePlan, yielding between slices of its passes over the history (generateProbesSteps). */
+export function* scorePlanSteps(history: readonly Message[], plan: CompactionPlan, options: PlanProbeOptions = {}): Steps<PlanProbes> {
+  const archivedIds = new Set<string>();
+  for (let k = 0; k < plan.archived.length; k++) {
+    archivedIds.add(plan.archived[k].id);
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+  }
+  const archived: Message[] = [];
+  const later: Message[] = [];
+  for (let i = 0; i < history.length; i++) {
+    const m = history[i];
+    if (archivedIds.has(m.id)) archived.push(m);
+    else if (i >= plan.splitIndex && m.synthetic === undefined) later.push(m);
+    if ((i + 1) % STEP_ITEMS === 0) yield;
+  }
+  const probes = yield* generateProbesSteps({ archived, later }, options);
   const summary = options.summary?.trim();
   const received = plan.output.map((m, i) =>
     i === plan.syntheticIndex && plan.needsSummary && summary

@@ -4,6 +4,8 @@
 // replaced by a blank, so the question never contains the answer.
 import { textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
 import { assistantText, genuinePrompts } from './facts';
+import { runSteps, type Steps } from '../base/slicedWork';
+import { STEP_ITEMS } from '../ledger/ledgerExtract';
 import { clip, normalise, oneLine } from './normalize';
 
 export interface TextFact {
@@ -97,6 +99,9 @@ type Picker = (text: string, role: Message['role']) => Array<[string, TextFact['
  * same archived messages after every append (the inspector scores each recorded compaction's probes),
  * and the sentence split and the regular expressions over tool output are most of the work.
  */
+/** Messages whose text is read between two yields (a tool result may hold tens of thousands of characters). */
+const TEXT_STEP_MESSAGES = 16;
+
 const picksMemo = new WeakMap<Picker, WeakMap<Message, readonly Pick[]>>();
 
 function picksOf(m: Message, pick: Picker): readonly Pick[] {
@@ -118,9 +123,12 @@ function picksOf(m: Message, pick: Picker): readonly Pick[] {
   return out;
 }
 
-function collect(messages: readonly Message[], pick: Picker): TextFact[] {
+/** The facts `pick` finds in `messages`, yielding every STEP_ITEMS messages. */
+function* collectSteps(messages: readonly Message[], pick: Picker): Steps<TextFact[]> {
   const facts = new Map<string, TextFact>();
-  messages.forEach((m, at) => {
+  for (let at = 0; at < messages.length; at++) {
+    if ((at + 1) % TEXT_STEP_MESSAGES === 0) yield;
+    const m = messages[at];
     for (const { value, kind, key, sentence } of picksOf(m, pick)) {
       const prev = facts.get(key);
       if (prev) {
@@ -135,7 +143,7 @@ function collect(messages: readonly Message[], pick: Picker): TextFact[] {
       if (cloze)
         facts.set(key, { value, cloze, kind, sources: [m.id], at, mentions: 1, origin: m.role === 'assistant' ? 'assistant' : 'tool' });
     }
-  });
+  }
   return [...facts.values()];
 }
 
@@ -152,7 +160,12 @@ const recallPicker: Picker = (s, role) => {
 
 /** Figures and names the session established (in tool results and assistant text). */
 export function recallFacts(messages: readonly Message[]): TextFact[] {
-  return collect(messages, recallPicker);
+  return runSteps(recallFactsSteps(messages));
+}
+
+/** recallFacts, yielding every STEP_ITEMS messages. */
+export function recallFactsSteps(messages: readonly Message[]): Steps<TextFact[]> {
+  return collectSteps(messages, recallPicker);
 }
 
 const DECISION_RE =
@@ -188,11 +201,22 @@ function decisionClause(sentence: string): string | null {
 
 /** Constraints and choices the user stated in genuine prompts. */
 export function decisionFacts(messages: readonly Message[]): TextFact[] {
-  const prompts = new Set(genuinePrompts(messages).map((m) => m.id));
+  return runSteps(decisionFactsSteps(messages));
+}
+
+/** decisionFacts, yielding every STEP_ITEMS messages. */
+export function* decisionFactsSteps(messages: readonly Message[]): Steps<TextFact[]> {
+  const prompts = new Set<string>();
+  for (let i = 0; i < messages.length; i += STEP_ITEMS) {
+    for (const m of genuinePrompts(messages.slice(i, i + STEP_ITEMS))) prompts.add(m.id);
+    yield;
+  }
   const facts: TextFact[] = [];
   const seen = new Set<string>();
-  messages.forEach((m, at) => {
-    if (!prompts.has(m.id)) return;
+  for (let at = 0; at < messages.length; at++) {
+    if ((at + 1) % STEP_ITEMS === 0) yield;
+    const m = messages[at];
+    if (!prompts.has(m.id)) continue;
     const text = textOf(m);
     for (const s of sentences(text.length > 20_000 ? text.slice(0, 20_000) : text)) {
       // Each clause of the sentence may state its own constraint ("don't touch X; use Y instead of Z").
@@ -205,6 +229,6 @@ export function decisionFacts(messages: readonly Message[]): TextFact[] {
         facts.push({ value: clause, cloze, kind: 'decision', sources: [m.id], at, mentions: 1, origin: 'user' });
       }
     }
-  });
+  }
   return facts;
 }

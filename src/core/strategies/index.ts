@@ -2,10 +2,10 @@
 import type { Message } from '../conversation/conversation';
 import { SplitpointError } from '../base/errors';
 import type { CompactionPlan, PlanContext } from '../pipeline/plan';
-import { planWithLedger } from './ledgerStep';
+import { planWithLedgerSteps } from './ledgerStep';
 import { planCostFor, costNote } from '../cost/cacheCost';
-import { runStepsSliced } from '../base/slicedWork';
-import { prepSteps, withPlanPrep, type PlanPrep } from '../pipeline/planPrep';
+import { runSteps, runStepsSliced, type Steps } from '../base/slicedWork';
+import { prepSteps, withPlanPrepSteps, type PlanPrep } from '../pipeline/planPrep';
 import type { MessageTokenCounter } from '../counting/tokens';
 import { DEFAULT_HORIZON_TURNS } from '../pipeline/microBatch';
 import { planMicroCompact, type MicroCompactParams } from './microCompact';
@@ -260,6 +260,8 @@ export interface ResolvedStrategy {
   definition: StrategyDefinition;
   params: Record<string, number>;
   plan(messages: readonly Message[], ctx: PlanContext): CompactionPlan;
+  /** plan, yielding between slices of the ledger's passes (runSteps of it is plan). */
+  planSteps(messages: readonly Message[], ctx: PlanContext): Steps<CompactionPlan>;
 }
 
 /**
@@ -269,16 +271,12 @@ export interface ResolvedStrategy {
 export function resolveStrategy(name: string, overrides: Record<string, number | string> = {}): ResolvedStrategy {
   const definition = getStrategy(name);
   const params = resolveParams(definition, overrides);
-  return {
-    definition,
-    params,
-    plan: (messages, ctx) =>
-      withCost(
-        planWithLedger(messages, ctx, (c) => definition.plan(messages, params, c)),
-        messages,
-        ctx,
-      ),
-  };
+  function* planSteps(messages: readonly Message[], ctx: PlanContext): Steps<CompactionPlan> {
+    const plan = yield* planWithLedgerSteps(messages, ctx, (c) => definition.plan(messages, params, c));
+    yield;
+    return withCost(plan, messages, ctx);
+  }
+  return { definition, params, plan: (messages, ctx) => runSteps(planSteps(messages, ctx)), planSteps };
 }
 
 /** Every plan carries its cost with the prompt cache (micro-compact prices its own, against the request view). */
@@ -308,7 +306,7 @@ export function preparePlanInput(messages: readonly Message[], counter: MessageT
 
 /**
  * planWith on a thread that must not wait: the same CompactionPlan, with the per-message passes done
- * ahead in slices (preparePlanInput) and the one synchronous planner then run over the prepared input.
+ * ahead in slices (preparePlanInput), then the one planner over the prepared input, its ledger's passes in slices.
  * Plans the messages as they are when called (a copy of the list: what is appended meanwhile is not planned).
  */
 export async function planWithSliced(
@@ -321,5 +319,5 @@ export async function planWithSliced(
   const strategy = resolveStrategy(name, overrides);
   const input = messages.slice();
   const prep = await preparePlanInput(input, ctx.tokens, sliceMs);
-  return withPlanPrep(prep, () => strategy.plan(input, ctx));
+  return runStepsSliced(withPlanPrepSteps(prep, strategy.planSteps(input, ctx)), sliceMs);
 }

@@ -6,9 +6,10 @@
 // leaves the model's view without surviving in the new context.
 import type { Message } from '../conversation/conversation';
 import type { ArtifactLedger } from '../ledger/ledger';
-import { extractLedger } from '../ledger/ledgerExtract';
+import { fittedLedgerSteps, rawLedgerSteps } from '../ledger/ledgerExtract';
 import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledger/ledgerMerge';
-import { lossReport } from '../ledger/lossReport';
+import { lossReportSteps } from '../ledger/lossReport';
+import { runSteps, type Steps } from '../base/slicedWork';
 import {
   placeholderText,
   requestBudget,
@@ -38,13 +39,24 @@ export function withLedgerText(head: string, ledger: ArtifactLedger): string {
  * otherwise the strategy plans again with the ledger's budget reserved out of the request budget.
  */
 export function planWithLedger(input: readonly Message[], ctx: PlanContext, plan: (ctx: PlanContext) => CompactionPlan): CompactionPlan {
+  return runSteps(planWithLedgerSteps(input, ctx, plan));
+}
+
+/** planWithLedger, the ledger's passes over what the plan archives yielding between slices (the plans themselves run whole). */
+export function* planWithLedgerSteps(
+  input: readonly Message[],
+  ctx: PlanContext,
+  plan: (ctx: PlanContext) => CompactionPlan,
+): Steps<CompactionPlan> {
   const first = plan(ctx);
   if (!ctx.ledger || first.noop || !archivesReal(first, input)) return first;
   const budget = ledgerBudget(ctx);
   const reserved = { ...ctx, overheadTokens: (ctx.overheadTokens ?? 0) + budget + OPENER_MARGIN_TOKENS };
+  yield;
   const second = plan(reserved);
   const base = second.noop || !second.fitsWindow ? first : second;
-  return attachLedger(base, input, ctx, budget);
+  yield;
+  return yield* attachLedgerSteps(base, input, ctx, budget);
 }
 
 function archivesReal(plan: CompactionPlan, input: readonly Message[]): boolean {
@@ -53,10 +65,22 @@ function archivesReal(plan: CompactionPlan, input: readonly Message[]): boolean 
 
 /** The plan with its ledger in the summary turn or opener, `tokensAfter` and `fitsWindow` recounted, and its loss report. */
 export function attachLedger(plan: CompactionPlan, input: readonly Message[], ctx: PlanContext, budget: number): CompactionPlan {
+  return runSteps(attachLedgerSteps(plan, input, ctx, budget));
+}
+
+/** attachLedger, yielding between slices of its passes over the archived messages (one raw ledger of them, not two). */
+export function* attachLedgerSteps(
+  plan: CompactionPlan,
+  input: readonly Message[],
+  ctx: PlanContext,
+  budget: number,
+): Steps<CompactionPlan> {
   const archived = plan.archived.map((e) => input[e.index]).filter((m) => !m.synthetic);
-  const ledger = extractLedger(archived, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
+  const raw = yield* rawLedgerSteps(archived);
+  const ledger = yield* fittedLedgerSteps(raw, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
+  yield;
   const keptIds = new Set(plan.kept.map((e) => e.id));
-  const lost = lossReport(archived, ledger, keptIds);
+  const lost = yield* lossReportSteps(archived, ledger, keptIds, raw);
   if (isEmptyLedger(ledger)) return { ...plan, fitsWindow: plan.tokensAfter <= requestBudget(ctx), ledger: null, lost };
   const output = [...plan.output];
   let syntheticIndex = plan.syntheticIndex;
@@ -81,7 +105,8 @@ export function attachLedger(plan: CompactionPlan, input: readonly Message[], ct
   // A compaction never increases the tokens it was asked to reduce, and a plan that fitted still fits:
   // otherwise the plan goes without its ledger, and its loss report says what leaves.
   if (tokensAfter >= plan.tokensBefore || (plan.tokensAfter <= requestTokens && tokensAfter > requestTokens)) {
-    return { ...plan, fitsWindow: plan.tokensAfter <= requestTokens, ledger: null, lost: lossReport(archived, null, keptIds) };
+    const unledgered = yield* lossReportSteps(archived, null, keptIds, raw);
+    return { ...plan, fitsWindow: plan.tokensAfter <= requestTokens, ledger: null, lost: unledgered };
   }
   const summarizerInput = plan.summarizerInput ? { ...plan.summarizerInput, ledger } : plan.summarizerInput;
   return {
