@@ -70,18 +70,27 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
 }
 
 /**
+ * Entries per WeakMap of the memo. A WeakMap that grows rehashes all its entries in one synchronous
+ * step (about 60 ms past 200,000 entries on the extension host); capped shards keep each such step
+ * to a few ms, at the price of one lookup per shard (a session over 65,536 messages has several).
+ */
+export const MEMO_SHARD_ENTRIES = 1 << 16;
+
+/**
  * Counts each message once and remembers it (keyed by the message object, which the engine never
  * mutates), so re-counting a growing conversation costs only the new messages.
  */
 export class MemoizedMessageCounter implements MessageTokenCounter {
-  private readonly memo = new WeakMap<Message, number>();
+  /** The memo, in shards of at most MEMO_SHARD_ENTRIES writes; the newest (last) one answers first. */
+  private readonly shards: Array<WeakMap<Message, number>> = [new WeakMap()];
+  private writes = 0;
   constructor(readonly tokenizer: TextTokenizer) {}
 
   countMessage(message: Message): number {
-    let n = this.memo.get(message);
+    let n = this.peek(message);
     if (n === undefined) {
       n = countMessageWith(this.tokenizer, message);
-      this.memo.set(message, n);
+      this.remember(message, n);
     }
     return n;
   }
@@ -94,7 +103,12 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
 
   /** The remembered count of `message`, or undefined if it has not been counted yet (never counts). */
   peek(message: Message): number | undefined {
-    return this.memo.get(message);
+    const shards = this.shards;
+    for (let i = shards.length - 1; i >= 0; i--) {
+      const n = shards[i].get(message);
+      if (n !== undefined) return n;
+    }
+    return undefined;
   }
 
   /**
@@ -103,6 +117,17 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
    * would have returned.
    */
   remember(message: Message, tokens: number): void {
-    this.memo.set(message, tokens);
+    if (this.writes >= MEMO_SHARD_ENTRIES) {
+      this.shards.push(new WeakMap());
+      this.writes = 0;
+    }
+    this.writes++;
+    // The newest shard answers first, so a count remembered again here wins over an older one.
+    this.shards[this.shards.length - 1].set(message, tokens);
+  }
+
+  /** How many WeakMaps the memo has (one per MEMO_SHARD_ENTRIES counts remembered). */
+  get shardCount(): number {
+    return this.shards.length;
   }
 }
