@@ -94,8 +94,16 @@ test('the memo past MEMO_SHARD_ENTRIES messages answers as one memo would, and a
   assert.equal(counter.countMessages(messages), total);
   assert.equal(asked, messages.length);
   assert.equal(counter.peek({ id: 'other', role: 'user', content: 'hi 1' }), undefined);
-  // A message of the first shard remembered again (now in the newest shard) answers with its new count.
-  counter.remember(messages[1], 12_345);
-  assert.equal(counter.peek(messages[1]), 12_345);
-  assert.equal(counter.countMessage(messages[1]), 12_345);
+  // A count remembered again replaces the one in its shard, whichever shard was asked last.
+  const [first, last] = [messages[1], messages[messages.length - 1]];
+  counter.peek(last);
+  counter.remember(first, 12_345);
+  assert.equal(counter.peek(first), 12_345);
+  counter.peek(last);
+  assert.equal(counter.peek(first), 12_345);
+  counter.peek(last);
+  counter.remember(first, 777);
+  counter.peek(messages[0]);
+  assert.equal(counter.countMessage(first), 777);
+  assert.equal(counter.shardCount, 3);
 });

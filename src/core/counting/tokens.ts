@@ -71,8 +71,9 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
 
 /**
  * Entries per WeakMap of the memo. A WeakMap that grows rehashes all its entries in one synchronous
- * step (about 60 ms past 200,000 entries on the extension host); capped shards keep each such step
- * to a few ms, at the price of one lookup per shard (a session over 65,536 messages has several).
+ * step (30-60 ms past 200,000 entries on the extension host); capped shards keep each such step to a
+ * few ms. A message's count is in one shard only, and lookups try the shard of the last hit first:
+ * passes over a list (the engine's way) find neighbours, counted together, in the same shard.
  */
 export const MEMO_SHARD_ENTRIES = 1 << 16;
 
@@ -81,9 +82,10 @@ export const MEMO_SHARD_ENTRIES = 1 << 16;
  * mutates), so re-counting a growing conversation costs only the new messages.
  */
 export class MemoizedMessageCounter implements MessageTokenCounter {
-  /** The memo, in shards of at most MEMO_SHARD_ENTRIES writes; the newest (last) one answers first. */
+  /** The memo, in shards of at most MEMO_SHARD_ENTRIES new entries; the last one takes new messages. */
   private readonly shards: Array<WeakMap<Message, number>> = [new WeakMap()];
-  private writes = 0;
+  private added = 0;
+  private lastHit = 0;
   constructor(readonly tokenizer: TextTokenizer) {}
 
   countMessage(message: Message): number {
@@ -104,9 +106,15 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
   /** The remembered count of `message`, or undefined if it has not been counted yet (never counts). */
   peek(message: Message): number | undefined {
     const shards = this.shards;
+    let n = shards[this.lastHit].get(message);
+    if (n !== undefined) return n;
     for (let i = shards.length - 1; i >= 0; i--) {
-      const n = shards[i].get(message);
-      if (n !== undefined) return n;
+      if (i === this.lastHit) continue;
+      n = shards[i].get(message);
+      if (n !== undefined) {
+        this.lastHit = i;
+        return n;
+      }
     }
     return undefined;
   }
@@ -117,16 +125,20 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
    * would have returned.
    */
   remember(message: Message, tokens: number): void {
-    if (this.writes >= MEMO_SHARD_ENTRIES) {
-      this.shards.push(new WeakMap());
-      this.writes = 0;
+    // Already there: replaced in its shard (peek left lastHit on it).
+    if (this.peek(message) !== undefined) {
+      this.shards[this.lastHit].set(message, tokens);
+      return;
     }
-    this.writes++;
-    // The newest shard answers first, so a count remembered again here wins over an older one.
+    if (this.added >= MEMO_SHARD_ENTRIES) {
+      this.shards.push(new WeakMap());
+      this.added = 0;
+    }
+    this.added++;
     this.shards[this.shards.length - 1].set(message, tokens);
   }
 
-  /** How many WeakMaps the memo has (one per MEMO_SHARD_ENTRIES counts remembered). */
+  /** How many WeakMaps the memo has (one per MEMO_SHARD_ENTRIES messages remembered). */
   get shardCount(): number {
     return this.shards.length;
   }
