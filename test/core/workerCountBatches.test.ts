@@ -1,10 +1,10 @@
 // countMessagesInWorker's batches stay small whatever the session (a bounded number of messages each, a
 // message listed twice sent once even while its batch is still on its way), and MemoizedMessageCounter's
-// memo, kept in capped WeakMap shards for huge sessions, answers exactly as one memo would.
+// memo, kept in several WeakMaps for huge sessions, answers exactly as one memo would.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Message } from '../../src/core/conversation/conversation';
-import { CharEstimateTokenizer, MEMO_SHARD_ENTRIES, MESSAGE_OVERHEAD_TOKENS, MemoizedMessageCounter } from '../../src/core/counting/tokens';
+import { CharEstimateTokenizer, MESSAGE_OVERHEAD_TOKENS, MemoizedMessageCounter } from '../../src/core/counting/tokens';
 import { countMessagesInWorker, type AsyncTextCounter } from '../../src/core/counting/workerTokenizer';
 import { syntheticSession } from '../helpers/synthetic';
 
@@ -75,13 +75,13 @@ test('a message listed again while its batch is unanswered is sent once, and the
   assert.equal(progress.at(-1), listed.length);
 });
 
-test('the memo past MEMO_SHARD_ENTRIES messages answers as one memo would, and a count remembered again wins', () => {
-  const messages = tiny(MEMO_SHARD_ENTRIES * 2 + 10);
+test('the memo, in WeakMaps picked by message id, answers as one memo would for 150,000 messages', () => {
+  const messages = tiny(150_000);
+  // Copies with the same id are other keys: counted on their own.
+  const copies = messages.slice(0, 50).map((m) => ({ ...m, content: `${m.content as string} and more words` }));
   let asked = 0;
   const counter = new MemoizedMessageCounter({ name: 'chars/4', countText: (t) => (asked++, chars.countText(t)) });
-  assert.equal(counter.shardCount, 1);
   const total = counter.countMessages(messages);
-  assert.equal(counter.shardCount, 3);
   assert.equal(asked, messages.length);
   let expected = 0;
   for (const m of messages) {
@@ -90,20 +90,19 @@ test('the memo past MEMO_SHARD_ENTRIES messages answers as one memo would, and a
     assert.equal(counter.peek(m), n, m.id);
   }
   assert.equal(total, expected);
-  // Counted again: every count comes from the memo, whichever shard holds it.
+  for (const c of copies) assert.equal(counter.peek(c), undefined, `copy of ${c.id}`);
+  assert.equal(
+    counter.countMessages(copies),
+    copies.reduce((sum, c) => sum + chars.countText(c.content) + MESSAGE_OVERHEAD_TOKENS, 0),
+  );
+  // Counted again: every count comes from the memo.
+  asked = 0;
   assert.equal(counter.countMessages(messages), total);
-  assert.equal(asked, messages.length);
-  assert.equal(counter.peek({ id: 'other', role: 'user', content: 'hi 1' }), undefined);
-  // A count remembered again replaces the one in its shard, whichever shard was asked last.
-  const [first, last] = [messages[1], messages[messages.length - 1]];
-  counter.peek(last);
-  counter.remember(first, 12_345);
-  assert.equal(counter.peek(first), 12_345);
-  counter.peek(last);
-  assert.equal(counter.peek(first), 12_345);
-  counter.peek(last);
-  counter.remember(first, 777);
-  counter.peek(messages[0]);
-  assert.equal(counter.countMessage(first), 777);
-  assert.equal(counter.shardCount, 3);
+  assert.equal(asked, 0);
+  // A count remembered again replaces the former one; a message without an id is memoized too.
+  counter.remember(messages[1], 12_345);
+  assert.equal(counter.countMessage(messages[1]), 12_345);
+  const noId = { role: 'user', content: 'no id here' } as unknown as Message;
+  assert.equal(counter.countMessage(noId), chars.countText('no id here') + MESSAGE_OVERHEAD_TOKENS);
+  assert.equal(counter.peek(noId), chars.countText('no id here') + MESSAGE_OVERHEAD_TOKENS);
 });

@@ -70,29 +70,35 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
 }
 
 /**
- * Entries per WeakMap of the memo. A WeakMap that grows rehashes all its entries in one synchronous
- * step (30-60 ms past 200,000 entries on the extension host); capped shards keep each such step to a
- * few ms. A message's count is in one shard only, and lookups try the shard of the last hit first:
- * passes over a list (the engine's way) find neighbours, counted together, in the same shard.
+ * The memo's WeakMaps. One WeakMap that grows rehashes all its entries in one synchronous step (30-60 ms
+ * past 200,000 entries on the extension host); sixteen, each message in the one its id picks, keep each
+ * such step to a sixteenth, for one lookup still.
  */
-export const MEMO_SHARD_ENTRIES = 1 << 16;
+export const MEMO_SHARDS = 16;
+
+/** The memo shard of a message: a hash of the last characters of its id (stable: messages are never mutated). */
+function shardOf(message: Message): number {
+  const id = message.id;
+  if (typeof id !== 'string') return 0;
+  let h = 0;
+  for (let i = Math.max(0, id.length - 8); i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
+  return (h ^ (h >>> 7)) & (MEMO_SHARDS - 1);
+}
 
 /**
  * Counts each message once and remembers it (keyed by the message object, which the engine never
  * mutates), so re-counting a growing conversation costs only the new messages.
  */
 export class MemoizedMessageCounter implements MessageTokenCounter {
-  /** The memo, in shards of at most MEMO_SHARD_ENTRIES new entries; the last one takes new messages. */
-  private readonly shards: Array<WeakMap<Message, number>> = [new WeakMap()];
-  private added = 0;
-  private lastHit = 0;
+  private readonly shards = Array.from({ length: MEMO_SHARDS }, () => new WeakMap<Message, number>());
   constructor(readonly tokenizer: TextTokenizer) {}
 
   countMessage(message: Message): number {
-    let n = this.peek(message);
+    const shard = this.shards[shardOf(message)];
+    let n = shard.get(message);
     if (n === undefined) {
       n = countMessageWith(this.tokenizer, message);
-      this.remember(message, n);
+      shard.set(message, n);
     }
     return n;
   }
@@ -105,18 +111,7 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
 
   /** The remembered count of `message`, or undefined if it has not been counted yet (never counts). */
   peek(message: Message): number | undefined {
-    const shards = this.shards;
-    let n = shards[this.lastHit].get(message);
-    if (n !== undefined) return n;
-    for (let i = shards.length - 1; i >= 0; i--) {
-      if (i === this.lastHit) continue;
-      n = shards[i].get(message);
-      if (n !== undefined) {
-        this.lastHit = i;
-        return n;
-      }
-    }
-    return undefined;
+    return this.shards[shardOf(message)].get(message);
   }
 
   /**
@@ -125,21 +120,6 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
    * would have returned.
    */
   remember(message: Message, tokens: number): void {
-    // Already there: replaced in its shard (peek left lastHit on it).
-    if (this.peek(message) !== undefined) {
-      this.shards[this.lastHit].set(message, tokens);
-      return;
-    }
-    if (this.added >= MEMO_SHARD_ENTRIES) {
-      this.shards.push(new WeakMap());
-      this.added = 0;
-    }
-    this.added++;
-    this.shards[this.shards.length - 1].set(message, tokens);
-  }
-
-  /** How many WeakMaps the memo has (one per MEMO_SHARD_ENTRIES messages remembered). */
-  get shardCount(): number {
-    return this.shards.length;
+    this.shards[shardOf(message)].set(message, tokens);
   }
 }
