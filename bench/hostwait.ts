@@ -277,6 +277,9 @@ function measureImportAndPlan(ctx: BenchContext, { child, bothWays, m, row, data
     label: `< ${MEMORY_TARGET}x`,
   });
   row('  same, max host-thread block', plan.old.maxBlockMs, plan.now.maxBlockMs, fmtMs);
+  // The same, phase by phase (the child marks where import, count and plan start).
+  const phase = (r: Record<string, number>, k: string) => (r.phases as unknown as Record<string, number> | undefined)?.[k] ?? NaN;
+  for (const k of ['import', 'count', 'plan']) row(`    longest block in the ${k} phase`, phase(plan.old, k), phase(plan.now, k), fmtMs);
   // The inspector's strategy preview of that session once imported and counted (old: preview; new: previewSliced).
   const preview = bothWays(['preview', file]);
   data.preview = preview;

@@ -50,21 +50,34 @@ const quiet = {
 };
 
 /** Longest stall of the thread while `fn` runs: a 1 ms timer chain and perf_hooks' event-loop delay histogram. */
-async function watched<T>(fn: () => Promise<T>): Promise<{ value: T; maxBlockMs: number; eldMaxMs: number; elapsedMs: number }> {
+async function watched<T>(
+  fn: (phase: (name: string) => void) => Promise<T>,
+): Promise<{ value: T; maxBlockMs: number; eldMaxMs: number; elapsedMs: number; phases: Record<string, number> }> {
   const eld = monitorEventLoopDelay({ resolution: 1 });
   eld.enable();
   const chain = timerChain();
   // Let the monitors take their first reading before the work starts.
   await new Promise((r) => setTimeout(r, 5));
   const t = performance.now();
-  const value = await fn();
+  // The longest block of each phase `fn` names (a phase ends where the next one starts).
+  const phases: Record<string, number> = {};
+  let longest = chain.take();
+  let current: string | undefined;
+  const phase = (name: string) => {
+    const block = chain.take();
+    longest = Math.max(longest, block);
+    if (current) phases[current] = Math.max(phases[current] ?? 0, block);
+    current = name;
+  };
+  const value = await fn(phase);
   const elapsedMs = performance.now() - t;
   // One more turn so a block at the very end is seen.
   await new Promise((r) => setTimeout(r, 2));
-  const maxBlockMs = chain.take();
+  phase('');
+  const maxBlockMs = longest;
   chain.stop();
   eld.disable();
-  return { value, maxBlockMs, eldMaxMs: eld.max / 1e6, elapsedMs };
+  return { value, maxBlockMs, eldMaxMs: eld.max / 1e6, elapsedMs, phases };
 }
 
 function pipelineFor(messages: Message[], tokens: MessageTokenCounter): CompactionPipeline {
@@ -132,19 +145,23 @@ async function importOnly(file: string, mode: string): Promise<unknown> {
 async function planFile(file: string, mode: string): Promise<unknown> {
   const rssStart = rssNow();
   let counting: HostCounting | undefined;
-  const r = await watched(async () => {
+  const r = await watched(async (phase) => {
     let result: ImportResult;
     let counter: MemoizedMessageCounter;
+    phase('import');
     if (mode === 'old') {
       result = importSession(readSessionFile(file), file);
+      phase('count');
       counter = new MemoizedMessageCounter(createTokenizer(DEFAULT_TOKENIZER));
       counter.countMessages(result.messages);
     } else {
       counting = new HostCounting(quiet, { workerPath: WORKER });
       result = await importSessionFile(file);
+      phase('count');
       await counting.prefill(() => [result.messages]);
       counter = counting.counter;
     }
+    phase('plan');
     // new: the same plan with its per-message passes done ahead in slices (planWithSliced).
     const ctx = { ...DEFAULT_PLAN_CONTEXT, tokens: counter };
     const plan =

@@ -227,6 +227,8 @@ export interface AsyncTextCounter {
 export interface WorkerCountOptions {
   /** Characters sent to the worker per batch (default 250,000: the reply of one batch is handled on the calling thread in a few ms). */
   batchChars?: number;
+  /** Messages per batch at most (default 2,048: a batch of tiny messages stays small too). */
+  batchMessages?: number;
   /** Stops between batches (messages counted so far stay memoized). */
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
@@ -241,6 +243,17 @@ export interface WorkerCountResult {
   /** Messages this call counted (the others were already memoized). */
   newlyCounted: number;
   batches: number;
+}
+
+/** Messages on their way to the worker: their texts, and the set that finds them. */
+interface Batch {
+  items: Array<{ message: Message; texts: string[] }>;
+  messages: Set<Message>;
+  chars: number;
+}
+
+function newBatch(): Batch {
+  return { items: [], messages: new Set(), chars: 0 };
 }
 
 /** How long a pass over the messages runs before it gives the event loop a turn, and how often it looks at the clock. */
@@ -258,41 +271,52 @@ export async function countMessagesInWorker(
   options: WorkerCountOptions = {},
 ): Promise<WorkerCountResult> {
   const batchChars = options.batchChars ?? 250_000;
-  let batch: Array<{ message: Message; texts: string[] }> = [];
-  let chars = 0;
+  const batchMessages = Math.max(1, options.batchMessages ?? 2_048);
+  // Each batch knows its messages (a message listed twice is sent once) until their counts are in the
+  // memo: small sets, where one set of every message would block the thread each time it grows.
+  let batch: Batch = newBatch();
+  const unanswered = new Set<Batch>();
   let batches = 0;
   let newlyCounted = 0;
   let done = 0;
   const inFlight: Array<Promise<void>> = [];
-  const send = (items: Array<{ message: Message; texts: string[] }>): Promise<void> => {
+  const send = (sent: Batch): Promise<void> => {
     batches++;
-    return worker.countTexts(items.flatMap((i) => i.texts)).then((counts) => {
+    unanswered.add(sent);
+    const texts: string[] = [];
+    for (const item of sent.items) for (const t of item.texts) texts.push(t);
+    return worker.countTexts(texts).then((counts) => {
       let next = 0;
-      for (const { message } of items) {
-        const replay: TextTokenizer = {
-          name: 'replay',
-          countText: (text) => {
-            const n = counts[next++];
-            options.onText?.(text, n);
-            return n;
-          },
-        };
+      const replay: TextTokenizer = {
+        name: 'replay',
+        countText: (text) => {
+          const n = counts[next++];
+          options.onText?.(text, n);
+          return n;
+        },
+      };
+      for (const { message } of sent.items) {
         counter.remember(message, countMessageWith(replay, message));
         newlyCounted++;
       }
-      done += items.length;
+      unanswered.delete(sent);
+      done += sent.items.length;
       options.onProgress?.(done, messages.length);
     });
   };
   const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
+    if (batch.items.length === 0) return;
     const sent = send(batch);
     sent.catch(() => undefined); // awaited below; a rejection before then is not unhandled
     inFlight.push(sent);
-    batch = [];
-    chars = 0;
+    batch = newBatch();
     if (inFlight.length >= 2) await inFlight.shift();
     if (options.signal?.aborted) throw new CountWorkerError('token counting was cancelled');
+  };
+  const queued = (message: Message): boolean => {
+    if (batch.messages.has(message)) return true;
+    for (const b of unanswered) if (b.messages.has(message)) return true;
+    return false;
   };
   // The passes over every message give the event loop a turn every few ms (a session of 100k messages
   // already counted is otherwise one block).
@@ -302,20 +326,19 @@ export async function countMessagesInWorker(
     await new Promise<void>((resolve) => setImmediate(resolve));
     sliceStart = performance.now();
   };
-  const queued = new Set<Message>();
   let seen = 0;
   for (const message of messages) {
     if (++seen % PASS_CHECK_EVERY === 0) await pause();
-    if (counter.peek(message) !== undefined || queued.has(message)) {
+    if (counter.peek(message) !== undefined || queued(message)) {
       done++;
       continue;
     }
-    queued.add(message);
     const texts: string[] = [];
     countMessageWith({ name: 'recorder', countText: (t) => (texts.push(t), 0) }, message);
-    batch.push({ message, texts });
-    for (const t of texts) chars += t.length;
-    if (chars >= batchChars) await flush();
+    batch.items.push({ message, texts });
+    batch.messages.add(message);
+    for (const t of texts) batch.chars += t.length;
+    if (batch.chars >= batchChars || batch.items.length >= batchMessages) await flush();
   }
   await flush();
   await Promise.all(inFlight);
