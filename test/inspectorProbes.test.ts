@@ -5,25 +5,15 @@
 // lines (how many compactions the agent recorded, the text its summary holds), not from our own output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InspectorService, type InspectedRecording } from '../src/agent/service/inspectorService';
-import {
-  CharEstimateTokenizer,
-  importSession,
-  MemoizedMessageCounter,
-  microCompactedView,
-  planWith,
-  SessionFileStore,
-  type CompactionPipeline,
-} from '../src/core';
+import { type InspectorService, type InspectedRecording } from '../src/agent/service/inspectorService';
+import { CharEstimateTokenizer, importSession, MemoizedMessageCounter, microCompactedView, planWith } from '../src/core';
 import { DEFAULT_PLAN_CONTEXT } from '../src/core/pipeline/plan';
 import { buildInspectorSession } from '../src/inspector/inspectorModel';
 import { planProbeView } from '../src/inspector/probeViews';
 import type { ProbeScoreView } from '../src/protocol';
-import { planContextFor, strategyParamsFor } from '../src/settings/engineSettings';
-import { DEFAULT_HOST_SETTINGS } from '../src/settings/hostSettings';
+import { inspectorService } from './helpers/inspectorService';
 
 const DIR = 'test/fixtures/real-sessions';
 const FIXTURES = [
@@ -34,21 +24,7 @@ const FIXTURES = [
   'codex-agentv-b.jsonl',
 ];
 
-function service(): InspectorService {
-  const store = new SessionFileStore(join(mkdtempSync(join(tmpdir(), 'sp-inspp-')), 'sessions'));
-  const session = store.create('s1', 'Inspected');
-  const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
-  const settings = DEFAULT_HOST_SETTINGS;
-  const ctx = planContextFor(settings, counter);
-  const pipeline = { effectiveMessages: () => session.messages, liveContext: () => ({}) } as unknown as CompactionPipeline;
-  return new InspectorService({
-    current: () => ({ session, pipeline, ctx }),
-    settings: () => settings,
-    counter,
-    strategyParams: (name) => strategyParamsFor(settings, name, () => {}),
-    overheadParts: () => ({ system: 0, tools: 0 }),
-  });
-}
+const service = (): InspectorService => inspectorService();
 
 const open = (name: string): InspectedRecording => {
   const file = join(DIR, name);

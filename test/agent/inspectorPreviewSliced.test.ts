@@ -3,23 +3,13 @@
 // sessions opened as recordings and on the current session, with the host's settings (ledger, probes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InspectorService, type InspectedRecording } from '../../src/agent/service/inspectorService';
-import {
-  CharEstimateTokenizer,
-  importSession,
-  MemoizedMessageCounter,
-  SessionFileStore,
-  STRATEGY_NAMES,
-  type CompactionPipeline,
-  type Message,
-} from '../../src/core';
+import { type InspectorService, type InspectedRecording } from '../../src/agent/service/inspectorService';
+import { importSession, STRATEGY_NAMES, type Message } from '../../src/core';
 import type { PlanView } from '../../src/protocol';
-import { planContextFor, strategyParamsFor } from '../../src/settings/engineSettings';
-import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
 import { syntheticSession } from '../helpers/synthetic';
+import { inspectorService } from '../helpers/inspectorService';
 
 const DIR = 'test/fixtures/real-sessions';
 const FIXTURES = ['claude-code-cipher-box-a.jsonl', 'codex-agentv-b.jsonl'];
@@ -30,21 +20,7 @@ const open = (name: string): InspectedRecording => {
 };
 
 function service(current: InspectedRecording | readonly Message[]): InspectorService {
-  const store = new SessionFileStore(join(mkdtempSync(join(tmpdir(), 'sp-insps-')), 'sessions'));
-  const session = store.create('s1', 'Inspected');
-  const messages = 'result' in current ? current.result.messages : current;
-  session.append(...messages.filter((m) => !m.synthetic));
-  const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
-  const settings = DEFAULT_HOST_SETTINGS;
-  const ctx = planContextFor(settings, counter);
-  const pipeline = { effectiveMessages: () => session.messages, liveContext: () => ({}) } as unknown as CompactionPipeline;
-  return new InspectorService({
-    current: () => ({ session, pipeline, ctx }),
-    settings: () => settings,
-    counter,
-    strategyParams: (name) => strategyParamsFor(settings, name, () => {}),
-    overheadParts: () => ({ system: 0, tools: 0 }),
-  });
+  return inspectorService({ messages: 'result' in current ? current.result.messages : current });
 }
 
 /** The view without what differs run to run: the time it took and the ids of the messages a plan makes. */

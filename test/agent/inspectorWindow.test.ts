@@ -4,36 +4,17 @@
 // from the repository; expectations from their raw lines.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { InspectorService, windowOf, type InspectedRecording } from '../../src/agent/service/inspectorService';
-import {
-  createTokenizer,
-  DEFAULT_TOKENIZER,
-  importSession,
-  MemoizedMessageCounter,
-  SessionFileStore,
-  type CompactionPipeline,
-} from '../../src/core';
-import { planContextFor, strategyParamsFor } from '../../src/settings/engineSettings';
+import { readFileSync } from 'node:fs';
+import { windowOf, type InspectedRecording } from '../../src/agent/service/inspectorService';
+import { createTokenizer, DEFAULT_TOKENIZER, importSession, MemoizedMessageCounter } from '../../src/core';
 import { DEFAULT_HOST_SETTINGS } from '../../src/settings/hostSettings';
+import { inspectorService } from '../helpers/inspectorService';
 
-function service() {
-  const store = new SessionFileStore(join(mkdtempSync(join(tmpdir(), 'sp-inspw-')), 'sessions'));
-  const session = store.create('s1', 'Inspected');
-  const counter = new MemoizedMessageCounter(createTokenizer(DEFAULT_TOKENIZER));
-  const settings = { ...DEFAULT_HOST_SETTINGS, contextWindow: 32_000 };
-  const ctx = planContextFor(settings, counter);
-  const pipeline = { effectiveMessages: () => session.messages, liveContext: () => ({}) } as unknown as CompactionPipeline;
-  return new InspectorService({
-    current: () => ({ session, pipeline, ctx }),
-    settings: () => settings,
-    counter,
-    strategyParams: (name) => strategyParamsFor(settings, name, () => {}),
-    overheadParts: () => ({ system: 0, tools: 0 }),
+const service = () =>
+  inspectorService({
+    counter: new MemoizedMessageCounter(createTokenizer(DEFAULT_TOKENIZER)),
+    settings: { ...DEFAULT_HOST_SETTINGS, contextWindow: 32_000 },
   });
-}
 
 const open = (file: string): InspectedRecording => ({ source: file, result: importSession(readFileSync(file, 'utf8'), file) });
 const lastUsage = (file: string) =>
