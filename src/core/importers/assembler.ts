@@ -8,7 +8,8 @@ import {
   type SyntheticKind,
   type ToolResultBlock,
 } from '../conversation/conversation';
-import { LOOP_ITEMS_PER_STEP, runSteps, type ImportSteps } from './steps';
+import { ChurnMap } from './churnMap';
+import { runSteps, type ImportSteps } from './steps';
 
 interface Draft {
   id: string;
@@ -37,8 +38,17 @@ interface OpenCall {
  * response after results, the end of the file) is dropped, as is a result for an unknown call.
  */
 export class Assembler {
+  /**
+   * The messages of the drafts that can no longer change, in order: a draft before the last two that no
+   * open call is in (a response merges at most into the draft before the last; calls are opened in the
+   * last two and closed before a third is added). Made into messages as they settle, so a long import
+   * holds one object per message, not a draft and then its message as well.
+   */
+  private readonly done: Message[] = [];
+  /** The drafts that may still change (the last two, or a few more while calls in them are open). */
   private readonly drafts: Draft[] = [];
-  private readonly open = new Map<string, OpenCall>();
+  /** The calls not answered yet (a ChurnMap: set and emptied line by line, see churnMap.ts). */
+  private readonly open = new ChurnMap<string, OpenCall>();
   /** Every call accepted: open, answered, or closed without a result (a call is never opened twice). */
   private readonly seenCalls = new Set<string>();
   /** Calls closed without a result (rare): with `open`, what tells an answered call from the others, without a set of every answered call. */
@@ -66,7 +76,7 @@ export class Assembler {
     if (!target) {
       if (last && last.kind !== 'assistant') this.closeOpen();
       target = { id, role: 'assistant', kind: 'assistant', blocks: [], createdAt, mergeKey };
-      this.drafts.push(target);
+      this.push(target);
     }
     const added: ContentBlock[] = [];
     for (const block of blocks) {
@@ -105,7 +115,7 @@ export class Assembler {
     let last = this.drafts.at(-1);
     if (accepted.length > 0 && last?.kind !== 'results') {
       last = { id, role: 'user', kind: 'results', blocks: [], createdAt };
-      this.drafts.push(last);
+      this.push(last);
     }
     if (last?.kind === 'results' && (accepted.length > 0 || others.length > 0)) {
       const blocks = last.blocks;
@@ -126,7 +136,24 @@ export class Assembler {
     if (blocks.length === 0) return;
     const draft: Draft = { id, role: 'user', kind: 'prompt', blocks, createdAt, synthetic };
     if (typeof content === 'string') draft.text = content;
-    this.drafts.push(draft);
+    this.push(draft);
+  }
+
+  /** A new draft, after which the drafts that can no longer change become messages (see `done`). */
+  private push(draft: Draft): void {
+    const drafts = this.drafts;
+    drafts.push(draft);
+    while (drafts.length > 2 && !this.isOpenIn(drafts[0])) {
+      const first = drafts.shift() as Draft;
+      // The draft's own array: the assembler never changes it in place (prompt copies what it is given).
+      const message = toMessage(first, first.blocks);
+      if (message) this.done.push(message);
+    }
+  }
+
+  private isOpenIn(draft: Draft): boolean {
+    for (const call of this.open.values()) if (call.draft === draft) return true;
+    return false;
   }
 
   /** The messages, open calls dropped (their warnings go to `warnings`, by default the assembler's own list). */
@@ -137,12 +164,11 @@ export class Assembler {
   /** finish() as steps (see steps.ts). */
   *finishSteps(warnings: string[] = this.warnings): ImportSteps<Message[]> {
     this.closeOpen(warnings);
-    const out: Message[] = [];
-    let n = 0;
+    // The copy of the settled messages (a few ms at 300,000) in a step of its own.
+    yield;
+    const out = this.done.slice();
     for (const d of this.drafts) {
-      if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
-      // The draft's own array (the assembler is done with it): its arrays are never changed in place, and
-      // never a line's (prompt copies what it is given).
+      // The draft's own array (the assembler is done with it), as for the settled ones.
       const message = toMessage(d, d.blocks);
       if (message) out.push(message);
     }
@@ -161,7 +187,7 @@ export class Assembler {
       else dropped.set(call.draft, new Set([call.id]));
       warnings.push(noResult(this.file, call));
     }
-    const out: Message[] = [];
+    const out: Message[] = this.done.map(copyOf);
     for (const d of this.drafts) {
       const ids = dropped.get(d);
       const message = toMessage(d, ids ? d.blocks.filter((b) => !(isToolUse(b) && ids.has(b.id))) : [...d.blocks]);
@@ -173,6 +199,7 @@ export class Assembler {
   /** An independent copy (its warnings go to `warnings`): what is added to one is not in the other. */
   clone(warnings: string[]): Assembler {
     const copy = new Assembler(this.file, warnings);
+    for (const m of this.done) copy.done.push(copyOf(m));
     const drafts = new Map<Draft, Draft>();
     for (const d of this.drafts) {
       const c: Draft = { ...d, blocks: [...d.blocks] };
@@ -197,6 +224,11 @@ export class Assembler {
 
 function noResult(file: string, call: OpenCall): string {
   return `${file}:${call.line}: tool call ${call.id} (${call.name}) has no result; dropped`;
+}
+
+/** A settled message with an array of its own, as snapshot() and clone() give every message. */
+function copyOf(m: Message): Message {
+  return { ...m, content: typeof m.content === 'string' ? m.content : [...m.content] };
 }
 
 function toMessage(d: Draft, blocks: ContentBlock[]): Message | undefined {

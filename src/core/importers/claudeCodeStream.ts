@@ -10,6 +10,7 @@
 // whole read reports in its place), result() says so and the caller reads the file again with every line kept.
 import { ClaudeCodeRead } from './claudeCode';
 import { parentStep } from './claudeCodeBranch';
+import { ChurnSet } from './churnMap';
 import { isObject, type Json, type JsonLine } from './json';
 import type { ImportSteps } from './steps';
 import type { ImportResult } from './types';
@@ -87,7 +88,7 @@ class LinearCheck {
   /** The uuid of the last main-chain line with a uuid that is read only on the branch (a message, an attachment, a compact boundary). */
   private last: string | undefined;
   /** The main-chain lines after it whose ancestry reaches it (lines read whatever the branch: progress, system…). */
-  private readonly between = new Set<string>();
+  private readonly between = new ChurnSet<string>();
   private messages = 0;
   private mainMessages = 0;
   /** A branch-only line (attachment, compact boundary) came after the last message line of the main chain. */
@@ -96,9 +97,9 @@ class LinearCheck {
   private leafLast = false;
   /** The last main-chain message line (its uuid): where a compact boundary without its logical parent continues from. */
   private lastMessage: string | undefined;
-  /** Calls of the main-chain assistant lines on the path that no result on the main chain answered yet. */
-  private readonly pathCalls = new Set<string>();
-  private readonly openCalls = new Set<string>();
+  /** Calls of the main-chain assistant lines on the path that no result on the main chain answered yet (ChurnSets, as `between`: they churn line by line). */
+  private readonly pathCalls = new ChurnSet<string>();
+  private readonly openCalls = new ChurnSet<string>();
   private readonly early = new Set<string>();
   private readonly waitingParents = new Set<string>();
 
