@@ -180,3 +180,27 @@ test('inspector: a compaction record with facts kept on request shows them in it
   });
   assert.deepEqual(view.compactions[0].ledger?.facts, ['Which test failed? → parser.test.ts']);
 });
+
+test('a recording is scored ahead in slices (prepareRecording): the counted view shows the same scores as one computed at once', async () => {
+  const expected = service().sessionFor(open('codex-agentv-b.jsonl'));
+  const rec = open('codex-agentv-b.jsonl');
+  const s = service();
+  // The event loop gets turns while the recorded compaction's probes are generated.
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  await s.prepareRecording(rec.result);
+  done = true;
+  assert.ok(turns > 1, `the event loop had ${turns} turn(s) while the probes were generated`);
+  const view = s.sessionFor(rec);
+  assert.ok(view.archived!.length > 0);
+  assert.deepEqual(
+    view.archived!.map((a) => a.compaction.probes),
+    expected.archived!.map((a) => a.compaction.probes),
+  );
+});

@@ -202,7 +202,7 @@ async function firstPaint(file: string, mode: string): Promise<unknown> {
       return;
     }
     await loadRecording(file, {
-      countInBackground: (lists) => controller.countInBackground(lists),
+      countRecording: (result) => controller.countRecording(result),
       show: (recording, estimated) => {
         rows = controller.inspectorFor(recording).rows.length;
         if (estimated) firstPaintMs = performance.now() - t;

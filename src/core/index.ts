@@ -205,6 +205,7 @@ export {
   PROBE_KINDS,
   probeQuestionsPrompt,
   recordedCompactionProbes,
+  recordedCompactionProbesSteps,
   scorePlan,
   scorePlanSteps,
   scoreProbes,

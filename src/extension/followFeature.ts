@@ -55,7 +55,7 @@ export class FollowFeature extends Disposable {
     }
     const following = new Following(file, this.inspector.beginLive(), {
       inspector: this.inspector,
-      countInBackground: (lists) => this.controller.countInBackground(lists),
+      countRecording: (result) => this.controller.countRecording(result),
       log: this.log,
       status: (live) => this.status(following, live),
     });

@@ -5,7 +5,6 @@
 // the host is passed in (no `vscode` import: unit-tested in plain Node on real files and appends).
 import { watch, type FSWatcher } from 'node:fs';
 import type { InspectedRecording } from '../agent/service/inspectorService';
-import { messageListsOf } from '../agent/service/recordingLoader';
 import {
   CharEstimateTokenizer,
   errorMessage,
@@ -14,7 +13,6 @@ import {
   SessionFollower,
   type FollowUpdate,
   type ImportResult,
-  type Message,
 } from '../core';
 import type { LiveView } from '../protocol';
 import type { IDisposable } from './lifecycle';
@@ -36,8 +34,8 @@ export interface FollowingInspector {
 
 export interface FollowingDeps {
   inspector: FollowingInspector;
-  /** Counts message lists on the host's counting worker (AgentController.countInBackground). */
-  countInBackground(lists: ReadonlyArray<readonly Message[]>): Promise<void>;
+  /** Counts a recording on the host's counting worker and prepares its counted view (AgentController.countRecording). */
+  countRecording(result: ImportResult): Promise<void>;
   log: { warn(message: string): void };
   /** The strip's view after each change; undefined once the follow stopped. */
   status(live: LiveView | undefined): void;
@@ -185,7 +183,7 @@ export class Following implements IDisposable {
     this.exactTimer = setTimeout(
       () => {
         if (!current()) return;
-        this.deps.countInBackground(messageListsOf(result)).then(
+        this.deps.countRecording(result).then(
           () => {
             if (current() && !this.deps.inspector.showLive(this.token, { source: this.file, result }, live, false)) this.dispose();
           },

@@ -133,7 +133,7 @@ export class InspectorFeature extends Disposable {
       // Streamed; regular files up to the size limit only; too deep or too large input is an ImportError naming file:line:field.
       // Shown at once with estimated counts, then again once the counting worker has counted it.
       const { result } = await loadRecording(file, {
-        countInBackground: (lists) => this.controller.countInBackground(lists),
+        countRecording: (result) => this.controller.countRecording(result),
         show: (recording, estimated) => {
           if (load !== this.shown) return;
           // Shown as recorded: Splitpoint's micro-compaction is one of the strategies to preview, not the view.

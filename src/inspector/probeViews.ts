@@ -3,7 +3,7 @@
 // recording's agent made carries the rate of what it archived, scored on what the recording kept
 // (recordedCompactionProbes). Tokens, cost and the answerable rate side by side.
 import {
-  recordedCompactionProbes,
+  recordedCompactionProbesSteps,
   runSteps,
   scorePlanSteps,
   scoreProbes,
@@ -68,14 +68,25 @@ const recordedViews = new WeakMap<readonly Message[], RecordedView>();
 
 /** Each recorded compaction's probes (index k: compaction k + 1), scored on what the recording kept. */
 export function recordedProbeViews(result: Pick<ImportResult, 'messages' | 'compactions'>): ProbeScoreView[] {
+  return runSteps(recordedProbeViewsSteps(result));
+}
+
+/** recordedProbeViews, yielding between slices of each probe generation (a recording's counted view is prepared so). */
+export function* recordedProbeViewsSteps(result: Pick<ImportResult, 'messages' | 'compactions'>): Steps<ProbeScoreView[]> {
   const cs = result.compactions;
-  return cs.map((c, k) => {
+  const views: ProbeScoreView[] = [];
+  for (let k = 0; k < cs.length; k++) {
+    const c = cs[k];
     const previousSummary = k === 0 ? undefined : cs[k - 1].summary;
     const after = k + 1 < cs.length ? cs[k + 1].before : result.messages;
     const known = recordedViews.get(c.before);
-    if (known && known.previousSummary === previousSummary && known.summary === c.summary && known.after === after) return known.view;
-    const view = probeScoreView(recordedCompactionProbes(result, k + 1).score, true);
+    if (known && known.previousSummary === previousSummary && known.summary === c.summary && known.after === after) {
+      views.push(known.view);
+      continue;
+    }
+    const view = probeScoreView((yield* recordedCompactionProbesSteps(result, k + 1)).score, true);
     recordedViews.set(c.before, { previousSummary, summary: c.summary, after, view });
-    return view;
-  });
+    views.push(view);
+  }
+  return views;
 }

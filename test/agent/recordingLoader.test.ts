@@ -23,7 +23,7 @@ test('a recording is shown estimated, counted on the worker, then shown exact', 
     const shown: Array<{ recording: InspectedRecording; estimated: boolean; counted: boolean }> = [];
     const all = () => messageListsOf(shown[0].recording.result).flat();
     const loaded = await loadRecording(file, {
-      countInBackground: (lists) => counting.prefill(() => lists),
+      countRecording: (result) => counting.prefill(() => messageListsOf(result)),
       show: (recording, estimated) =>
         shown.push({ recording, estimated, counted: shown.length > 0 && all().every((m) => counting.counter.peek(m) !== undefined) }),
     });
@@ -51,7 +51,7 @@ test('a file that cannot be imported rejects with the ImportError and shows noth
   try {
     let shows = 0;
     await assert.rejects(
-      loadRecording('test/fixtures/malformed/truncated-line.jsonl', { countInBackground: () => Promise.resolve(), show: () => shows++ }),
+      loadRecording('test/fixtures/malformed/truncated-line.jsonl', { countRecording: () => Promise.resolve(), show: () => shows++ }),
       (e: unknown) => e instanceof ImportError && /truncated-line\.jsonl:\d+/.test(e.message),
     );
     assert.equal(shows, 0);

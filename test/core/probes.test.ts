@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateProbes, parseProbeAnswers, probeQuestionsPrompt, scoreProbes, type Message } from '../../src/core/index';
+import fc from 'fast-check';
+import { normalise } from '../../src/core/probes/normalize';
 
 const ROOT = '/home/me/project';
 
@@ -214,4 +216,23 @@ test('scorePlan: the probes of what the plan archives, on the request it leaves;
     unledgered.probes.map((p) => p.id),
   );
   assert.equal(written.score.recall, 1, 'a summary naming every missed fact answers every probe');
+});
+
+// generateProbes normalises the later conversation message by message (in slices) and joins the pieces
+// with a space: the same text as normalising the messages joined by newlines.
+test('normalising texts one by one and joining them with a space equals normalising them joined', () => {
+  const piece = fc.string({
+    unit: fc.constantFrom('a', 'B', ' ', '\n', '\t', '"', "'", '`', '\u2019', 'İ', 'x', '.', '\u00a0'),
+    maxLength: 12,
+  });
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 8 }), (texts) => {
+      const oneByOne = texts
+        .map(normalise)
+        .filter((t) => t !== '')
+        .join(' ');
+      assert.equal(oneByOne, normalise(texts.join('\n')));
+    }),
+    { numRuns: 500 },
+  );
 });

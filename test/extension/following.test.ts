@@ -53,7 +53,7 @@ function setup(lines: number) {
   const statuses: Array<LiveView | undefined> = [];
   const following = new Following(file, 1, {
     inspector,
-    countInBackground: () => Promise.resolve(),
+    countRecording: () => Promise.resolve(),
     log: { warn: () => undefined },
     status: (live) => statuses.push(live),
   });
@@ -114,7 +114,7 @@ test('a file in no known format is refused, naming the file', async () => {
   writeFileSync(file, `${Array.from({ length: 30 }, (_, i) => JSON.stringify({ hello: i })).join('\n')}\n`);
   const following = new Following(file, 1, {
     inspector: new FakeInspector(),
-    countInBackground: () => Promise.resolve(),
+    countRecording: () => Promise.resolve(),
     log: { warn: () => undefined },
     status: () => undefined,
   });

@@ -19,7 +19,7 @@ import {
   type CompactionPipeline,
   type CompactionRecord,
   type Disposable,
-  type Message,
+  type ImportResult,
   type PipelineSettings,
   type SessionLog,
   type UndoOutcome,
@@ -37,6 +37,7 @@ import { InspectorService, type InspectedRecording, type InspectorTarget } from 
 import { MissingApiKeyError } from '../loop/missingApiKeyError';
 import { ProbeChecks } from './probeChecks';
 import { promptContent, type PromptAttachments } from './promptAttachments';
+import { messageListsOf } from './recordingLoader';
 import { RequestCount } from '../loop/requestCount';
 import { SessionScope } from './sessionScope';
 import { StandingService } from '../instructions/standingService';
@@ -461,11 +462,6 @@ export class AgentController implements Disposable {
   readonly preview: InspectorService['preview'] = (...a) => this.inspector.preview(...a);
   readonly previewSliced: InspectorService['previewSliced'] = (...a) => this.inspector.previewSliced(...a);
 
-  /** What the model would see of `messages` under the current micro-compaction settings. */
-  microCompacted(messages: readonly Message[]): Message[] {
-    return this.inspector.microCompacted(messages);
-  }
-
   detail(id: string, target?: InspectorTarget): MessageDetail | undefined {
     return this.inspector.detail(id, target);
   }
@@ -483,8 +479,9 @@ export class AgentController implements Disposable {
     if (await scope.whileOpen(counted.then(() => scope.pipeline.warmView()))) this.fireContext();
   }
 
-  /** Count messages (an inspected recording) on the worker thread, so the inspector's synchronous views find them counted. */
-  countInBackground = (lists: ReadonlyArray<readonly Message[]>): Promise<void> => this.counting.prefill(() => lists);
+  /** Count a recording on the worker thread and score its compactions in slices: the inspector's synchronous views find both done. */
+  countRecording = (result: ImportResult): Promise<void> =>
+    this.counting.prefill(() => messageListsOf(result)).then(() => this.inspector.prepareRecording(result));
 
   dispose(): void {
     this.summaries.abort();

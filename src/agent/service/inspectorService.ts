@@ -49,7 +49,7 @@ import {
 import { buildInspectorSession, type InspectorSessionInput } from '../../inspector/inspectorModel';
 import { messageDetail } from '../../inspector/messageText';
 import { planToView } from '../../inspector/planViews';
-import { planProbeViewSteps, recordedProbeViews } from '../../inspector/probeViews';
+import { planProbeViewSteps, recordedProbeViews, recordedProbeViewsSteps } from '../../inspector/probeViews';
 import { markOutside, outsideCompaction, standingView } from '../../inspector/standingView';
 import { agentOf, timeTravelLabel } from '../../inspector/recordedViews';
 import type {
@@ -281,11 +281,6 @@ export class InspectorService {
     markOutside(view, outsideCompaction(this.deps.overheadParts(), standing, pinned), limit);
   }
 
-  /** What the model would see of `messages` under the current micro-compaction settings. */
-  microCompacted(messages: readonly Message[]): Message[] {
-    return microCompactedView(messages, this.deps.settings().microCompact, this.deps.current().ctx);
-  }
-
   /** The detail of a message the target shows: in the context planned on, or archived by a recorded compaction. */
   detail(id: string, target: InspectorTarget = CURRENT): MessageDetail | undefined {
     const c = this.resolve(target);
@@ -360,6 +355,17 @@ export class InspectorService {
       this.calibrations.set(result, calibration);
     }
     return calibration;
+  }
+
+  /**
+   * What the counted view of a recording computes on the host, done ahead in slices: its recorded
+   * compactions' probes (generating them took 150 ms in one piece on a 2.9 MB Codex session, and a
+   * followed session is shown counted again after each burst of appends). sessionFor then finds them.
+   */
+  async prepareRecording(result: ImportResult): Promise<void> {
+    if (this.recordedProbes.has(result)) return;
+    const probes = await runStepsSliced(recordedProbeViewsSteps(result));
+    this.recordedProbes.set(result, probes);
   }
 
   /** Each recorded compaction's probes, scored on what the recording kept (computed once per import). */

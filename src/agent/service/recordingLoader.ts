@@ -5,8 +5,8 @@ import { CharEstimateTokenizer, importSessionFile, MemoizedMessageCounter, type 
 import type { InspectedRecording } from './inspectorService';
 
 export interface RecordingLoaderDeps {
-  /** Counts message lists on the worker thread, filling the host's memo (AgentController.countInBackground). */
-  countInBackground(lists: ReadonlyArray<readonly Message[]>): Promise<void>;
+  /** Counts the recording on the worker thread, filling the host's memo, and prepares its counted view (AgentController.countRecording). */
+  countRecording(result: ImportResult): Promise<void>;
   /** Shows a recording: first estimated (`estimated` true), then exactly counted. */
   show(recording: InspectedRecording, estimated: boolean): void;
 }
@@ -20,7 +20,7 @@ export function messageListsOf(result: ImportResult): Array<readonly Message[]> 
 export async function loadRecording(file: string, deps: RecordingLoaderDeps): Promise<InspectedRecording> {
   const result = await importSessionFile(file);
   deps.show({ source: file, result, counter: new MemoizedMessageCounter(new CharEstimateTokenizer()) }, true);
-  await deps.countInBackground(messageListsOf(result));
+  await deps.countRecording(result);
   const counted: InspectedRecording = { source: file, result };
   deps.show(counted, false);
   return counted;

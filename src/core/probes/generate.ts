@@ -30,6 +30,23 @@ const SHARE: Record<ProbeKind, number> = { artifact: 0.35, recall: 0.35, decisio
 interface Later {
   text: string;
   root: string;
+  /** Characters of `text` searched since the candidate loops last yielded (makeProbe adds, due() resets). */
+  scanned: number;
+}
+
+/**
+ * Characters of the later conversation searched between two yields: a later conversation of 800,000
+ * characters made each probe's search ~0.2 ms, so a few dozen candidates held the host 15 ms in one step.
+ */
+const LATER_SCAN_CHARS = 2_000_000;
+/** Characters of the later conversation normalised between two yields. */
+const LATER_STEP_CHARS = 200_000;
+
+/** Whether a candidate loop yields before item `i`: every STEP_ITEMS items, or once its searches read LATER_SCAN_CHARS. */
+function due(i: number, later: Later): boolean {
+  if ((i + 1) % STEP_ITEMS !== 0 && later.scanned < LATER_SCAN_CHARS) return false;
+  later.scanned = 0;
+  return true;
 }
 
 interface Candidate {
@@ -44,6 +61,7 @@ function makeProbe(kind: ProbeKind, question: string, expected: string[], exact:
   const q = normalise(question);
   // A question that states its answer asks nothing.
   if (answers.some((a) => q.includes(normalise(a)))) return null;
+  later.scanned += later.text.length * answers.length;
   const referencedLater = later.text !== '' && answers.some((a) => holds(later.text, a, later.root));
   return {
     id: `p-${kind}-${shortHash(`${question}\u0000${sources.join(',')}`)}`,
@@ -90,7 +108,7 @@ function* artifactCandidates({ files, commands }: Facts, later: Later): Steps<Ca
   const count = (action: string) => counts.get(action) ?? 0;
   const seen = new Map<string, number>();
   for (let i = 0; i < files.length; i++) {
-    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (due(i, later)) yield;
     const f = files[i];
     const k = (seen.get(f.action) ?? 0) + 1;
     seen.set(f.action, k);
@@ -131,7 +149,9 @@ function* commandCandidates(commands: readonly CommandFact[], later: Later): Ste
     const key = c.purpose === 'change' ? `change ${c.verb}` : c.purpose;
     last.set(key, { c, count: (last.get(key)?.count ?? 0) + 1 });
   }
+  let k = 0;
   for (const { c, count } of last.values()) {
+    if (due(k++, later)) yield;
     const purpose = PURPOSE_TEXT[c.purpose];
     const ended = c.exitCode === null ? '' : ', and what exit code did it end with';
     if (purpose) {
@@ -154,13 +174,13 @@ function* commandCandidates(commands: readonly CommandFact[], later: Later): Ste
 function* recallCandidates({ errors, recall }: Facts, later: Later): Steps<Candidate[]> {
   const out: Candidate[] = [];
   for (let i = 0; i < errors.length; i++) {
-    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (due(i, later)) yield;
     const e = errors[i];
     const question = `What error did \`${clip(e.origin, 100)}\` report? Quote its error line.`;
     out.push(...candidate(makeProbe('recall', question, [e.line], true, e.sources, later), 3, e.at, 2));
   }
   for (let i = 0; i < recall.length; i++) {
-    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (due(i, later)) yield;
     const f = recall[i];
     const what = f.kind === 'figure' ? 'figure' : 'name';
     const question = `The session stated: "${f.cloze}". What ${what} goes in the blank?`;
@@ -173,7 +193,7 @@ function* recallCandidates({ errors, recall }: Facts, later: Later): Steps<Candi
 function* decisionCandidates({ decisions }: Facts, later: Later): Steps<Candidate[]> {
   const out: Candidate[] = [];
   for (let i = 0; i < decisions.length; i++) {
-    if ((i + 1) % STEP_ITEMS === 0) yield;
+    if (due(i, later)) yield;
     const d = decisions[i];
     const made = candidate(
       makeProbe(
@@ -320,13 +340,23 @@ export function* generateProbesSteps(input: ProbeInput, options: ProbeOptions = 
     decisions: yield* decisionFactsSteps(archived),
   };
   const root = commonFolder(facts.files.map((f) => f.path));
+  // Normalised message by message (the same text as normalising them joined: normalise collapses the
+  // whitespace between them to one space), yielding every STEP_ITEMS messages or LATER_STEP_CHARS characters.
   const laterTexts: string[] = [];
   const laterMessages = input.later ?? [];
+  let chars = 0;
   for (let i = 0; i < laterMessages.length; i++) {
-    if ((i + 1) % STEP_ITEMS === 0) yield;
-    if (laterMessages[i].synthetic === undefined) laterTexts.push(textOf(laterMessages[i]));
+    if ((i + 1) % STEP_ITEMS === 0 || chars >= LATER_STEP_CHARS) {
+      chars = 0;
+      yield;
+    }
+    if (laterMessages[i].synthetic !== undefined) continue;
+    const text = textOf(laterMessages[i]);
+    chars += text.length;
+    const normalised = normalise(text);
+    if (normalised !== '') laterTexts.push(normalised);
   }
-  const later = { text: normalise(laterTexts.join('\n')), root };
+  const later: Later = { text: laterTexts.join(' '), root, scanned: 0 };
   return select(
     {
       artifact: yield* artifactCandidates(facts, later),

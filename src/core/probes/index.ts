@@ -12,6 +12,12 @@ export {
   type ScoreOptions,
 } from './score';
 export { parseProbeAnswers, probeQuestionsPrompt } from './ask';
-export { NoSuchCompactionError, recordedAfter, recordedArchived, recordedCompactionProbes } from './recorded';
+export {
+  NoSuchCompactionError,
+  recordedAfter,
+  recordedArchived,
+  recordedCompactionProbes,
+  recordedCompactionProbesSteps,
+} from './recorded';
 export { normalise as normaliseProbeText } from './normalize';
 export * from './types';

@@ -5,7 +5,8 @@
 import type { Message } from '../conversation/conversation';
 import type { ImportResult } from '../importers/types';
 import { SplitpointError } from '../base/errors';
-import { generateProbes } from './generate';
+import { generateProbesSteps } from './generate';
+import { runSteps, type Steps } from '../base/slicedWork';
 import { scoreProbes } from './score';
 import type { Probe, ProbeOptions, ProbeScore } from './types';
 
@@ -56,9 +57,18 @@ export function recordedCompactionProbes(
   n: number,
   options: ProbeOptions = {},
 ): { probes: Probe[]; score: ProbeScore } {
+  return runSteps(recordedCompactionProbesSteps(result, n, options));
+}
+
+/** recordedCompactionProbes, yielding between slices of the probe generation's passes (generateProbesSteps). */
+export function* recordedCompactionProbesSteps(
+  result: Pick<ImportResult, 'messages' | 'compactions'>,
+  n: number,
+  options: ProbeOptions = {},
+): Steps<{ probes: Probe[]; score: ProbeScore }> {
   if (!Number.isInteger(n) || n < 1 || n > result.compactions.length) throw new NoSuchCompactionError(n, result.compactions.length);
   const k = n - 1;
   const { received, later } = recordedAfter(result, k);
-  const probes = generateProbes({ archived: recordedArchived(result, k), later }, options);
+  const probes = yield* generateProbesSteps({ archived: recordedArchived(result, k), later }, options);
   return { probes, score: scoreProbes(probes, received) };
 }
