@@ -3,6 +3,7 @@
 // over a large history; a long ledger rendering counted in pieces (o200k) equals its count as a whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import {
   CharEstimateTokenizer,
   createTokenizer,
@@ -101,4 +102,75 @@ test('a long ledger rendering counted in pieces (o200k) equals its count as a wh
   const { value, yields } = drive(ledgerTokensSteps(longLedger(400), estimate));
   assert.equal(yields, 0);
   assert.equal(value, ledgerTokens(longLedger(400), estimate));
+});
+
+// fitLedger folds the entries its estimate says in one pass per category; the reference below folds them
+// one at a time, each from the first category with one (the rule, as it was written before): the same
+// ledger for any ledger and budget.
+function referenceFit(ledger: ArtifactLedger, budgetTokens: number, counter: MemoizedMessageCounter): ArtifactLedger {
+  const l: ArtifactLedger = {
+    files: [...ledger.files],
+    commands: [...ledger.commands],
+    errors: [...ledger.errors],
+    instructions: [...ledger.instructions],
+    ...(ledger.facts && ledger.facts.length > 0 ? { facts: [...ledger.facts] } : {}),
+    ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
+    ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
+  };
+  const foldOne = (): boolean => {
+    const folded = (l.folded ??= { files: 0, commands: 0, errors: 0, instructions: 0 });
+    if (l.names && l.names.length > 0) {
+      l.names.shift();
+      if (l.names.length === 0) delete l.names;
+      return true;
+    }
+    if (l.commands.shift() !== undefined) return (folded.commands++, true);
+    const resolved = l.errors.findIndex((e) => e.resolved);
+    if (resolved >= 0) return (l.errors.splice(resolved, 1), folded.errors++, true);
+    if (l.errors.shift() !== undefined) return (folded.errors++, true);
+    if (l.files.shift() !== undefined) return (folded.files++, true);
+    if (l.instructions.shift() !== undefined) return (folded.instructions++, true);
+    return false;
+  };
+  let tokens = ledgerTokens(l, counter);
+  while (tokens > budgetTokens) {
+    const entries = l.files.length + l.commands.length + l.errors.length + l.instructions.length + (l.names?.length ?? 0);
+    if (entries === 0)
+      return l.facts
+        ? { files: [], commands: [], errors: [], instructions: [], facts: l.facts }
+        : { files: [], commands: [], errors: [], instructions: [] };
+    const drop = Math.max(1, Math.floor((tokens - budgetTokens) / Math.max(1, tokens / entries) / 2));
+    for (let i = 0; i < drop && foldOne(); i++);
+    tokens = ledgerTokens(l, counter);
+  }
+  return l;
+}
+
+test('fitLedger folds in bulk what one-at-a-time folding in category order folds, for any ledger and budget', () => {
+  const counter = new MemoizedMessageCounter(new CharEstimateTokenizer());
+  const word = fc.string({ unit: fc.constantFrom('a', 'b', 'src', '/', '.ts', ' ', 'err', '1'), minLength: 1, maxLength: 8 });
+  const ledger = fc.record({
+    files: fc.array(
+      fc.record({
+        path: word,
+        read: fc.nat(3),
+        edited: fc.nat(3),
+        created: fc.nat(1),
+        lastAction: fc.constantFrom('read' as const, 'edited' as const, 'created' as const),
+      }),
+      { maxLength: 40 },
+    ),
+    commands: fc.array(fc.record({ command: word, exitCode: fc.option(fc.nat(2), { nil: null }) }), { maxLength: 40 }),
+    errors: fc.array(fc.record({ text: word, resolved: fc.boolean() }), { maxLength: 40 }),
+    instructions: fc.array(word, { maxLength: 20 }),
+    facts: fc.option(fc.array(word, { minLength: 1, maxLength: 3 }), { nil: undefined }),
+    names: fc.option(fc.array(word, { minLength: 1, maxLength: 30 }), { nil: undefined }),
+  });
+  fc.assert(
+    fc.property(ledger, fc.nat(400), (raw, budget) => {
+      const l = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined)) as unknown as ArtifactLedger;
+      assert.deepEqual(fitLedger(l, budget, counter), referenceFit(l, budget, counter));
+    }),
+    { numRuns: 400 },
+  );
 });
