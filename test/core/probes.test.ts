@@ -3,9 +3,11 @@
 // ignored messages), the online check's prompt and the scoring of its answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateProbes, parseProbeAnswers, probeQuestionsPrompt, scoreProbes, type Message } from '../../src/core/index';
+import { importSession, generateProbes, parseProbeAnswers, probeQuestionsPrompt, scoreProbes, type Message } from '../../src/core/index';
 import fc from 'fast-check';
 import { normalise } from '../../src/core/probes/normalize';
+import { genuinePrompts, lastGenuinePrompt } from '../../src/core/probes/facts';
+import { readFileSync } from 'node:fs';
 
 const ROOT = '/home/me/project';
 
@@ -235,4 +237,15 @@ test('normalising texts one by one and joining them with a space equals normalis
     }),
     { numRuns: 500 },
   );
+});
+
+test('the last genuine prompt searched from the end is the last of the genuine prompts, at every point of the real sessions', () => {
+  for (const name of ['claude-code-cipher-box-c.jsonl', 'codex-agentv-a.jsonl']) {
+    const file = `test/fixtures/real-sessions/${name}`;
+    const { messages } = importSession(readFileSync(file, 'utf8'), file);
+    for (let n = 0; n <= messages.length; n += 7) {
+      const prefix = messages.slice(0, n);
+      assert.equal(lastGenuinePrompt(prefix), genuinePrompts(prefix).at(-1), `${name}, first ${n} messages`);
+    }
+  }
 });

@@ -217,6 +217,15 @@ export function genuinePrompts(messages: readonly Message[]): Message[] {
   return messages.filter((m) => isTurnStart(m) && textOf(m).trim() !== '');
 }
 
+/** The last genuine prompt, searched from the end (genuinePrompts' last, without reading every message). */
+export function lastGenuinePrompt(messages: readonly Message[]): Message | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (isTurnStart(m) && textOf(m).trim() !== '') return m;
+  }
+  return undefined;
+}
+
 /** The assistant's own text (no thinking, no tool calls) of a message. */
 export function assistantText(m: Message): string {
   if (m.role !== 'assistant') return '';

@@ -10,7 +10,7 @@ import {
   commandFactsSteps,
   errorFactsSteps,
   fileFactsSteps,
-  genuinePrompts,
+  lastGenuinePrompt,
   type CommandFact,
   type ErrorFact,
   type FileFact,
@@ -241,8 +241,7 @@ const NEXT_RE = /\b(next|now I'?ll|let me|let's|I'?ll|I will|I'm going to|going 
 
 function continuationCandidates(archived: readonly Message[], { files, commands }: Facts, later: Later): Candidate[] {
   const out: Candidate[] = [];
-  const prompts = genuinePrompts(archived);
-  const last = prompts[prompts.length - 1];
+  const last = lastGenuinePrompt(archived);
   if (last) {
     const task = openingWords(textOf(last), 80);
     out.push(
