@@ -2,6 +2,7 @@
 // depends only on these two interfaces so the benchmark can decide which encoder is the default.
 import type { Message } from '../conversation/conversation';
 import { imageBlockTokens } from '../conversation/images';
+import { MessageMemo } from '../conversation/messageMemo';
 
 /** Counts tokens in a piece of text. Implementations may load their ranks lazily on first use. */
 export interface TextTokenizer {
@@ -70,35 +71,19 @@ function countBlockWith(tokenizer: TextTokenizer, block: Message['content'][numb
 }
 
 /**
- * The memo's WeakMaps. One WeakMap that grows rehashes all its entries in one synchronous step (30-60 ms
- * past 200,000 entries on the extension host); sixteen, each message in the one its id picks, keep each
- * such step to a sixteenth, for one lookup still.
- */
-export const MEMO_SHARDS = 16;
-
-/** The memo shard of a message: a hash of the last characters of its id (stable: messages are never mutated). */
-function shardOf(message: Message): number {
-  const id = message.id;
-  if (typeof id !== 'string') return 0;
-  let h = 0;
-  for (let i = Math.max(0, id.length - 8); i < id.length; i++) h = (h * 31 + id.charCodeAt(i)) | 0;
-  return (h ^ (h >>> 7)) & (MEMO_SHARDS - 1);
-}
-
-/**
  * Counts each message once and remembers it (keyed by the message object, which the engine never
  * mutates), so re-counting a growing conversation costs only the new messages.
  */
 export class MemoizedMessageCounter implements MessageTokenCounter {
-  private readonly shards = Array.from({ length: MEMO_SHARDS }, () => new WeakMap<Message, number>());
+  /** Sharded (MessageMemo): a memo of a whole huge session grows without one long rehash. */
+  private readonly memo = new MessageMemo<number>();
   constructor(readonly tokenizer: TextTokenizer) {}
 
   countMessage(message: Message): number {
-    const shard = this.shards[shardOf(message)];
-    let n = shard.get(message);
+    let n = this.memo.get(message);
     if (n === undefined) {
       n = countMessageWith(this.tokenizer, message);
-      shard.set(message, n);
+      this.memo.set(message, n);
     }
     return n;
   }
@@ -111,7 +96,7 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
 
   /** The remembered count of `message`, or undefined if it has not been counted yet (never counts). */
   peek(message: Message): number | undefined {
-    return this.shards[shardOf(message)].get(message);
+    return this.memo.get(message);
   }
 
   /**
@@ -120,6 +105,6 @@ export class MemoizedMessageCounter implements MessageTokenCounter {
    * would have returned.
    */
   remember(message: Message, tokens: number): void {
-    this.shards[shardOf(message)].set(message, tokens);
+    this.memo.set(message, tokens);
   }
 }

@@ -31,6 +31,8 @@ type FileAction = 'read' | 'edited' | 'created';
 export interface Call {
   use: ToolUseBlock;
   useMessage: Message;
+  /** The position of useMessage in the messages paired. */
+  useAt: number;
   result?: ToolResultBlock;
   resultMessage?: Message;
 }
@@ -131,7 +133,7 @@ export function* pairCallsSteps(messages: readonly Message[]): Steps<Call[]> {
     if (typeof m.content === 'string') continue;
     for (const b of m.content) {
       if (b.type === 'tool_use') {
-        const call: Call = { use: b as ToolUseBlock, useMessage: m };
+        const call: Call = { use: b as ToolUseBlock, useMessage: m, useAt: i };
         calls.push(call);
         byId.set(call.use.id, call);
       } else if (b.type === 'tool_result') {

@@ -69,21 +69,14 @@ function changeHint(use: ToolUseBlock, path: string): string | null {
   return null;
 }
 
-/** What the call-based fact passes share over one list of messages: its calls paired, each message's index. */
+/** What the call-based fact passes share over one list of messages: its calls paired (each with its message's position). */
 export interface CallIndex {
   calls: readonly Call[];
-  index: ReadonlyMap<string, number>;
 }
 
 /** The CallIndex of `messages`, yielding every STEP_ITEMS messages. */
 export function* callIndexSteps(messages: readonly Message[]): Steps<CallIndex> {
-  const calls = yield* pairCallsSteps(messages);
-  const index = new Map<string, number>();
-  for (let i = 0; i < messages.length; i++) {
-    index.set(messages[i].id, i);
-    if ((i + 1) % STEP_ITEMS === 0) yield;
-  }
-  return { calls, index };
+  return { calls: yield* pairCallsSteps(messages) };
 }
 
 const callIndex = (messages: readonly Message[]) => runSteps(callIndexSteps(messages));
@@ -100,11 +93,11 @@ export function fileFacts(messages: readonly Message[]): FileFact[] {
 }
 
 /** fileFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
-export function* fileFactsSteps({ calls, index }: CallIndex): Steps<FileFact[]> {
+export function* fileFactsSteps({ calls }: CallIndex): Steps<FileFact[]> {
   const files = new Map<string, FileFact>();
   const touch = (path: string, action: FileFact['action'], call: Call, hint: string | null) => {
     const prev = files.get(path);
-    const at = index.get(call.useMessage.id) ?? 0;
+    const at = call.useAt;
     const created = prev?.action === 'created' && action === 'edited';
     files.delete(path);
     files.set(path, {
@@ -147,7 +140,7 @@ export function commandFacts(messages: readonly Message[]): CommandFact[] {
 }
 
 /** commandFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
-export function* commandFactsSteps({ calls, index }: CallIndex): Steps<CommandFact[]> {
+export function* commandFactsSteps({ calls }: CallIndex): Steps<CommandFact[]> {
   const out: CommandFact[] = [];
   for (let k = 0; k < calls.length; k++) {
     if ((k + 1) % STEP_ITEMS === 0) yield;
@@ -163,7 +156,7 @@ export function* commandFactsSteps({ calls, index }: CallIndex): Steps<CommandFa
       exitCode: exitCodeOf(call.result),
       purpose,
       sources: sourcesOf(call),
-      at: index.get(call.useMessage.id) ?? 0,
+      at: call.useAt,
     });
   }
   return out;
@@ -180,7 +173,7 @@ export function errorFacts(messages: readonly Message[]): ErrorFact[] {
 }
 
 /** errorFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
-export function* errorFactsSteps({ calls, index }: CallIndex): Steps<ErrorFact[]> {
+export function* errorFactsSteps({ calls }: CallIndex): Steps<ErrorFact[]> {
   const out: ErrorFact[] = [];
   const seen = new Set<string>();
   for (let k = 0; k < calls.length; k++) {
@@ -206,7 +199,7 @@ export function* errorFactsSteps({ calls, index }: CallIndex): Steps<ErrorFact[]
       line: clipped,
       origin: `${call.use.name}${target ? ` ${clip(oneLine(target), 80)}` : ''}`,
       sources: sourcesOf(call),
-      at: index.get(call.useMessage.id) ?? 0,
+      at: call.useAt,
     });
   }
   return out;

@@ -3,6 +3,7 @@
 // choices in genuine prompts. Each is asked as a cloze: the sentence it was stated in, the fact
 // replaced by a blank, so the question never contains the answer.
 import { textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
+import { MessageMemo } from '../conversation/messageMemo';
 import { assistantText, genuinePrompts } from './facts';
 import { runSteps, type Steps } from '../base/slicedWork';
 import { STEP_ITEMS } from '../ledger/ledgerExtract';
@@ -94,20 +95,21 @@ interface Pick {
 
 type Picker = (text: string, role: Message['role']) => Array<[string, TextFact['kind']]>;
 
-/**
- * Each message's picks, remembered per message object and picker: a followed session asks again about the
- * same archived messages after every append (the inspector scores each recorded compaction's probes),
- * and the sentence split and the regular expressions over tool output are most of the work.
- */
 /** Messages whose text is read between two yields (a tool result may hold tens of thousands of characters). */
 const TEXT_STEP_MESSAGES = 16;
 
-const picksMemo = new WeakMap<Picker, WeakMap<Message, readonly Pick[]>>();
+/**
+ * Each message's picks, remembered per message object and picker: a followed session asks again about the
+ * same archived messages after every append (the inspector scores each recorded compaction's probes),
+ * and the sentence split and the regular expressions over tool output are most of the work. Sharded
+ * (MessageMemo): a memo of a whole huge session grows without one long rehash.
+ */
+const picksMemo = new WeakMap<Picker, MessageMemo<readonly Pick[]>>();
 
 function picksOf(m: Message, pick: Picker): readonly Pick[] {
   let memo = picksMemo.get(pick);
   if (!memo) {
-    memo = new WeakMap();
+    memo = new MessageMemo();
     picksMemo.set(pick, memo);
   }
   const known = memo.get(m);
