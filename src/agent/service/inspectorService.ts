@@ -241,6 +241,8 @@ export class InspectorService {
     started: number,
   ): Steps<PlanView> {
     const view = planToView(plan, requestId, performance.now() - started);
+    // The view's copies of a huge plan's ids and the recording's calls (for its calibration) in turns of their own.
+    yield;
     // A recording's preview is priced in its own model's tokens (its calibration) when it recorded enough calls.
     const calibration = target.file && !target.file.counter ? this.calibration(target.file.result) : null;
     if (calibration && plan.cost && !plan.noop) viewCost(view, calibratedPlanCost(plan, c.messages, c.ctx, calibration));

@@ -2,7 +2,7 @@
 // depends only on these two interfaces so the benchmark can decide which encoder is the default.
 import type { Message } from '../conversation/conversation';
 import { imageBlockTokens } from '../conversation/images';
-import { MessageMemo } from '../conversation/messageMemo';
+import { MessageMemo } from '../base/sharded';
 
 /** Counts tokens in a piece of text. Implementations may load their ranks lazily on first use. */
 export interface TextTokenizer {

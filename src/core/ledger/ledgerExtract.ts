@@ -10,6 +10,7 @@ import type { ArtifactLedger, LedgerCommand, LedgerError, LedgerFile } from './l
 import { addCommand, fitLedgerSteps, mergeLedgers } from './ledgerMerge';
 import type { MessageTokenCounter } from '../counting/tokens';
 import { runSteps, type Steps } from '../base/slicedWork';
+import { IdMap } from '../base/sharded';
 
 /** A prompt up to this many characters is kept verbatim; a longer one is clipped to it, with a pointer. */
 export const INSTRUCTION_VERBATIM_CHARS = 600;
@@ -126,7 +127,8 @@ export function pairCalls(messages: readonly Message[]): Call[] {
 /** pairCalls, yielding every STEP_ITEMS messages. */
 export function* pairCallsSteps(messages: readonly Message[]): Steps<Call[]> {
   const calls: Call[] = [];
-  const byId = new Map<string, Call>();
+  // Sharded: a huge session has hundreds of thousands of calls (one Map rehashed them in one step as it grew).
+  const byId = new IdMap<Call>();
   for (let i = 0; i < messages.length; i++) {
     if ((i + 1) % STEP_ITEMS === 0) yield;
     const m = messages[i];

@@ -10,6 +10,7 @@
 // way (the counts come from the same counter), so the plan is the same CompactionPlan.
 import { kindOf, type Message, type MessageKind } from '../conversation/conversation';
 import type { MessageTokenCounter } from '../counting/tokens';
+import { IdMap } from '../base/sharded';
 import type { Steps } from '../base/slicedWork';
 
 /** What separateSynthetics returns (kept here so the prep does not depend on the strategies). */
@@ -39,7 +40,7 @@ export interface PlanPrep {
   readonly prefix: Float64Array;
   readonly realPrefix: Float64Array;
   /** The index in input of the first message with each id, and whether every id is there once. */
-  readonly indexOfId: ReadonlyMap<string, number>;
+  readonly indexOfId: Pick<IdMap<number>, 'get'>;
   readonly uniqueIds: boolean;
   /** realOf[i] = the index of input[i] in sep.real (-1 for a synthetic). */
   readonly realOf: Int32Array;
@@ -56,7 +57,8 @@ export function* prepSteps(input: readonly Message[], counter: MessageTokenCount
   const counts = new Float64Array(n);
   const prefix = new Float64Array(n + 1);
   const entries: PreparedEntry[] = new Array<PreparedEntry>(n);
-  const indexOfId = new Map<string, number>();
+  // Sharded: one Map of 320,000 ids rehashed in one step as it grew.
+  const indexOfId = new IdMap<number>();
   let uniqueIds = true;
   const realOf = new Int32Array(n);
   const sep: PreparedSeparation = { synthetics: [], real: [], realIndex: [] };

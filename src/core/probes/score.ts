@@ -7,6 +7,7 @@ import { type CompactionPlan } from '../pipeline/plan';
 import { requestText } from '../replay/recall';
 import { generateProbesSteps } from './generate';
 import { runSteps, type Steps } from '../base/slicedWork';
+import { IdSet } from '../base/sharded';
 import { STEP_ITEMS } from '../ledger/ledgerExtract';
 import { commonFolder, holds, normalise } from './normalize';
 import { PROBE_KINDS, type Probe, type ProbeKind, type ProbeOptions, type ProbeScore, type ScoredProbe } from './types';
@@ -79,7 +80,8 @@ export interface PlanProbes {
 
 /** scorePlan, yielding between slices of its passes over the history (generateProbesSteps). */
 export function* scorePlanSteps(history: readonly Message[], plan: CompactionPlan, options: PlanProbeOptions = {}): Steps<PlanProbes> {
-  const archivedIds = new Set<string>();
+  // Sharded: a plan may archive hundreds of thousands of messages (one Set rehashed them in one step as it grew).
+  const archivedIds = new IdSet();
   for (let k = 0; k < plan.archived.length; k++) {
     archivedIds.add(plan.archived[k].id);
     if ((k + 1) % STEP_ITEMS === 0) yield;

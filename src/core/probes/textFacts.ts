@@ -3,7 +3,7 @@
 // choices in genuine prompts. Each is asked as a cloze: the sentence it was stated in, the fact
 // replaced by a blank, so the question never contains the answer.
 import { textOf, toolResultText, type Message, type ToolResultBlock } from '../conversation/conversation';
-import { MessageMemo } from '../conversation/messageMemo';
+import { MessageMemo } from '../base/sharded';
 import { assistantText, genuinePrompts } from './facts';
 import { runSteps, type Steps } from '../base/slicedWork';
 import { STEP_ITEMS } from '../ledger/ledgerExtract';

@@ -6,7 +6,7 @@
 // leaves the model's view without surviving in the new context.
 import type { Message } from '../conversation/conversation';
 import type { ArtifactLedger } from '../ledger/ledger';
-import { fittedLedgerSteps, rawLedgerSteps } from '../ledger/ledgerExtract';
+import { fittedLedgerSteps, rawLedgerSteps, STEP_ITEMS } from '../ledger/ledgerExtract';
 import { isEmptyLedger, ledgerTokens, renderLedger } from '../ledger/ledgerMerge';
 import { lossReportSteps } from '../ledger/lossReport';
 import { runSteps, type Steps } from '../base/slicedWork';
@@ -75,7 +75,12 @@ export function* attachLedgerSteps(
   ctx: PlanContext,
   budget: number,
 ): Steps<CompactionPlan> {
-  const archived = plan.archived.map((e) => input[e.index]).filter((m) => !m.synthetic);
+  const archived: Message[] = [];
+  for (let k = 0; k < plan.archived.length; k++) {
+    const m = input[plan.archived[k].index];
+    if (!m.synthetic) archived.push(m);
+    if ((k + 1) % STEP_ITEMS === 0) yield;
+  }
   const raw = yield* rawLedgerSteps(archived);
   const ledger = yield* fittedLedgerSteps(raw, { budgetTokens: budget, counter: ctx.tokens, previous: ctx.previousLedger });
   yield;
