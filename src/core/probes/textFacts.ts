@@ -97,6 +97,8 @@ type Picker = (text: string, role: Message['role']) => Array<[string, TextFact['
 
 /** Messages whose text is read between two yields (a tool result may hold tens of thousands of characters). */
 const TEXT_STEP_MESSAGES = 16;
+/** Characters read for picks between two yields (16 tool results of 40,000 characters held the host 50 ms). */
+const TEXT_STEP_CHARS = 100_000;
 
 /**
  * Each message's picks, remembered per message object and picker: a followed session asks again about the
@@ -106,7 +108,8 @@ const TEXT_STEP_MESSAGES = 16;
  */
 const picksMemo = new WeakMap<Picker, MessageMemo<readonly Pick[]>>();
 
-function picksOf(m: Message, pick: Picker): readonly Pick[] {
+/** `read.chars`: the characters read for it when the message's picks were not remembered yet. */
+function picksOf(m: Message, pick: Picker, read: { chars: number }): readonly Pick[] {
   let memo = picksMemo.get(pick);
   if (!memo) {
     memo = new MessageMemo();
@@ -116,6 +119,7 @@ function picksOf(m: Message, pick: Picker): readonly Pick[] {
   if (known) return known;
   const out: Pick[] = [];
   const text = factText(m);
+  read.chars += text.length;
   if (text !== '') {
     for (const s of sentences(text.length > 40_000 ? text.slice(0, 40_000) : text)) {
       for (const [value, kind] of pick(s, m.role)) out.push({ value, kind, key: normalise(value), sentence: s });
@@ -125,13 +129,17 @@ function picksOf(m: Message, pick: Picker): readonly Pick[] {
   return out;
 }
 
-/** The facts `pick` finds in `messages`, yielding every STEP_ITEMS messages. */
+/** The facts `pick` finds in `messages`, yielding every TEXT_STEP_MESSAGES messages or TEXT_STEP_CHARS characters read. */
 function* collectSteps(messages: readonly Message[], pick: Picker): Steps<TextFact[]> {
   const facts = new Map<string, TextFact>();
+  const read = { chars: 0 };
   for (let at = 0; at < messages.length; at++) {
-    if ((at + 1) % TEXT_STEP_MESSAGES === 0) yield;
+    if ((at + 1) % TEXT_STEP_MESSAGES === 0 || read.chars >= TEXT_STEP_CHARS) {
+      read.chars = 0;
+      yield;
+    }
     const m = messages[at];
-    for (const { value, kind, key, sentence } of picksOf(m, pick)) {
+    for (const { value, kind, key, sentence } of picksOf(m, pick, read)) {
       const prev = facts.get(key);
       if (prev) {
         if (!prev.sources.includes(m.id)) {
