@@ -3,7 +3,7 @@
 // text the session wrote (figures and names in tool results and assistant text). Each fact names the
 // messages it comes from. Deterministic: the order is the messages' order.
 import { isTurnStart, textOf, toolResultText, type Message, type ToolUseBlock } from '../conversation/conversation';
-import { commandText, exitCodeOf, field, fileTouches, pairCalls, pairCallsSteps, STEP_ITEMS, type Call } from '../ledger/ledgerExtract';
+import { commandText, exitCodeOf, field, fileTouches, pairCalls, STEP_ITEMS, type Call } from '../ledger/ledgerExtract';
 import { runSteps, type Steps } from '../base/slicedWork';
 
 export { pairCalls, type Call };
@@ -69,18 +69,6 @@ function changeHint(use: ToolUseBlock, path: string): string | null {
   return null;
 }
 
-/** What the call-based fact passes share over one list of messages: its calls paired (each with its message's position). */
-export interface CallIndex {
-  calls: readonly Call[];
-}
-
-/** The CallIndex of `messages`, yielding every STEP_ITEMS messages. */
-export function* callIndexSteps(messages: readonly Message[]): Steps<CallIndex> {
-  return { calls: yield* pairCallsSteps(messages) };
-}
-
-const callIndex = (messages: readonly Message[]) => runSteps(callIndexSteps(messages));
-
 function sourcesOf(call: Call): string[] {
   return call.resultMessage && call.resultMessage.id !== call.useMessage.id
     ? [call.useMessage.id, call.resultMessage.id]
@@ -89,11 +77,11 @@ function sourcesOf(call: Call): string[] {
 
 /** Files created, edited and deleted (latest action wins; the path's last change is its position). */
 export function fileFacts(messages: readonly Message[]): FileFact[] {
-  return runSteps(fileFactsSteps(callIndex(messages)));
+  return runSteps(fileFactsSteps(pairCalls(messages)));
 }
 
-/** fileFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
-export function* fileFactsSteps({ calls }: CallIndex): Steps<FileFact[]> {
+/** fileFacts of the messages `calls` pairs (pairCallsSteps), yielding every STEP_ITEMS calls. */
+export function* fileFactsSteps(calls: readonly Call[]): Steps<FileFact[]> {
   const files = new Map<string, FileFact>();
   const touch = (path: string, action: FileFact['action'], call: Call, hint: string | null) => {
     const prev = files.get(path);
@@ -136,11 +124,11 @@ export function* fileFactsSteps({ calls }: CallIndex): Steps<FileFact[]> {
 
 /** Commands with how they ended. */
 export function commandFacts(messages: readonly Message[]): CommandFact[] {
-  return runSteps(commandFactsSteps(callIndex(messages)));
+  return runSteps(commandFactsSteps(pairCalls(messages)));
 }
 
-/** commandFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
-export function* commandFactsSteps({ calls }: CallIndex): Steps<CommandFact[]> {
+/** commandFacts of the messages `calls` pairs (pairCallsSteps), yielding every STEP_ITEMS calls. */
+export function* commandFactsSteps(calls: readonly Call[]): Steps<CommandFact[]> {
   const out: CommandFact[] = [];
   for (let k = 0; k < calls.length; k++) {
     if ((k + 1) % STEP_ITEMS === 0) yield;
@@ -169,11 +157,11 @@ const STRONG_ERROR = /\b(\w*Error|Exception|error(?: TS\d+)?|panicked)\b:|\berro
 
 /** The first error line of each failed call (is_error, or a non-zero exit). */
 export function errorFacts(messages: readonly Message[]): ErrorFact[] {
-  return runSteps(errorFactsSteps(callIndex(messages)));
+  return runSteps(errorFactsSteps(pairCalls(messages)));
 }
 
-/** errorFacts of the messages `ci` is of, yielding every STEP_ITEMS calls. */
-export function* errorFactsSteps({ calls }: CallIndex): Steps<ErrorFact[]> {
+/** errorFacts of the messages `calls` pairs (pairCallsSteps), yielding every STEP_ITEMS calls. */
+export function* errorFactsSteps(calls: readonly Call[]): Steps<ErrorFact[]> {
   const out: ErrorFact[] = [];
   const seen = new Set<string>();
   for (let k = 0; k < calls.length; k++) {
@@ -205,17 +193,19 @@ export function* errorFactsSteps({ calls }: CallIndex): Steps<ErrorFact[]> {
   return out;
 }
 
+/** A prompt typed by a person (a turn start with text). */
+function isGenuinePrompt(m: Message): boolean {
+  return isTurnStart(m) && textOf(m).trim() !== '';
+}
+
 /** Genuine prompts (typed by a person), in order. */
 export function genuinePrompts(messages: readonly Message[]): Message[] {
-  return messages.filter((m) => isTurnStart(m) && textOf(m).trim() !== '');
+  return messages.filter(isGenuinePrompt);
 }
 
 /** The last genuine prompt, searched from the end (genuinePrompts' last, without reading every message). */
 export function lastGenuinePrompt(messages: readonly Message[]): Message | undefined {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (isTurnStart(m) && textOf(m).trim() !== '') return m;
-  }
+  for (let i = messages.length - 1; i >= 0; i--) if (isGenuinePrompt(messages[i])) return messages[i];
   return undefined;
 }
 

@@ -6,7 +6,6 @@
 import { textOf, type Message } from '../conversation/conversation';
 import {
   assistantText,
-  callIndexSteps,
   commandFactsSteps,
   errorFactsSteps,
   fileFactsSteps,
@@ -18,7 +17,7 @@ import {
 import { clip, commonFolder, holds, normalise, oneLine, shortHash } from './normalize';
 import { decisionFactsSteps, recallFactsSteps, type TextFact } from './textFacts';
 import { runSteps, type Steps } from '../base/slicedWork';
-import { STEP_ITEMS } from '../ledger/ledgerExtract';
+import { pairCallsSteps, STEP_ITEMS } from '../ledger/ledgerExtract';
 import { PROBE_KINDS, type Probe, type ProbeInput, type ProbeKind, type ProbeOptions } from './types';
 
 export const DEFAULT_MAX_PROBES = 30;
@@ -330,11 +329,11 @@ export function generateProbes(input: ProbeInput, options: ProbeOptions = {}): P
 export function* generateProbesSteps(input: ProbeInput, options: ProbeOptions = {}): Steps<Probe[]> {
   const max = Math.max(0, Math.floor(options.max ?? DEFAULT_MAX_PROBES));
   const archived = input.archived.filter((m) => m.synthetic === undefined);
-  const ci = yield* callIndexSteps(archived);
+  const calls = yield* pairCallsSteps(archived);
   const facts: Facts = {
-    files: yield* fileFactsSteps(ci),
-    commands: yield* commandFactsSteps(ci),
-    errors: yield* errorFactsSteps(ci),
+    files: yield* fileFactsSteps(calls),
+    commands: yield* commandFactsSteps(calls),
+    errors: yield* errorFactsSteps(calls),
     recall: yield* recallFactsSteps(archived),
     decisions: yield* decisionFactsSteps(archived),
   };
