@@ -15,7 +15,7 @@ import {
   type ArtifactLedger,
   type Steps,
 } from '../../src/core/index';
-import { fitLedger, ledgerTokens, ledgerTokensSteps, renderLedger } from '../../src/core/ledger/ledgerMerge';
+import { copyLedger, fitLedger, ledgerTokens, ledgerTokensSteps, renderLedger } from '../../src/core/ledger/ledgerMerge';
 import { syntheticSession } from '../helpers/synthetic';
 
 /** The result of `steps` run straight through, and how many times they yielded. */
@@ -108,15 +108,7 @@ test('a long ledger rendering counted in pieces (o200k) equals its count as a wh
 // one at a time, each from the first category with one (the rule, as it was written before): the same
 // ledger for any ledger and budget.
 function referenceFit(ledger: ArtifactLedger, budgetTokens: number, counter: MemoizedMessageCounter): ArtifactLedger {
-  const l: ArtifactLedger = {
-    files: [...ledger.files],
-    commands: [...ledger.commands],
-    errors: [...ledger.errors],
-    instructions: [...ledger.instructions],
-    ...(ledger.facts && ledger.facts.length > 0 ? { facts: [...ledger.facts] } : {}),
-    ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
-    ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
-  };
+  const l = copyLedger(ledger);
   const foldOne = (): boolean => {
     const folded = (l.folded ??= { files: 0, commands: 0, errors: 0, instructions: 0 });
     if (l.names && l.names.length > 0) {

@@ -167,40 +167,45 @@ export function* ledgerTokensSteps(l: ArtifactLedger, counter: MessageTokenCount
  * commands, resolved errors (oldest first), the other errors, files, and instructions last: what `n`
  * drops of one entry at a time, each from the first category with one, did. In one pass per category
  * (dropping one at a time shifted whole arrays: quadratic, 150 ms at once on a 320,000-message ledger).
- * Returns how many were dropped (fewer than `n` only when nothing is left).
  */
-function foldMany(l: ArtifactLedger, n: number): number {
+function foldMany(l: ArtifactLedger, n: number): void {
   const folded = (l.folded ??= { ...EMPTY_FOLDED });
   let left = n;
-  const take = <T>(list: T[]): T[] => {
+  // The oldest entries of `list` that are still to drop, counted as folded in `category` (names are not).
+  const drop = <T>(list: T[], category?: keyof typeof EMPTY_FOLDED): T[] => {
     const k = Math.min(left, list.length);
     left -= k;
+    if (category) folded[category] += k;
     return k === 0 ? list : list.slice(k);
   };
   if (l.names && l.names.length > 0) {
-    l.names = take(l.names);
+    l.names = drop(l.names);
     if (l.names.length === 0) delete l.names;
   }
-  const commands = l.commands.length;
-  l.commands = take(l.commands);
-  folded.commands += commands - l.commands.length;
+  l.commands = drop(l.commands, 'commands');
   if (left > 0) {
     // The oldest resolved errors, keeping the order of the rest.
     let resolved = Math.min(left, l.errors.filter((e) => e.resolved).length);
-    if (resolved > 0) {
-      left -= resolved;
-      folded.errors += resolved;
-      l.errors = l.errors.filter((e) => !(e.resolved && resolved-- > 0));
-    }
+    left -= resolved;
+    folded.errors += resolved;
+    if (resolved > 0) l.errors = l.errors.filter((e) => !(e.resolved && resolved-- > 0));
   }
-  const before = { errors: l.errors.length, files: l.files.length, instructions: l.instructions.length };
-  l.errors = take(l.errors);
-  l.files = take(l.files);
-  l.instructions = take(l.instructions);
-  folded.errors += before.errors - l.errors.length;
-  folded.files += before.files - l.files.length;
-  folded.instructions += before.instructions - l.instructions.length;
-  return n - left;
+  l.errors = drop(l.errors, 'errors');
+  l.files = drop(l.files, 'files');
+  l.instructions = drop(l.instructions, 'instructions');
+}
+
+/** A copy of a ledger whose arrays are its own (empty facts and names left out). */
+export function copyLedger(ledger: ArtifactLedger): ArtifactLedger {
+  return {
+    files: [...ledger.files],
+    commands: [...ledger.commands],
+    errors: [...ledger.errors],
+    instructions: [...ledger.instructions],
+    ...(ledger.facts && ledger.facts.length > 0 ? { facts: [...ledger.facts] } : {}),
+    ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
+    ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
+  };
 }
 
 /**
@@ -213,15 +218,7 @@ export function fitLedger(ledger: ArtifactLedger, budgetTokens: number, counter:
 
 /** fitLedger, yielding after each count of the ledger (the folds shrink it about geometrically). */
 export function* fitLedgerSteps(ledger: ArtifactLedger, budgetTokens: number, counter: MessageTokenCounter): Steps<ArtifactLedger> {
-  const l: ArtifactLedger = {
-    files: [...ledger.files],
-    commands: [...ledger.commands],
-    errors: [...ledger.errors],
-    instructions: [...ledger.instructions],
-    ...(ledger.facts && ledger.facts.length > 0 ? { facts: [...ledger.facts] } : {}),
-    ...(ledger.names && ledger.names.length > 0 ? { names: [...ledger.names] } : {}),
-    ...(ledger.folded ? { folded: { ...ledger.folded } } : {}),
-  };
+  const l = copyLedger(ledger);
   let tokens = yield* ledgerTokensSteps(l, counter);
   if (tokens <= budgetTokens) return l;
   // Estimate how many entries to fold from the average entry cost, then correct by re-counting.
