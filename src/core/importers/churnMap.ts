@@ -82,8 +82,13 @@ export class ChurnMap<K, V> {
     for (let i = 0; i < this.n; i++) yield [this.keys[i] as K, this.vals[i] as V];
   }
 
+  /** The values in the same order (no entry pairs made: the assembler looks through them for every new draft). */
   *values(): IterableIterator<V> {
-    for (const [, v] of this.entries()) yield v;
+    if (this.big) {
+      yield* this.big.values();
+      return;
+    }
+    for (let i = 0; i < this.n; i++) yield this.vals[i] as V;
   }
 
   [Symbol.iterator](): IterableIterator<[K, V]> {

@@ -60,13 +60,13 @@ export function* activeBranch(
   for (const l of messageLines) {
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (l.value.type === 'assistant' && kept.has(l.value.uuid as string)) {
-      for (const b of rawBlocks(l)) if (b.type === 'tool_use' && typeof b.id === 'string') callIds.add(b.id);
+      for (const id of blockIds(l.value, 'tool_use')) callIds.add(id);
     }
   }
   for (const l of messageLines) {
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     if (l.value.type !== 'user') continue;
-    if (rawBlocks(l).some((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string' && callIds.has(b.tool_use_id))) {
+    if (blockIds(l.value, 'tool_result').some((id) => callIds.has(id))) {
       kept.add(l.value.uuid as string);
     }
   }
@@ -123,8 +123,7 @@ export function* relinkResults(uuids: UuidIndex, file: string, warnings: string[
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const l = entries[i];
     if (l.value.type === 'assistant') {
-      for (const b of rawBlocks(l))
-        if (b.type === 'tool_use' && typeof b.id === 'string' && !callPosition.has(b.id)) callPosition.set(b.id, i);
+      for (const id of blockIds(l.value, 'tool_use')) if (!callPosition.has(id)) callPosition.set(id, i);
     }
   }
   const deferred = new Map<number, number[]>();
@@ -133,9 +132,7 @@ export function* relinkResults(uuids: UuidIndex, file: string, warnings: string[
     if (++n % LOOP_ITEMS_PER_STEP === 0) yield;
     const l = entries[i];
     if (l.value.type !== 'user') continue;
-    const resultIds = rawBlocks(l)
-      .filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')
-      .map((b) => b.tool_use_id as string);
+    const resultIds = blockIds(l.value, 'tool_result');
     if (resultIds.length === 0) continue;
     let anchor = -1;
     const parent = typeof l.value.parentUuid === 'string' ? uuids.index(l.value.parentUuid) : undefined;
@@ -208,7 +205,16 @@ export function assistantMessageId(l: JsonLine): string | undefined {
   return typeof l.value.message.id === 'string' ? l.value.message.id : undefined;
 }
 
-export function rawBlocks(l: JsonLine): Json[] {
-  const content = isObject(l.value.message) ? l.value.message.content : undefined;
+/** The blocks (objects) of a line's message content. */
+export function messageBlocks(v: Json): Json[] {
+  const content = isObject(v.message) ? v.message.content : undefined;
   return Array.isArray(content) ? content.filter(isObject) : [];
+}
+
+/** The ids a line's message carries in its `tool_use` blocks (their id) or `tool_result` blocks (the call's id). */
+export function blockIds(v: Json, type: 'tool_use' | 'tool_result'): string[] {
+  const field = type === 'tool_use' ? 'id' : 'tool_use_id';
+  const out: string[] = [];
+  for (const b of messageBlocks(v)) if (b.type === type && typeof b[field] === 'string') out.push(b[field]);
+  return out;
 }

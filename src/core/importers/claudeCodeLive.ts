@@ -11,7 +11,7 @@
 // a compaction that keeps a segment, a sub-agent file's first line, lines without uuids…) returns false:
 // the follower imports the whole file again and goes on from there.
 import { readClaudeCode, repeatedUuid, type ClaudeCodeRead } from './claudeCode';
-import { assistantMessageId, parentStep, rawBlocks } from './claudeCodeBranch';
+import { assistantMessageId, blockIds, parentStep } from './claudeCodeBranch';
 import { isObject, type Json, type JsonLine } from './json';
 import { LOOP_ITEMS_PER_STEP, type ImportSteps } from './steps';
 import type { ImportResult } from './types';
@@ -270,16 +270,11 @@ export class ClaudeCodeLive {
 }
 
 function callIds(l: JsonLine): string[] {
-  return rawBlocks(l)
-    .filter((b) => b.type === 'tool_use' && typeof b.id === 'string')
-    .map((b) => b.id as string);
+  return blockIds(l.value, 'tool_use');
 }
 
 function resultIds(l: JsonLine): string[] {
-  if (l.value.type !== 'user') return [];
-  return rawBlocks(l)
-    .filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')
-    .map((b) => b.tool_use_id as string);
+  return l.value.type === 'user' ? blockIds(l.value, 'tool_result') : [];
 }
 
 /** A compact boundary that keeps a segment: which lines it keeps is read from the whole file. */

@@ -9,7 +9,7 @@
 // compaction that keeps a segment, a sub-agent's own file, a repeated line, an importer error, which the
 // whole read reports in its place), result() says so and the caller reads the file again with every line kept.
 import { ClaudeCodeRead } from './claudeCode';
-import { parentStep } from './claudeCodeBranch';
+import { blockIds, messageBlocks, parentStep } from './claudeCodeBranch';
 import { ChurnSet } from './churnMap';
 import { isObject, type Json, type JsonLine } from './json';
 import type { ImportSteps } from './steps';
@@ -153,8 +153,8 @@ class LinearCheck {
       if (onPath) this.between.add(uuid);
       return true;
     }
-    const calls = type === 'assistant' ? blocksOf(v, 'tool_use', 'id') : [];
-    const results = type === 'user' ? blocksOf(v, 'tool_result', 'tool_use_id') : [];
+    const calls = type === 'assistant' ? blockIds(v, 'tool_use') : [];
+    const results = type === 'user' ? blockIds(v, 'tool_result') : [];
     // A message line off the path may not be the last one (the branch is the ancestry of the last).
     if (message) this.leafLast = !onPath;
     if (!onPath) {
@@ -169,11 +169,8 @@ class LinearCheck {
   }
 
   private inOrder(v: Json, seen: (uuid: string) => boolean): boolean {
-    const content = isObject(v.message) ? v.message.content : undefined;
-    if (!Array.isArray(content)) return true;
     let results = false;
-    for (const b of content) {
-      if (!isObject(b)) continue;
+    for (const b of messageBlocks(v)) {
       if (v.type === 'assistant' && b.type === 'tool_use' && typeof b.id === 'string') {
         if (this.early.has(b.id)) return false;
         this.openCalls.add(b.id);
@@ -185,13 +182,4 @@ class LinearCheck {
     if (results && typeof v.parentUuid === 'string' && !seen(v.parentUuid)) this.waitingParents.add(v.parentUuid);
     return true;
   }
-}
-
-/** The `field` of each `type` block of a line's message (tool_use ids, tool_result tool_use_ids), as relinkResults and activeBranch read them. */
-function blocksOf(v: Json, type: string, field: string): string[] {
-  const content = isObject(v.message) ? v.message.content : undefined;
-  const out: string[] = [];
-  if (!Array.isArray(content)) return out;
-  for (const b of content) if (isObject(b) && b.type === type && typeof b[field] === 'string') out.push(b[field]);
-  return out;
 }
