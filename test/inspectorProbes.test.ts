@@ -14,6 +14,7 @@ import { buildInspectorSession } from '../src/inspector/inspectorModel';
 import { planProbeView } from '../src/inspector/probeViews';
 import type { ProbeScoreView } from '../src/protocol';
 import { inspectorService } from './helpers/inspectorService';
+import { withEventLoopTurns } from './helpers/async';
 
 const DIR = 'test/fixtures/real-sessions';
 const FIXTURES = [
@@ -186,16 +187,7 @@ test('a recording is scored ahead in slices (prepareRecording): the counted view
   const rec = open('codex-agentv-b.jsonl');
   const s = service();
   // The event loop gets turns while the recorded compaction's probes are generated.
-  let turns = 0;
-  let done = false;
-  const tick = () => {
-    if (done) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  await s.prepareRecording(rec.result);
-  done = true;
+  const { turns } = await withEventLoopTurns(() => s.prepareRecording(rec.result));
   assert.ok(turns > 1, `the event loop had ${turns} turn(s) while the probes were generated`);
   const view = s.sessionFor(rec);
   assert.ok(view.archived!.length > 0);

@@ -10,6 +10,7 @@ import { importSession, STRATEGY_NAMES, type Message } from '../../src/core';
 import type { PlanView } from '../../src/protocol';
 import { syntheticSession } from '../helpers/synthetic';
 import { inspectorService } from '../helpers/inspectorService';
+import { withEventLoopTurns } from '../helpers/async';
 
 const DIR = 'test/fixtures/real-sessions';
 const FIXTURES = ['claude-code-cipher-box-a.jsonl', 'codex-agentv-b.jsonl'];
@@ -58,17 +59,7 @@ test('previewSliced of a large generated session gives the event loop turns all 
   const s = service(syntheticSession({ messages: 8_000, seed: 3 }));
   const plain = s.preview('recursive-summarization', {}, 1);
   assert.ok(plain.probes && plain.archivedIds.length > 1_000, 'the preview archives most of the session and probes it');
-  // A setImmediate chain: each turn the event loop gets while the preview works runs one callback.
-  let turns = 0;
-  let done = false;
-  const tick = () => {
-    if (done) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  const sliced = await s.previewSliced('recursive-summarization', {}, 1);
-  done = true;
+  const { value: sliced, turns } = await withEventLoopTurns(() => s.previewSliced('recursive-summarization', {}, 1));
   assert.ok(turns > 20, `${turns} turns of the event loop during the preview`);
   assert.deepStrictEqual(comparable(sliced), comparable(plain));
 });

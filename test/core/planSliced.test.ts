@@ -24,6 +24,7 @@ import {
 import { planWithSliced } from '../../src/core/strategies';
 import { withPlanPrep } from '../../src/core/pipeline/planPrep';
 import { syntheticSession } from '../helpers/synthetic';
+import { withEventLoopTurns } from '../helpers/async';
 
 const DIR = join(__dirname, '..', 'fixtures', 'real-sessions');
 const REAL = ['claude-code-cipher-box-a.jsonl', 'claude-code-cipher-box-b.jsonl', 'codex-agentv-a.jsonl', 'codex-agentv-b.jsonl'];
@@ -130,16 +131,9 @@ test('planWithSliced: plans the messages as they were when called (what is appen
 test('planWithSliced: the event loop gets turns while a large session is planned', async () => {
   const messages = syntheticSession({ seed: 9, messages: 40_000 });
   const tokens = new MemoizedMessageCounter(new CharEstimateTokenizer());
-  let turns = 0;
-  let done = false;
-  const tick = () => {
-    if (done) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
-  const plan = await planWithSliced('recursive-summarization', messages, {}, { ...DEFAULT_PLAN_CONTEXT, tokens }, 1);
-  done = true;
+  const { value: plan, turns } = await withEventLoopTurns(() =>
+    planWithSliced('recursive-summarization', messages, {}, { ...DEFAULT_PLAN_CONTEXT, tokens }, 1),
+  );
   assert.ok(plan.archived.length > 0);
   assert.ok(turns >= 2, `setImmediate callbacks ran during the plan (${turns})`);
 });
